@@ -1,0 +1,188 @@
+"""The one prepared-dataset format: ``results/data/<dataset>.npz``.
+
+Every parser returns a :class:`Dataset`; :func:`save_dataset` writes it as a
+single ``.npz`` that loads without pickle (``allow_pickle=False``):
+
+========================  ===============================================================
+key                       meaning
+========================  ===============================================================
+``meta``                  JSON text: name, kind, source, licence, options, n, ...
+``X``                     dense features (n, d), or CSR stored as ``X.data``,
+                          ``X.indices``, ``X.indptr``, ``X.shape``
+``Y``                     second view (two_view kind), dense or CSR like ``X``
+``y``                     labels (n,), int64
+``label_names``           class names (n_classes,), str
+``texts``                 raw documents (n,), str
+``vocab``                 bag-of-words vocabulary (V,), str
+``bow``                   CSR counts (n, V) over ``vocab``
+``word_vectors``          (V, dim) float32 vectors for ``vocab`` rows (e.g. Kusner .mat)
+``train_idx``/``test_idx``  int64 (n_splits, n_train) / (n_splits, n_test), 0-based
+``extra.<name>``          kind-specific arrays (pairs: ``extra.sentence_a`` ...)
+========================  ===============================================================
+
+Sparse matrices are never densified on the way in or out.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..io import atomic_path
+
+__all__ = ["Dataset", "save_dataset", "load_dataset", "summarize"]
+
+_ARRAY_FIELDS = ("X", "Y", "y", "label_names", "texts", "vocab", "bow", "word_vectors",
+                 "train_idx", "test_idx")
+
+
+@dataclass
+class Dataset:
+    """A prepared dataset; which fields are set depends on ``kind``.
+
+    Attributes
+    ----------
+    name, kind : str
+    X : ndarray or scipy.sparse.csr_matrix of shape (n, d), optional
+    Y : ndarray or csr_matrix of shape (n, p2), optional
+        Second view of a two-view dataset (``X`` is the first).
+    y : ndarray of shape (n,), optional
+    label_names : ndarray of str, optional
+    texts : ndarray of str of shape (n,), optional
+    vocab : ndarray of str of shape (V,), optional
+    bow : csr_matrix of shape (n, V), optional
+    word_vectors : ndarray of shape (V, dim), optional
+    train_idx, test_idx : ndarray of shape (n_splits, m), optional
+    extra : dict of str -> ndarray
+    meta : dict
+        JSON-serialisable description (source, licence, options, ...).
+    """
+
+    name: str
+    kind: str
+    X: object = None
+    Y: object = None
+    y: np.ndarray | None = None
+    label_names: np.ndarray | None = None
+    texts: np.ndarray | None = None
+    vocab: np.ndarray | None = None
+    bow: object = None
+    word_vectors: np.ndarray | None = None
+    train_idx: np.ndarray | None = None
+    test_idx: np.ndarray | None = None
+    extra: dict = field(default_factory=dict)
+    meta: dict = field(default_factory=dict)
+
+    @property
+    def n(self) -> int:
+        """Number of items (rows, documents, pairs or mentions)."""
+        for value in (self.X, self.bow, self.texts, self.y):
+            if value is not None:
+                return value.shape[0]
+        for value in self.extra.values():
+            return len(value)
+        return 0
+
+    def validate(self) -> "Dataset":
+        """Check shapes agree and values are finite; return self."""
+        n = self.n
+        for name in ("X", "Y", "y", "texts", "bow"):
+            value = getattr(self, name)
+            if value is not None and value.shape[0] != n:
+                raise ValueError(f"dataset {self.name!r}: {name} has {value.shape[0]} rows, "
+                                 f"expected {n}")
+        for name in ("X", "Y", "word_vectors"):
+            value = getattr(self, name)
+            data = value.data if sp.issparse(value) else value
+            if data is not None and np.issubdtype(np.asarray(data).dtype, np.number) \
+                    and not np.all(np.isfinite(data)):
+                raise ValueError(f"dataset {self.name!r}: {name} contains NaN or inf")
+        if self.bow is not None and self.vocab is not None and self.bow.shape[1] != len(self.vocab):
+            raise ValueError(f"dataset {self.name!r}: bow has {self.bow.shape[1]} columns but "
+                             f"vocab has {len(self.vocab)} words")
+        for name in ("train_idx", "test_idx"):
+            idx = getattr(self, name)
+            if idx is not None and idx.size and (idx.min() < 0 or idx.max() >= n):
+                raise ValueError(f"dataset {self.name!r}: {name} out of range [0, {n})")
+        return self
+
+
+def _put(arrays: dict, key: str, value) -> None:
+    if value is None:
+        return
+    if sp.issparse(value):
+        csr = sp.csr_matrix(value)
+        arrays[f"{key}.data"] = csr.data
+        arrays[f"{key}.indices"] = csr.indices
+        arrays[f"{key}.indptr"] = csr.indptr
+        arrays[f"{key}.shape"] = np.asarray(csr.shape, dtype=np.int64)
+    else:
+        arr = np.asarray(value)
+        if arr.dtype == object:
+            arr = arr.astype(str)
+        arrays[key] = arr
+
+
+def _get(store, key: str):
+    if key in store.files:
+        return store[key]
+    if f"{key}.data" in store.files:
+        shape = tuple(int(s) for s in store[f"{key}.shape"])
+        return sp.csr_matrix((store[f"{key}.data"], store[f"{key}.indices"],
+                              store[f"{key}.indptr"]), shape=shape)
+    return None
+
+
+def save_dataset(dataset: Dataset, path) -> Path:
+    """Validate ``dataset`` and write it to ``path`` (.npz) atomically."""
+    dataset.validate()
+    arrays = {}
+    for name in _ARRAY_FIELDS:
+        _put(arrays, name, getattr(dataset, name))
+    for name, value in dataset.extra.items():
+        _put(arrays, f"extra.{name}", value)
+    meta = {**dataset.meta, "name": dataset.name, "kind": dataset.kind, "n": dataset.n}
+    arrays["meta"] = np.asarray(json.dumps(meta, sort_keys=True, default=str))
+    path = Path(path)
+    with atomic_path(path, suffix=".npz") as tmp:
+        with open(tmp, "wb") as fh:
+            np.savez_compressed(fh, **arrays)
+    return path
+
+
+def load_dataset(path) -> Dataset:
+    """Read a dataset written by :func:`save_dataset` (no pickle is ever loaded)."""
+    with np.load(path, allow_pickle=False) as store:
+        meta = json.loads(str(store["meta"]))
+        values = {name: _get(store, name) for name in _ARRAY_FIELDS}
+        extra_keys = {k.split(".")[1] for k in store.files if k.startswith("extra.")}
+        extra = {k: _get(store, f"extra.{k}") for k in sorted(extra_keys)}
+    return Dataset(name=meta["name"], kind=meta["kind"], extra=extra, meta=meta, **values)
+
+
+def summarize(dataset: Dataset) -> dict:
+    """One row for the dataset table: name, kind, n, dimensions, classes, source, licence."""
+    dims = []
+    for name in ("X", "Y", "bow", "word_vectors"):
+        value = getattr(dataset, name)
+        if value is not None and getattr(value, "ndim", 1) == 2:
+            dims.append(f"{name}: {value.shape[1]}")
+    sparsity = None
+    if dataset.X is not None and sp.issparse(dataset.X):
+        sparsity = 1.0 - dataset.X.nnz / max(1, dataset.X.shape[0] * dataset.X.shape[1])
+    classes = int(len(np.unique(dataset.y))) if dataset.y is not None else None
+    return {
+        "dataset": dataset.name,
+        "kind": dataset.kind,
+        "n": dataset.n,
+        "dimensions": ", ".join(dims) or "–",
+        "classes": classes,
+        "sparsity (fraction of zeros)": sparsity,
+        "splits": int(dataset.train_idx.shape[0]) if dataset.train_idx is not None else None,
+        "source": dataset.meta.get("source", ""),
+        "licence": dataset.meta.get("licence", ""),
+    }

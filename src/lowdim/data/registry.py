@@ -1,0 +1,160 @@
+"""The dataset registry: name -> how to get it, what it is, how to parse it.
+
+A dataset is one :class:`DatasetSpec`. Remote datasets list the files they need
+as :class:`RemoteFile` entries, each with an ordered list of addresses (primary
+first, then mirrors) and a SHA-256 checksum where one is published; embedded
+and synthetic datasets list none and build themselves from what ships inside
+our dependencies.
+
+Modules that define datasets call :func:`register` at import time;
+``lowdim.data`` imports all of them, so ``REGISTRY`` is complete once
+``lowdim.data`` is imported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Mapping
+
+__all__ = ["KINDS", "RemoteFile", "DatasetSpec", "REGISTRY", "register", "get_spec",
+           "dataset_names"]
+
+#: What a prepared dataset holds (see :mod:`lowdim.data.prepared`).
+KINDS = {
+    "dense": "feature matrix X (n, d), labels y",
+    "sparse": "sparse CSR feature matrix X (n, d), labels y",
+    "text": "documents: texts, bag-of-words bow (n, V) over vocab, optional labels y and splits",
+    "two_view": "two views X (n, p1) and Y (n, p2), dense or sparse",
+    "pairs": "sentence pairs with a gold score or label (GLUE-style)",
+    "mentions": "mentions with embeddings and gold cluster ids (coreference)",
+    "word_vectors": "word vectors: vocab and a (V, d) matrix",
+}
+
+
+@dataclass(frozen=True)
+class RemoteFile:
+    """One file to download.
+
+    Parameters
+    ----------
+    filename : str
+        Name under ``resources/raw/<dataset>/``.
+    urls : tuple of str
+        Addresses in order of preference: primary first, then mirrors.
+    sha256 : str or None
+        Published SHA-256 hex digest. None means no maintained library
+        publishes one: the first verified download is pinned in the lock file
+        and later downloads must match it.
+    size : int or None
+        Expected size in bytes, if known; checked before the checksum.
+    """
+
+    filename: str
+    urls: tuple[str, ...]
+    sha256: str | None = None
+    size: int | None = None
+
+    def __post_init__(self):
+        if not self.urls:
+            raise ValueError(f"RemoteFile {self.filename!r} needs at least one address")
+        if "/" in self.filename or self.filename in {"", ".", ".."}:
+            raise ValueError(f"RemoteFile filename must be a plain file name, got {self.filename!r}")
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """Everything the workflow needs to know about one dataset.
+
+    Parameters
+    ----------
+    name : str
+        Registry key, used in config files and result paths.
+    kind : str
+        One of :data:`KINDS`.
+    description : str
+        One line for the dataset table.
+    source : str
+        Where the data come from (citation or package).
+    licence : str
+        Licence note shown in the dataset table.
+    parser : callable
+        ``parser(raw_files: dict[str, Path], **options) -> Dataset``. ``raw_files``
+        maps each :attr:`RemoteFile.filename` to its verified local path (empty
+        for embedded and synthetic datasets).
+    files : tuple of RemoteFile
+        Files to download; empty for embedded and synthetic datasets.
+    options_schema : dict
+        JSON-schema ``properties`` for this dataset's options in the config
+        (``datasets: {name: {...}}``); every property needs a ``default``.
+    """
+
+    name: str
+    kind: str
+    description: str
+    source: str
+    licence: str
+    parser: Callable = field(repr=False)
+    files: tuple[RemoteFile, ...] = ()
+    options_schema: Mapping = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"dataset {self.name!r}: kind must be one of {sorted(KINDS)}, "
+                             f"got {self.kind!r}")
+        for key, prop in self.options_schema.items():
+            if "default" not in prop:
+                raise ValueError(f"dataset {self.name!r}: option {key!r} needs a default")
+
+    @property
+    def offline(self) -> bool:
+        """True when the dataset needs no download."""
+        return not self.files
+
+    def defaults(self) -> dict:
+        """The default options."""
+        return {key: prop["default"] for key, prop in self.options_schema.items()}
+
+    def json_schema(self) -> dict:
+        """A JSON schema for this dataset's options object."""
+        return {"type": "object", "additionalProperties": False,
+                "properties": dict(self.options_schema)}
+
+    def prepare(self, raw_files: Mapping[str, Path] | None = None, **options):
+        """Parse the raw files (or generate) into a :class:`~lowdim.data.prepared.Dataset`."""
+        options = {**self.defaults(), **options}
+        raw_files = dict(raw_files or {})
+        missing = [f.filename for f in self.files if f.filename not in raw_files]
+        if missing:
+            raise FileNotFoundError(f"dataset {self.name!r}: raw files missing: {missing}")
+        dataset = self.parser(raw_files, **options)
+        dataset.meta.setdefault("options", options)
+        dataset.meta.setdefault("source", self.source)
+        dataset.meta.setdefault("licence", self.licence)
+        dataset.meta.setdefault("description", self.description)
+        return dataset
+
+
+REGISTRY: dict[str, DatasetSpec] = {}
+
+
+def register(spec: DatasetSpec) -> DatasetSpec:
+    """Add ``spec`` to :data:`REGISTRY`; a name can be registered once."""
+    if spec.name in REGISTRY:
+        raise ValueError(f"dataset {spec.name!r} is registered twice")
+    REGISTRY[spec.name] = spec
+    return spec
+
+
+def get_spec(name: str) -> DatasetSpec:
+    """Return the spec of ``name``; the error lists the known names."""
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        raise KeyError(f"unknown dataset {name!r}; known datasets: {', '.join(sorted(REGISTRY))}") \
+            from None
+
+
+def dataset_names(offline: bool | None = None) -> list[str]:
+    """Sorted registry names, optionally only the offline (or only the remote) ones."""
+    return sorted(n for n, s in REGISTRY.items() if offline is None or s.offline == offline)

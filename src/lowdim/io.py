@@ -1,0 +1,64 @@
+"""Atomic file writes: a reader never sees a partial file at a final path."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+__all__ = ["atomic_path", "write_json", "read_json"]
+
+
+@contextlib.contextmanager
+def atomic_path(path, suffix: str | None = None):
+    """Yield a temporary path next to ``path``; rename it onto ``path`` on success.
+
+    The temporary file lives in the same directory so the final ``os.replace``
+    is atomic. On any exception the temporary file is removed and ``path`` is
+    left as it was.
+
+    Parameters
+    ----------
+    path : str or Path
+        Final destination.
+    suffix : str, optional
+        Suffix for the temporary name (some writers, e.g. ``numpy.savez`` or
+        matplotlib, choose the format from it). Defaults to ``path``'s suffix.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    suffix = path.suffix if suffix is None else suffix
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=f".part{suffix}", dir=path.parent)
+    os.close(fd)
+    tmp = Path(tmp)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def write_json(path, obj, **kwargs) -> None:
+    """Write ``obj`` as indented JSON to ``path`` atomically."""
+    with atomic_path(path) as tmp:
+        tmp.write_text(json.dumps(obj, indent=2, sort_keys=True, default=_jsonable, **kwargs) + "\n")
+
+
+def read_json(path):
+    """Read JSON from ``path``."""
+    return json.loads(Path(path).read_text())
+
+
+def _jsonable(value):
+    import numpy as np
+
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, Path):
+        return str(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")

@@ -1,0 +1,107 @@
+"""Shared figure style: fixed colours and markers per method, PDF + PNG output.
+
+Add a method here once; every figure then draws it the same way.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # figures are files; never open a window
+import matplotlib.pyplot as plt  # noqa: E402
+
+from ..io import atomic_path  # noqa: E402
+
+__all__ = ["METHOD_STYLES", "method_style", "save_figure", "use_style"]
+
+# Colour-blind-safe palette (Okabe-Ito + Tol) so methods stay distinguishable.
+_PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
+            "#F0E442", "#000000", "#882255", "#44AA99", "#999933", "#AA4499"]
+
+#: method name -> (label, colour, marker). Keys are the names used in result files.
+METHOD_STYLES = {
+    # similarity approximation (SMS-Nystrom paper)
+    "sms_nystrom": ("SMS-Nyström", "#D55E00", "o"),
+    "nystrom": ("Nyström", "#0072B2", "s"),
+    "shifted_nystrom_exact": ("Shifted Nyström (exact λmin)", "#56B4E9", "v"),
+    "sicur": ("SiCUR", "#009E73", "^"),
+    "stacur": ("StaCUR", "#CC79A7", "D"),
+    "optimal": ("Optimal (rank-s eig)", "#000000", "x"),
+    "exact": ("Exact", "#000000", "*"),
+    "wme": ("WME", "#E69F00", "P"),
+    "wmd_kernel": ("WMD-kernel", "#999999", "*"),
+    # dimensionality reduction (Vec2vec paper)
+    "vec2vec": ("Vec2vec", "#D55E00", "o"),
+    "pca": ("PCA", "#0072B2", "s"),
+    "mds": ("CMDS", "#56B4E9", "v"),
+    "isomap": ("Isomap", "#009E73", "^"),
+    "lle": ("LLE", "#CC79A7", "D"),
+    "le": ("LE", "#E69F00", "P"),
+    "umap": ("UMAP", "#000000", "X"),
+    # CCA (AppGrad paper)
+    "appgrad": ("AppGrad", "#0072B2", "o"),
+    "sappgrad": ("Stochastic AppGrad", "#D55E00", "s"),
+    "exact_cca": ("Exact CCA", "#000000", "*"),
+    "nw_cca": ("NW-CCA", "#009E73", "^"),
+    "dw_cca": ("DW-CCA", "#CC79A7", "D"),
+    "pca_cca": ("PCA-CCA", "#E69F00", "v"),
+}
+
+
+def method_style(method: str) -> dict:
+    """Return matplotlib keyword arguments (label, color, marker) for ``method``.
+
+    Unknown methods get a stable colour from the palette derived from the name,
+    so a new method is still drawn consistently across figures.
+    """
+    if method in METHOD_STYLES:
+        label, color, marker = METHOD_STYLES[method]
+    else:
+        index = sum(map(ord, method)) % len(_PALETTE)
+        label, color, marker = method, _PALETTE[index], "o"
+    return {"label": label, "color": color, "marker": marker}
+
+
+def use_style() -> None:
+    """Apply the project's rcParams (sizes for a two-column paper figure)."""
+    plt.rcParams.update({
+        "figure.dpi": 100,
+        "savefig.dpi": 200,
+        "font.size": 9,
+        "axes.titlesize": 9,
+        "axes.labelsize": 9,
+        "legend.fontsize": 8,
+        "axes.grid": True,
+        "grid.alpha": 0.3,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+        "pdf.fonttype": 42,  # embed TrueType so text stays text in the PDF
+    })
+
+
+def save_figure(fig, path) -> list[Path]:
+    """Save ``fig`` as vector PDF and PNG next to each other, atomically.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    path : str or Path
+        Either stem or a ``.pdf`` / ``.png`` path; both formats are written.
+
+    Returns
+    -------
+    paths : list of Path
+        The PDF and PNG paths written.
+    """
+    path = Path(path)
+    stem = path.with_suffix("") if path.suffix in {".pdf", ".png"} else path
+    written = []
+    for ext in (".pdf", ".png"):
+        target = stem.with_suffix(ext)
+        with atomic_path(target) as tmp:
+            fig.savefig(tmp, format=ext[1:], bbox_inches="tight")
+        written.append(target)
+    plt.close(fig)
+    return written

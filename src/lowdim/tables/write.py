@@ -1,0 +1,61 @@
+"""Write one table in every format the report and papers use."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..io import atomic_path
+
+__all__ = ["write_table", "format_mean_std"]
+
+_FORMATS = ("md", "csv", "tex")
+
+
+def write_table(df: pd.DataFrame, path, formats=_FORMATS, caption: str | None = None) -> list[Path]:
+    """Write ``df`` as Markdown, CSV and/or LaTeX, atomically.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table as it should read; column names carry units, e.g. ``"time (s)"``.
+    path : str or Path
+        Stem or a path whose suffix is replaced by each format's.
+    formats : sequence of {"md", "csv", "tex"}
+    caption : str, optional
+        Put above the Markdown table and into the LaTeX caption.
+
+    Returns
+    -------
+    paths : list of Path
+    """
+    path = Path(path)
+    stem = path.with_suffix("") if path.suffix.lstrip(".") in _FORMATS else path
+    written = []
+    for fmt in formats:
+        if fmt not in _FORMATS:
+            raise ValueError(f"`formats` entries must be one of {_FORMATS}, got {fmt!r}")
+        target = stem.with_suffix("." + fmt)
+        with atomic_path(target) as tmp:
+            if fmt == "csv":
+                df.to_csv(tmp, index=False)
+            elif fmt == "md":
+                text = df.to_markdown(index=False)
+                tmp.write_text((f"{caption}\n\n" if caption else "") + text + "\n")
+            else:
+                tmp.write_text(df.to_latex(index=False, caption=caption, escape=True))
+        written.append(target)
+    return written
+
+
+def format_mean_std(values, digits: int = 2, scale: float = 1.0) -> str:
+    """Format ``mean ± std`` of ``values`` (NaNs ignored); ``"–"`` when empty."""
+    arr = np.asarray(values, dtype=float) * scale
+    arr = arr[np.isfinite(arr)]
+    if arr.size == 0:
+        return "–"
+    if arr.size == 1:
+        return f"{arr[0]:.{digits}f}"
+    return f"{arr.mean():.{digits}f} ± {arr.std(ddof=1):.{digits}f}"
