@@ -41,8 +41,8 @@ def check_sample_size(s, n, name="s", minimum=1) -> int:
     if s < minimum:
         raise ValueError(f"`{name}` must be >= {minimum}, got {s}")
     if s >= n:
-        raise ValueError(f"`{name}` must be < n = {n} (sampling every item is not an "
-                         f"approximation), got {s}")
+        raise ValueError(f"`{name}` must be < n = {n}, got {s} (sampling every item is not "
+                         f"an approximation)")
     return int(s)
 
 
