@@ -24,8 +24,8 @@ except ImportError:  # pragma: no cover - until the download layer is merged
     from ._archive_interim import MissingMemberError, iter_members, list_members, read_member
 
 __all__ = ["FormatError", "MissingVariableError", "MissingMemberError", "member_bytes",
-           "members_under", "list_archive", "load_mat", "subsample", "encode_labels",
-           "split_indices"]
+           "members_under", "list_archive", "load_mat", "require_variables", "subsample",
+           "encode_labels", "split_indices"]
 
 
 class FormatError(ValueError):
@@ -86,15 +86,21 @@ def load_mat(path, dataset: str, required=(), any_of=()):
             raise
         raise FormatError(dataset, path, f"a MATLAB v5 .mat file readable by scipy ({exc})") \
             from exc
+    require_variables(mat, required, dataset, path)
     present = sorted(k for k in mat if not k.startswith("__"))
-    for name in required:
-        if name not in mat:
-            raise MissingVariableError(dataset, path, f"variable {name!r} (found: {present})")
     for group in any_of:
         if not any(name in mat for name in group):
             raise MissingVariableError(dataset, path,
                                        f"one of the variables {list(group)} (found: {present})")
     return mat
+
+
+def require_variables(mat, names, dataset: str, path) -> None:
+    """Raise :class:`MissingVariableError` for the first of ``names`` not in ``mat``."""
+    present = sorted(k for k in mat if not k.startswith("__"))
+    for name in names:
+        if name not in mat:
+            raise MissingVariableError(dataset, path, f"variable {name!r} (found: {present})")
 
 
 def subsample(n: int, n_rows: int, seed: int) -> np.ndarray:
