@@ -39,9 +39,10 @@ rule prepare:
         "logs/prepare/{dataset}.log",
     benchmark:
         "results/benchmarks/prepare/{dataset}.tsv"
-    threads: 1
+    threads: lambda w: prepare_hint(w.dataset, "threads", 1)
     resources:
-        mem_mb=4000,
+        mem_mb=lambda w: prepare_hint(w.dataset, "mem_mb", 4000),
+        runtime=lambda w: prepare_hint(w.dataset, "runtime", 30),
     script:
         "../scripts/prepare.py"
 
