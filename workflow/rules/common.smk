@@ -49,8 +49,3 @@ def dataset_options(name):
 def raw_files(name):
     """Local paths of the raw files dataset `name` downloads (none for offline data)."""
     return [f"{RAW_DIR}/{name}/{remote.filename}" for remote in get_spec(name).files]
-
-
-def report_caption_params():
-    """Values every caption states: profile and base seed."""
-    return {"profile": config["profile"], "seed": config["seed"]}
