@@ -1,6 +1,7 @@
 """Fault tests for verified downloads, against a real HTTP server on 127.0.0.1."""
 
 import hashlib
+import importlib
 import json
 import logging
 import multiprocessing
@@ -62,7 +63,9 @@ def test_primary_404_uses_mirror(http_server, raw):
 
 def test_transient_500_is_retried_with_exponential_backoff(http_server, raw, monkeypatch):
     sleeps = []
-    monkeypatch.setattr("lowdim.data.download.time.sleep", sleeps.append)
+    # ``lowdim.data.download`` is the function (exported by the package); patch the module
+    module = importlib.import_module("lowdim.data.download")
+    monkeypatch.setattr(module.time, "sleep", sleeps.append)
     url = http_server.serve("/flaky.bin", DATA, fault=500, times=2)
     download(remote(url), raw / "file.bin", dataset="toy", retries=3, backoff=0.25)
     assert (raw / "file.bin").read_bytes() == DATA
@@ -346,3 +349,20 @@ def test_data_layer_never_unpickles():
                          r"allow_pickle\s*=\s*True|pd\.read_pickle|torch\.load", re.M)
     offenders = [str(p) for p in root.rglob("*.py") if pattern.search(p.read_text())]
     assert offenders == []
+
+
+def test_ensure_dataset_files_feeds_prepare(http_server, tmp_path, lockfile):
+    from lowdim.data import DatasetSpec, Dataset, ensure_dataset_files
+
+    def parser(raw_files, **options):
+        text = raw_files["words.txt"].read_text().split()
+        return Dataset("words", "text", texts=__import__("numpy").asarray(text))
+
+    files = (RemoteFile("words.txt", (http_server.serve("/w.txt", b"a b c"),)),
+             RemoteFile("file.bin", (http_server.serve("/f.bin", DATA),), sha(DATA), len(DATA)))
+    spec = DatasetSpec("words", "text", "three words", "tests", "CC0", parser, files)
+    raw = ensure_dataset_files(spec, tmp_path / "resources" / "raw", lockfile=lockfile, **FAST)
+    assert raw == {"words.txt": tmp_path / "resources/raw/words/words.txt",
+                   "file.bin": tmp_path / "resources/raw/words/file.bin"}
+    assert list(spec.prepare(raw).texts) == ["a", "b", "c"]
+    assert set(lock.read_lock(lockfile)["words"]) == {"words.txt"}

@@ -93,12 +93,12 @@ def _tar_kind(info: tarfile.TarInfo) -> str:
 
 
 def _zip_entry(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> _Entry:
-    mode = info.external_attr >> 16
+    mode = info.external_attr >> 16  # unix st_mode when made on unix; file type may be 0
     if info.is_dir():
         kind, link = "dir", ""
     elif stat.S_ISLNK(mode):
         kind, link = "symlink", zf.read(info).decode("utf-8", "surrogateescape")
-    elif mode and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+    elif stat.S_IFMT(mode) not in (0, stat.S_IFREG, stat.S_IFDIR):
         kind, link = "special", ""
     else:
         kind, link = "file", ""

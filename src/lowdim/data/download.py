@@ -30,10 +30,13 @@ from pathlib import Path
 from ..io import atomic_path
 from ..progress import Progress
 from . import lock
-from .registry import RemoteFile
+from .registry import DatasetSpec, RemoteFile, get_spec
 
 __all__ = ["DownloadError", "ChecksumError", "download", "verify_file", "ensure_file",
-           "sha256_file"]
+           "ensure_dataset_files", "sha256_file", "DEFAULT_RAW_ROOT"]
+
+#: Where raw files live: ``<raw root>/<dataset>/<filename>`` (kept across ``results/`` wipes).
+DEFAULT_RAW_ROOT = Path("resources/raw")
 
 _LOG = logging.getLogger("lowdim.data")
 _CHUNK = 1 << 20
@@ -333,3 +336,30 @@ def ensure_file(remote: RemoteFile, dest, *, dataset: str, lockfile=None,
             _LOG.warning("%s; removing it and downloading again", exc)
             dest.unlink()
     return download(remote, dest, dataset=dataset, lockfile=lockfile, **download_kwargs)
+
+
+def ensure_dataset_files(dataset: str | DatasetSpec, raw_root=DEFAULT_RAW_ROOT, *, lockfile=None,
+                         **download_kwargs) -> dict[str, Path]:
+    """Verified local copies of every file of a dataset, for :meth:`DatasetSpec.prepare`.
+
+    Parameters
+    ----------
+    dataset : str or DatasetSpec
+        Registry name or spec.
+    raw_root : str or Path, default="resources/raw"
+        Files go to ``raw_root/<dataset>/<filename>``.
+    lockfile : path, optional
+        As for :func:`download`.
+    **download_kwargs
+        ``timeout``, ``retries``, ``backoff``.
+
+    Returns
+    -------
+    raw_files : dict of str -> Path
+        ``{filename: path}`` (empty for embedded and synthetic datasets).
+    """
+    spec = dataset if isinstance(dataset, DatasetSpec) else get_spec(dataset)
+    directory = Path(raw_root) / spec.name
+    return {remote.filename: ensure_file(remote, directory / remote.filename, dataset=spec.name,
+                                         lockfile=lockfile, **download_kwargs)
+            for remote in spec.files}
