@@ -137,7 +137,7 @@ class _Reader:
 
     def find(self, member: str) -> _Entry:
         wanted = _normalise(member)
-        for entry in self.entries:
+        for entry in reversed(self.entries):  # a later duplicate wins, as on extraction
             if entry.name == wanted and entry.kind != "dir":
                 return entry
         existing = [e.name for e in self.entries if e.kind != "dir"]
@@ -281,7 +281,10 @@ def safe_extract(archive, dest, members: list[str] | None = None, *,
 
 def _extract_into(reader: _Reader, chosen: list[_Entry], root: Path) -> None:
     if reader._tar is not None:
-        reader._tar.extractall(root, members=[e.raw for e in chosen], filter="data")
+        try:  # the standard "data" filter is a second line of defence behind _check_entry
+            reader._tar.extractall(root, members=[e.raw for e in chosen], filter="data")
+        except tarfile.FilterError as exc:
+            raise UnsafeArchiveError(f"{reader.label}: {exc}; refusing to extract") from exc
         return
     for entry in chosen:
         target = root / entry.name
