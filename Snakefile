@@ -11,7 +11,12 @@ from snakemake.utils import min_version
 min_version("8.20")
 
 
-configfile: "config/config.yaml"
+# The default profile, unless config files are given with --configfile: then those
+# alone define the run (Snakemake would otherwise merge them into this one, and
+# the offline datasets would leak into the paper profile).
+if not workflow.overwrite_configfiles:
+
+    configfile: "config/config.yaml"
 
 
 report: "workflow/report/workflow.rst"

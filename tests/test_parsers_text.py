@@ -22,9 +22,9 @@ def test_header_and_subject_rules():
     assert subject_of("From: a@b\n\nno subject") == ""
 
 
-def test_20news_long_is_posts_without_headers(tmp_path, rng):
+def test_newsgroups_long_is_posts_without_headers(tmp_path, rng):
     files, truth = formats.write_20news(tmp_path, rng)
-    ds = load_dataset(save_dataset(get_spec("20news_long").prepare(files), tmp_path / "n.npz"))
+    ds = load_dataset(save_dataset(get_spec("newsgroups_long").prepare(files), tmp_path / "n.npz"))
     assert ds.texts.tolist() == [t["body"] for t in truth]
     assert ds.label_names[ds.y].tolist() == [t["group"] for t in truth]
     assert not any("Subject:" in t or "From:" in t for t in ds.texts)
@@ -38,18 +38,18 @@ def test_20news_long_is_posts_without_headers(tmp_path, rng):
         assert counted == {w: tokens.count(w) for w in set(tokens)}
 
 
-def test_20news_short_is_subject_lines(tmp_path, rng):
+def test_newsgroups_short_is_subject_lines(tmp_path, rng):
     files, truth = formats.write_20news(tmp_path, rng)
-    ds = get_spec("20news_short").prepare(files, n_rows=4, seed=1)
+    ds = get_spec("newsgroups_short").prepare(files, n_rows=4, seed=1)
     assert ds.n == 4
     assert set(ds.texts.tolist()) <= {t["subject"] for t in truth}
 
 
 def test_20news_missing_test_part_is_named(tmp_path, rng):
     files, _ = formats.write_20news(tmp_path, rng, drop_part="20news-bydate-test/")
-    with pytest.raises(FormatError, match=r"'20news_long'.*20news-bydate\.tar\.gz.*"
+    with pytest.raises(FormatError, match=r"'newsgroups_long'.*20news-bydate\.tar\.gz.*"
                                           r"20news-bydate-test/"):
-        get_spec("20news_long").prepare(files)
+        get_spec("newsgroups_long").prepare(files)
 
 
 def test_movie_polarity(tmp_path, rng):

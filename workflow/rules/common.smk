@@ -54,8 +54,3 @@ def raw_files(name):
 def prepare_hint(dataset, key, default):
     """Resource hint `key` of the prepare job of `dataset` (config resources.prepare)."""
     return config["resources"]["prepare"].get(dataset, {}).get(key, default)
-
-
-def report_caption_params():
-    """Values every caption states: profile and base seed."""
-    return {"profile": config["profile"], "seed": config["seed"]}

@@ -62,7 +62,7 @@ rule dataset_table:
         ),
         md="results/tables/data/datasets.md",
     params:
-        caption=report_caption_params(),
+        profile=config["profile"],
     log:
         "logs/dataset_table/datasets.log",
     threads: 1

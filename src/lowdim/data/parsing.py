@@ -18,10 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-try:
-    from .archive import MissingMemberError, iter_members, list_members, read_member
-except ImportError:  # pragma: no cover - until the download layer is merged
-    from ._archive_interim import MissingMemberError, iter_members, list_members, read_member
+from .archive import MissingMemberError, iter_members, list_members, read_member
 
 __all__ = ["FormatError", "MissingVariableError", "MissingMemberError", "member_bytes",
            "members_under", "list_archive", "load_mat", "require_variables", "subsample",

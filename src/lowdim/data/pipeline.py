@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..io import atomic_path
+from .download import ensure_dataset_files
 from .prepared import save_dataset, summarize
 from .registry import get_spec
 
@@ -42,14 +43,7 @@ def prepare_dataset(name: str, options: dict | None = None, raw_dir="resources/r
     dataset : lowdim.data.Dataset
     """
     spec = get_spec(name)
-    raw = {}
-    if spec.files:
-        from .download import ensure_file
-
-        for remote in spec.files:
-            dest = Path(raw_dir) / name / remote.filename
-            raw[remote.filename] = ensure_file(remote, dest, dataset=name, lockfile=lockfile,
-                                               **download_kwargs)
+    raw = ensure_dataset_files(spec, raw_dir, lockfile=lockfile, **download_kwargs)
     start = time.perf_counter()
     logger.info("prepare %s: start (options %s)", name, options or {})
     dataset = spec.prepare(raw, **(options or {}))

@@ -7,10 +7,10 @@ with TF-IDF. Documents with no token left are dropped before sampling (they
 have no direction for cosine similarity); ``meta["dropped_empty"]`` counts them.
 The paper uses 2,000 random documents of each: ``n_rows: 2000``.
 
-- ``20news_long``: posts of the "bydate" version (18,846) without their headers
+- ``newsgroups_long``: posts of the "bydate" version (18,846) without their headers
   (everything before the first blank line), as scikit-learn's
   ``remove=("headers",)`` does; quotes and signatures are kept.
-- ``20news_short``: the Subject line only (its text after ``Subject:``, with
+- ``newsgroups_short``: the Subject line only (its text after ``Subject:``, with
   any leading ``Re:`` removed), the "titles" of the paper.
 - ``movie_polarity``: Pang & Lee's polarity dataset v2.0, 1,000 positive and
   1,000 negative reviews.
@@ -157,13 +157,13 @@ _NEWS_SOURCE = "Lang 1995; 'bydate' version by J. Rennie (the archive scikit-lea
 _NEWS_LICENCE = "no explicit licence; distributed for research, cite Lang 1995"
 
 register(DatasetSpec(
-    name="20news_long", kind="text", parser=_twenty_news("20news_long", strip_header),
+    name="newsgroups_long", kind="text", parser=_twenty_news("newsgroups_long", strip_header),
     files=(_NEWS_FILE,), source=_NEWS_SOURCE, licence=_NEWS_LICENCE,
     description="20 Newsgroups posts without headers, 18,846 documents, 20 classes",
     options_schema=_OPTIONS))
 
 register(DatasetSpec(
-    name="20news_short", kind="text", parser=_twenty_news("20news_short", subject_of),
+    name="newsgroups_short", kind="text", parser=_twenty_news("newsgroups_short", subject_of),
     files=(_NEWS_FILE,), source=_NEWS_SOURCE, licence=_NEWS_LICENCE,
     description="20 Newsgroups Subject lines only, 20 classes",
     options_schema=_OPTIONS))
