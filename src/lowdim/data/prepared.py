@@ -79,7 +79,9 @@ class Dataset:
 
     @property
     def n(self) -> int:
-        """Number of items (rows, documents, pairs or mentions)."""
+        """Number of items (rows, documents, pairs, mentions or words of a word_vectors set)."""
+        if self.kind == "word_vectors" and self.word_vectors is not None:
+            return self.word_vectors.shape[0]
         for value in (self.X, self.bow, self.texts, self.y):
             if value is not None:
                 return value.shape[0]
