@@ -21,7 +21,8 @@ import zipfile
 
 import numpy as np
 
-from ..parsing import FormatError, encode_labels, load_mat, member_bytes, split_indices, subsample
+from ..parsing import FormatError, encode_labels, load_mat, member_bytes, members_under, \
+    split_indices, subsample
 from ..prepared import Dataset
 from ..registry import DatasetSpec, RemoteFile, register
 
@@ -133,12 +134,16 @@ def read_cifar_records(raw: bytes, dataset: str, path, member: str):
 
 def _cifar10(raw_files, *, n_rows: int, seed: int):
     archive = raw_files["cifar-10-binary.tar.gz"]
-    names = member_bytes(archive, f"{_CIFAR_DIR}/batches.meta.txt", "cifar10").decode().split()
+    # One pass over the compressed archive, then check every expected member came by.
+    found = dict(members_under(archive, f"{_CIFAR_DIR}/", "cifar10"))
+    for member in ("batches.meta.txt",) + _CIFAR_BATCHES:
+        if f"{_CIFAR_DIR}/{member}" not in found:
+            member_bytes(archive, f"{_CIFAR_DIR}/{member}", "cifar10")  # raises, naming it
+    names = found[f"{_CIFAR_DIR}/batches.meta.txt"].decode().split()
     labels, pixels = [], []
     for batch in _CIFAR_BATCHES:
         member = f"{_CIFAR_DIR}/{batch}"
-        y, X = read_cifar_records(member_bytes(archive, member, "cifar10"), "cifar10",
-                                  archive, member)
+        y, X = read_cifar_records(found[member], "cifar10", archive, member)
         labels.append(y)
         pixels.append(X)
     y = np.concatenate(labels)
