@@ -161,9 +161,9 @@ def _mentions_dataset(mentions, mention_types, validated_only):
 
 register(DatasetSpec(
     name="ecbplus", kind="mentions", parser=_ecbplus,
-    files=(RemoteFile("ECB+_LREC2014.zip",
-                      ("http://kyoto.let.vu.nl/repo/ECB+_LREC2014.zip",
-                       "https://github.com/cltl/ecbPlus/raw/master/ECB+_LREC2014.zip")),),
+    # GitHub's cltl/ecbPlus holds the same corpus unpacked (ECB+.zip and the CSV at its
+    # root), not this archive byte for byte, so it cannot serve as a verified mirror.
+    files=(RemoteFile("ECB+_LREC2014.zip", ("http://kyoto.let.vu.nl/repo/ECB+_LREC2014.zip",)),),
     description="ECB+ news documents: event and entity mentions with cross-document "
                 "coreference clusters, 43 topics",
     source="Cybulska & Vossen 2014 (LREC), ECB+ corpus",
