@@ -1,7 +1,6 @@
 """The paper profile lists a download job for every raw file and a prepare job per dataset."""
 
 import re
-from pathlib import Path
 
 import pytest
 import yaml
