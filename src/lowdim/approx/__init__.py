@@ -17,7 +17,7 @@ Only :func:`shifted_nystrom_exact` and :func:`optimal` read all of ``K``.
 from ._linalg import lambda_min, pinv, pinv_symmetric
 from ._lowrank import LowRankApprox
 from .cur import sicur, stacur
-from .diagnostics import spectrum_summary, submatrix_eigenvalues
+from .diagnostics import spectrum_summary, spectrum_tables, submatrix_eigenvalues
 from .error import relative_frobenius_error
 from .experiment import FULL_MATRIX_METHODS, METHODS, error_curve, sample_size
 from .nystrom import nystrom, shifted_nystrom_exact, sms_nystrom
@@ -26,4 +26,4 @@ from .optimal import optimal
 __all__ = ["FULL_MATRIX_METHODS", "LowRankApprox", "METHODS", "error_curve", "lambda_min",
            "nystrom", "optimal", "pinv", "pinv_symmetric", "relative_frobenius_error",
            "sample_size", "shifted_nystrom_exact", "sicur", "sms_nystrom", "spectrum_summary",
-           "stacur", "submatrix_eigenvalues"]
+           "spectrum_tables", "stacur", "submatrix_eigenvalues"]

@@ -14,7 +14,7 @@ import pandas as pd
 import scipy.linalg
 from sklearn.utils import check_random_state
 
-__all__ = ["spectrum_summary", "submatrix_eigenvalues"]
+__all__ = ["spectrum_summary", "spectrum_tables", "submatrix_eigenvalues"]
 
 
 def spectrum_summary(eigenvalues) -> dict:
@@ -81,3 +81,36 @@ def submatrix_eigenvalues(K, sizes, n_draws=10, random_state=None) -> pd.DataFra
                          "min_abs_eig": float(smallest),
                          "condition": float(np.abs(w).max() / smallest) if smallest > 0 else np.inf})
     return pd.DataFrame(rows)
+
+
+def spectrum_tables(K, size_fractions, n_draws, random_state, matrix):
+    """Tidy tables for the spectra figure: eigenvalues of ``K`` and of its submatrices.
+
+    Parameters
+    ----------
+    K : ndarray of shape (n, n), symmetric
+    size_fractions : sequence of float
+        Submatrix sizes as fractions of ``n`` (rounded, at least 2, at most n).
+    n_draws : int
+    random_state : int, RandomState or None
+    matrix : str
+        Name written in the ``matrix`` column.
+
+    Returns
+    -------
+    eigenvalues : DataFrame
+        ``matrix, rank, eigenvalue`` (rank 1 = largest), one row per eigenvalue.
+    submatrices : DataFrame
+        :func:`submatrix_eigenvalues` rows plus ``matrix``, ``size/n`` and
+        ``lambda_min_K``.
+    """
+    K = np.asarray(K, dtype=np.float64)
+    n = K.shape[0]
+    w = scipy.linalg.eigvalsh(K)[::-1]
+    eigenvalues = pd.DataFrame({"matrix": matrix, "rank": np.arange(1, n + 1), "eigenvalue": w})
+    sizes = sorted({min(n, max(2, int(round(f * n)))) for f in size_fractions})
+    subs = submatrix_eigenvalues(K, sizes, n_draws=n_draws, random_state=random_state)
+    subs.insert(0, "matrix", matrix)
+    subs["size/n"] = subs["size"] / n
+    subs["lambda_min_K"] = float(w[-1])
+    return eigenvalues, subs

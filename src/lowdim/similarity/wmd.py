@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 
 import numpy as np
 import scipy.sparse as sp
@@ -154,7 +155,8 @@ class WMDOracle(SimilarityOracle):
             Word counts per document over ``vocab``.
         vocab : sequence of str of shape (V,)
         word_vectors : object with ``vocab`` and ``vectors``, or ndarray of shape (V, dim)
-            A word-vector table (e.g. :class:`lowdim.data.word_vectors.WordVectors`),
+            A word-vector table (e.g. :class:`lowdim.data.word_vectors.WordVectors`,
+            whose ``vocab`` maps word -> row, or a sequence of words, one per row),
             looked up by word; or vectors already aligned with ``vocab`` (as in
             the Kusner et al. ``.mat`` files). Words without a vector are dropped.
         gamma : float
@@ -263,7 +265,9 @@ def _align_vocab(vocab, word_vectors):
     """Map each vocabulary word to a row of a vector table (-1 when missing)."""
     if hasattr(word_vectors, "vocab") and hasattr(word_vectors, "vectors"):
         table = np.asarray(word_vectors.vectors)
-        position = {str(w): k for k, w in enumerate(word_vectors.vocab)}
+        position = word_vectors.vocab  # word -> row (lowdim.data.word_vectors.WordVectors)
+        if not isinstance(position, Mapping):  # or a sequence of words, one per row
+            position = {str(w): k for k, w in enumerate(position)}
         rows = np.fromiter((position.get(w, -1) for w in vocab), dtype=np.int64, count=vocab.size)
         return rows, table
     table = np.asarray(word_vectors)
