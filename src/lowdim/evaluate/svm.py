@@ -48,7 +48,7 @@ def check_class_counts(y, where="the training data", minimum=2) -> np.ndarray:
     if small.size:
         first = small[0]
         noun = "a single document" if counts[first] == 1 else f"{counts[first]} documents"
-        raise ValueError(f"{where}: class {labels[first]!r} has {noun}; cross-validation "
+        raise ValueError(f"{where}: class {labels[first].item()!r} has {noun}; cross-validation "
                          f"needs at least {minimum} per class ({small.size} classes affected)")
     return counts
 

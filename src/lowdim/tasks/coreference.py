@@ -32,8 +32,8 @@ from ..evaluate.coref import conll_f1, coreference_scores
 from ..seeding import derive_seed
 from ..similarity import DenseOracle, full_matrix
 
-__all__ = ["average_linkage", "cluster_topics", "coreference_method", "make_topics",
-           "topic_matrices"]
+__all__ = ["average_linkage", "cluster_topics", "coreference_method", "load_topics",
+           "make_topics", "save_topics", "topic_matrices"]
 
 logger = logging.getLogger("lowdim")
 
@@ -133,6 +133,33 @@ def topic_matrices(X, y, train, topics, mlp=None, seed=0, n_jobs=1):
         out.append({**topic, "K": full_matrix(oracle), "gold": np.asarray(y)[topic["items"]]})
         info["evaluations"] += oracle.evaluations
     return out, info
+
+
+def save_topics(path, topics, info) -> None:
+    """Write topic matrices (``K``, ``gold``, ``items`` per topic) and ``info`` to an .npz."""
+    import json
+
+    from ..io import atomic_path
+
+    arrays = {}
+    for k, topic in enumerate(topics):
+        arrays.update({f"K_{k}": topic["K"], f"gold_{k}": np.asarray(topic["gold"], np.int64),
+                       f"items_{k}": np.asarray(topic["items"], np.int64)})
+    meta = {**info, "topics": [{"topic": t["topic"], "split": t["split"]} for t in topics]}
+    with atomic_path(path, suffix=".npz") as tmp:
+        with open(tmp, "wb") as fh:
+            np.savez(fh, meta=np.asarray(json.dumps(meta, default=str)), **arrays)
+
+
+def load_topics(path):
+    """Read what :func:`save_topics` wrote: ``(topics, info)``; no pickle is loaded."""
+    import json
+
+    with np.load(path, allow_pickle=False) as store:
+        info = json.loads(str(store["meta"]))
+        topics = [{**t, "K": store[f"K_{k}"], "gold": store[f"gold_{k}"],
+                   "items": store[f"items_{k}"]} for k, t in enumerate(info.pop("topics"))]
+    return topics, info
 
 
 def average_linkage(K):

@@ -29,7 +29,8 @@ from ..approx import METHODS, sample_size
 from ..seeding import derive_seed
 from ..similarity import DenseOracle, full_matrix
 
-__all__ = ["GLUE_METRICS", "glue_matrix", "glue_scores", "labelled_pairs", "pair_metrics"]
+__all__ = ["GLUE_METRICS", "glue_matrix", "glue_scores", "labelled_pairs", "load_glue_matrix",
+           "pair_metrics", "save_glue_matrix"]
 
 logger = logging.getLogger("lowdim")
 
@@ -106,6 +107,28 @@ def glue_matrix(sentences, model, n_jobs=1, **options):
     K = full_matrix(oracle)
     return K, {"seconds": time.perf_counter() - t0, "evaluations": int(oracle.evaluations),
                "score": oracle.score}
+
+
+def save_glue_matrix(path, K, a, b, gold, info) -> None:
+    """Write a task's matrix, its labelled pairs and ``info`` (JSON) to an .npz atomically."""
+    import json
+
+    from ..io import atomic_path
+
+    with atomic_path(path, suffix=".npz") as tmp:
+        with open(tmp, "wb") as fh:
+            np.savez(fh, K=np.asarray(K, np.float64), a=np.asarray(a, np.int64),
+                     b=np.asarray(b, np.int64), gold=np.asarray(gold, np.float64),
+                     info=np.asarray(json.dumps(info, default=str)))
+
+
+def load_glue_matrix(path):
+    """Read what :func:`save_glue_matrix` wrote: ``(K, a, b, gold, info)``."""
+    import json
+
+    with np.load(path, allow_pickle=False) as store:
+        return (store["K"], store["a"], store["b"], store["gold"],
+                json.loads(str(store["info"])))
 
 
 def pair_metrics(task, predicted, gold, threshold=0.5) -> dict:

@@ -30,13 +30,13 @@ from sklearn.model_selection import StratifiedShuffleSplit
 
 from ..approx import METHODS
 from ..approx.features import eigen_feature_map, feature_map
-from ..approx.wme import wme_features
+from ..approx.wme import document_bags, random_documents, wme_features, wme_similarities
 from ..evaluate.svm import TunedSVM, check_class_counts
 from ..seeding import derive_seed
 from ..similarity import DenseOracle
 
-__all__ = ["CLASSIFICATION_METHODS", "best_rank_rows", "classify_documents", "document_splits",
-           "kernel_power", "rank_schedule"]
+__all__ = ["CLASSIFICATION_METHODS", "best_rank_rows", "classify_documents", "corpus_splits",
+           "corpus_wme_similarities", "document_splits", "kernel_power", "rank_schedule"]
 
 logger = logging.getLogger("lowdim")
 
@@ -94,6 +94,69 @@ def document_splits(y, n_splits=5, test_fraction=0.3, seed=0, train_idx=None, te
         train, test = position[train], position[test]
         splits.append((np.sort(train[train >= 0]), np.sort(test[test >= 0])))
     return splits
+
+
+def corpus_splits(dataset, items, n_splits=5, test_fraction=0.3, seed=0):
+    """Labels of a kernel's documents and the train/test splits to classify them on.
+
+    Parameters
+    ----------
+    dataset : lowdim.data.Dataset
+        A labelled text dataset; its own splits (``train_idx``/``test_idx``)
+        are used when it has them, else ``n_splits`` random stratified ones.
+    items : ndarray of int
+        Dataset row of each document of the kernel.
+
+    Returns
+    -------
+    y : ndarray of shape (len(items),)
+    splits : list of (train, test)
+    info : dict
+        ``given_splits`` (bool) and ``left_out`` (split documents not in the kernel).
+    """
+    if dataset.y is None:
+        raise ValueError(f"dataset {dataset.name!r} has no labels to classify")
+    y = np.asarray(dataset.y)[items]
+    given = dataset.train_idx is not None and dataset.test_idx is not None
+    splits = document_splits(y, n_splits, test_fraction, seed,
+                             dataset.train_idx if given else None,
+                             dataset.test_idx if given else None, items)
+    left_out = 0
+    if given:
+        total = np.atleast_2d(dataset.train_idx).shape[1] + np.atleast_2d(dataset.test_idx).shape[1]
+        left_out = int(total - splits[0][0].size - splits[0][1].size)
+    return y, splits, {"given_splits": bool(given), "left_out": left_out}
+
+
+def corpus_wme_similarities(dataset, items, word_vectors, n_random, d_max, unit_norm=True,
+                            seed=0, n_jobs=1):
+    """``exp(-WMD)`` from each of a corpus' documents to ``n_random`` WME random documents.
+
+    Parameters
+    ----------
+    dataset : lowdim.data.Dataset
+        A text dataset (``bow``, ``vocab``; its own ``word_vectors`` if it has them).
+    items : ndarray of int
+        The documents (dataset rows), as in the WMD kernel.
+    word_vectors : WordVectors
+        Used when the dataset has no vectors of its own.
+    n_random, d_max : int
+    unit_norm : bool
+    seed, n_jobs : int
+
+    Returns
+    -------
+    S : ndarray of shape (len(items), n_random)
+    info : dict
+        ``evaluations``, ``low``/``high`` (the box of the random words).
+    """
+    vectors = dataset.word_vectors if dataset.word_vectors is not None else word_vectors
+    docs, table = document_bags(dataset.bow[items], dataset.vocab, vectors)
+    low, high = float(table.min()), float(table.max())
+    randoms = random_documents(n_random, d_max, table.shape[1], low, high, unit_norm, seed)
+    S, evaluations = wme_similarities(docs, table, randoms, n_jobs=n_jobs)
+    return S, {"evaluations": evaluations, "low": low, "high": high, "d_max": int(d_max),
+               "n_random": int(n_random), "unit_norm": bool(unit_norm)}
 
 
 def rank_schedule(method, ranks, n_train, multiplier=2.0, n_random=None) -> list[dict]:
