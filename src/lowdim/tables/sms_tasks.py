@@ -17,8 +17,9 @@ METHOD_ORDER = ("wme", "sms_nystrom", "nystrom", "sicur", "stacur", "optimal", "
                 "wmd_kernel")
 
 
-def _order(methods):
-    known = [m for m in METHOD_ORDER if m in set(methods)]
+def _order(methods, first=()):
+    known = [m for m in (*first, *METHOD_ORDER) if m in set(methods)]
+    known = list(dict.fromkeys(known))
     return known + sorted(set(methods) - set(known))
 
 
@@ -148,7 +149,7 @@ def coreference_table(tidy, published=None) -> pd.DataFrame:
             lookup[(p["corpus"], p["method"], round(float(p["fraction"]), 6))] = p["published"]
     rows = []
     for corpus in dict.fromkeys(pooled["corpus"]):
-        for method in _order(pooled.loc[pooled["corpus"] == corpus, "method"]):
+        for method in _order(pooled.loc[pooled["corpus"] == corpus, "method"], first=("exact",)):
             mine = pooled[(pooled["corpus"] == corpus) & (pooled["method"] == method)]
             for fraction, runs in mine.groupby("fraction"):
                 rows.append({
