@@ -41,7 +41,7 @@ def _grid(n_panels, ncols, width=3.1, height=2.5):
     fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False)
     for ax in axes.flat[n_panels:]:
         ax.set_visible(False)
-    return fig, axes.flat
+    return fig, list(axes.flat[:n_panels])
 
 
 def matrix_labels(matrices, eigenvalues):
@@ -89,7 +89,7 @@ def error_curves_figure(errors, matrices=None, profile="", ncols=3):
         detail = (f"\n{meta['kind']}, n = {meta['n']}, neg. mass {meta['negative_mass']:.2f}"
                   if {"kind", "n", "negative_mass"} <= set(meta) else "")
         ax.set_title(f"{name}{detail}")
-    handles, labels = next(iter(axes)).get_legend_handles_labels()
+    handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=min(6, len(labels)),
                bbox_to_anchor=(0.5, -0.02), frameon=False)
     seeds = errors.groupby(["matrix", "method", "s"]).size().max()

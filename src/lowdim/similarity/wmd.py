@@ -67,6 +67,9 @@ def wmd_pairs(vectors, offsets, weights, i, j, num_iter_max=1_000_000):
         In the units of the word vectors (Euclidean ground metric).
     """
     ot = _import_ot()
+    # Plain arrays: joblib hands large arguments to workers as np.memmap, whose slices
+    # are slow to make and take POT's generic (slower) backend path.
+    vectors, offsets, weights = np.asarray(vectors), np.asarray(offsets), np.asarray(weights)
     out = np.empty(len(i), dtype=np.float64)
     last, rows_i = -1, None
     for t, (a, b) in enumerate(zip(i, j)):
