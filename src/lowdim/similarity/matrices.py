@@ -23,7 +23,6 @@ import time
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.preprocessing import StandardScaler
 from sklearn.utils import check_random_state
 
 from .full import full_matrix
@@ -101,6 +100,8 @@ def item_embeddings(dataset, word_vectors="glove50"):
         False for items with no known word.
     """
     if dataset.kind in ("dense", "sparse"):
+        from sklearn.preprocessing import StandardScaler
+
         X = dataset.X.toarray() if sp.issparse(dataset.X) else np.asarray(dataset.X, float)
         return StandardScaler().fit_transform(X), np.ones(X.shape[0], dtype=bool)
     if dataset.kind == "text":
