@@ -127,7 +127,8 @@ def spectra_figure(eigenvalues, submatrices, profile=""):
         summary = spectrum_summary(w["eigenvalue"].to_numpy())
         tol = n * np.finfo(np.float64).eps * np.abs(w["eigenvalue"]).max()
         ax = row[0]
-        for sign, label, color in ((1, r"$\lambda > 0$", "black"), (-1, r"$\lambda < 0$", "#D55E00")):
+        for sign, label, color in ((1, r"$\lambda > 0$", "black"),
+                                   (-1, r"$\lambda < 0$", "#D55E00")):
             part = w[sign * w["eigenvalue"] > tol]
             ax.plot(part["rank"] / n, np.abs(part["eigenvalue"]), ".", markersize=2,
                     color=color, label=label)

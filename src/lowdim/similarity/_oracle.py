@@ -44,9 +44,10 @@ class SimilarityOracle:
 
     Subclasses set ``self._n`` and ``self.symmetric`` and implement
     :meth:`_pair_task`, which names a module-level function computing the
-    similarities of a batch of index pairs. This class validates indices, removes repeated entries, looks up
-    and fills the cache, checks the values are finite, counts the entries
-    actually computed and splits large batches into chunks.
+    similarities of a batch of index pairs. This class validates indices,
+    removes repeated entries, looks up and fills the cache, checks the values
+    are finite, counts the entries actually computed and splits large batches
+    into chunks.
 
     Parameters
     ----------

@@ -127,7 +127,8 @@ class PairwiseMLP(BaseEstimator):
         if not isinstance(self.n_pairs, (int, np.integer)) or self.n_pairs < 2:
             raise ValueError(f"`n_pairs` must be an integer >= 2, got {self.n_pairs!r}")
         if not 0.0 < self.positive_fraction < 1.0:
-            raise ValueError(f"`positive_fraction` must be in (0, 1), got {self.positive_fraction!r}")
+            raise ValueError(f"`positive_fraction` must be in (0, 1), "
+                             f"got {self.positive_fraction!r}")
         rng = check_random_state(self.random_state)
         i, j, same = sample_label_pairs(y, self.n_pairs, self.positive_fraction, rng)
         self.mlp_ = MLPClassifier(hidden_layer_sizes=self.hidden_layer_sizes,
