@@ -161,7 +161,12 @@ class SimilarityOracle:
     def _compute_chunks(self, i, j, progress) -> np.ndarray:
         """Compute pairs chunk by chunk, in parallel over ``n_jobs`` workers."""
         func, args = self._pair_task()
-        bounds = [(a, min(a + self.chunk_size, i.size)) for a in range(0, i.size, self.chunk_size)]
+        size = self.chunk_size
+        if self.n_jobs > 1:
+            # At most ~4 tasks per worker: each task ships (or memory-maps) the shared
+            # arguments, and joblib hashes large arrays every time it does.
+            size = max(size, -(-i.size // (4 * self.n_jobs)))
+        bounds = [(a, min(a + size, i.size)) for a in range(0, i.size, size)]
         out = np.empty(i.size, dtype=np.float64)
         if self.n_jobs == 1 or len(bounds) == 1:
             for a, b in bounds:

@@ -121,6 +121,8 @@ class PairwiseMLP(BaseEstimator):
         y : array-like of shape (n,)
         """
         X, y = check_X_y(X, y, dtype=np.float64)
+        if X.shape[0] < 2:
+            raise ValueError(f"`X` has n_samples = {X.shape[0]}; pairs need at least two items")
         if self.activation not in ("relu", "tanh", "logistic"):
             raise ValueError(f"`activation` must be 'relu', 'tanh' or 'logistic', "
                              f"got {self.activation!r}")
