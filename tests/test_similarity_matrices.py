@@ -108,3 +108,28 @@ def test_figures_draw_every_matrix():
     fig = spectra_figure(eigenvalues, submatrices)
     assert len(fig.axes) == 3
     assert (submatrices["lambda_min"] >= submatrices["lambda_min_K"] - 1e-10).all()
+
+
+# -- paper datasets, from files in their real formats (tests/fixtures/formats.py) -----------
+def test_wmd_matrix_of_a_kusner_corpus_uses_its_own_vectors(tmp_path):
+    from fixtures import formats
+
+    files, _ = formats.write_kusner_split(tmp_path, np.random.default_rng(1), n_docs=8)
+    data = get_spec("wmd_bbcsport").prepare(files)
+    K, items, info = build_matrix({"kind": "wmd", "wmd": {"gamma": 0.05}}, data, seed=0)
+    assert info["dropped_empty"] == 1 and K.shape == (7, 7)  # the fixture's document 2 is empty
+    direct = WMDOracle.from_bow(data.bow[items], data.vocab, data.word_vectors, gamma=0.05)
+    np.testing.assert_allclose(K, direct(np.arange(7), np.arange(7)), rtol=1e-12)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_mlp_matrix_of_ecbplus_mentions(tmp_path):
+    from fixtures import formats
+
+    files, _ = formats.write_ecbplus(tmp_path, np.random.default_rng(2))
+    data = get_spec("ecbplus").prepare(files)
+    spec = {"kind": "mlp", "mlp": {"hidden_layer_sizes": [4], "n_pairs": 50, "max_iter": 5}}
+    K, items, info = build_matrix(spec, data, seed=0)
+    assert K.shape == (data.n, data.n) and info["kind"] == "mlp"
+    np.testing.assert_array_equal(K, K.T)
+    assert np.all((K > 0) & (K < 1))
