@@ -4,7 +4,7 @@ Run from the repository root::
 
     PYTHONPATH=src python benchmarks/sms_wmd.py [--dataset lee] [--n 200] [--jobs 2]
 
-Prints, and writes to ``benchmarks/sms_wmd.md``, side-by-side ratios measured in
+Prints, and writes to ``benchmarks/sms_wmd_<dataset>.md``, side-by-side ratios measured in
 one process on the same documents:
 
 1. SMS-Nyström at s/n = 0.1 against evaluating the whole WMD kernel matrix,
@@ -74,7 +74,8 @@ def main():
     parser.add_argument("--gamma", type=float, default=0.1)
     parser.add_argument("--block", type=int, nargs=2, default=(20, 40),
                         help="rows x columns of the pair block for the throughput comparison")
-    parser.add_argument("--out", default=str(Path(__file__).with_suffix(".md")))
+    parser.add_argument("--out", default=None,
+                        help="Markdown file (default benchmarks/sms_wmd_<dataset>.md)")
     args = parser.parse_args()
     bow, vocab, glove = documents(args.dataset, args.n)
     n = bow.shape[0]
@@ -129,7 +130,8 @@ def main():
     ]
     text = "\n".join(lines) + "\n"
     print(text)
-    Path(args.out).write_text(text)
+    out = args.out or Path(__file__).with_name(f"sms_wmd_{args.dataset}.md")
+    Path(out).write_text(text)
 
 
 if __name__ == "__main__":
