@@ -10,9 +10,10 @@ SENTENCES = ["a cat sat on the mat", "the dog sat", "a dog and a cat", "the mat 
              "red cat"]
 
 
-def tiny_model_dir(tmp_path, num_labels):
+def tiny_model_dir(tmp_path, num_labels, extra_words=()):
     """Write a 1-layer BERT sequence classifier and a word-level vocabulary to ``tmp_path``."""
-    words = sorted({w for s in SENTENCES for w in s.split()})
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    words = sorted({w for s in SENTENCES for w in s.split()} | set(extra_words))
     vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + words
     (tmp_path / "vocab.txt").write_text("\n".join(vocab) + "\n")
     tokenizer = transformers.BertTokenizer(vocab_file=str(tmp_path / "vocab.txt"))
@@ -63,3 +64,21 @@ def test_crossencoder_oracle_validates(tmp_path):
         CrossEncoderOracle(["a cat", "  "], str(path))
     with pytest.raises(ValueError, match=r"`label_index` must be in \[-2, 2\)"):
         CrossEncoderOracle(SENTENCES, str(path), label_index=2)
+
+
+def test_crossencoder_matrix_of_glue_dev_sentences(tmp_path):
+    from fixtures import formats
+
+    from lowdim.data import get_spec
+    from lowdim.similarity.matrices import build_matrix
+
+    files, truth = formats.write_stsb(tmp_path, np.random.default_rng(0))
+    data = get_spec("stsb").prepare(files)
+    words = sorted({w for a, b, _ in truth["dev"] for w in (a + " " + b).lower().split()})
+    path, _, _ = tiny_model_dir(tmp_path / "model", 1, extra_words=words)
+    spec = {"kind": "crossencoder", "split": "dev", "crossencoder": {"model": str(path)}}
+    K, items, info = build_matrix(spec, data, seed=0)
+    both = np.concatenate([data.extra["sentence_a"], data.extra["sentence_b"]])
+    expected = sorted({s for a, b, _ in truth["dev"] for s in (a, b)})
+    assert sorted(both[items].tolist()) == expected
+    assert K.shape == (len(expected),) * 2 and np.all(np.isfinite(K))

@@ -5,6 +5,7 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lowdim.data.word_vectors import WordVectors, load_glove50
 from lowdim.similarity import (DenseOracle, PairwiseMLP, PairwiseMLPOracle, WMDOracle,
@@ -222,3 +223,12 @@ def test_pairwise_mlp_validates():
         PairwiseMLP(positive_fraction=1.5).fit(X, np.arange(20) % 2)
     with pytest.raises(ValueError, match="no label shared by two items"):
         PairwiseMLP(n_pairs=10).fit(X, np.arange(20))
+
+
+@parametrize_with_checks([PairwiseMLP(hidden_layer_sizes=(4,), n_pairs=40, max_iter=5,
+                                      random_state=0)])
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_pairwise_mlp_passes_sklearn_checks(estimator, check):
+    # No expected failures: PairwiseMLP has fit only (its predictions take pairs), so
+    # scikit-learn runs the generic estimator checks.
+    check(estimator)

@@ -1,60 +1,10 @@
 # The `similarity` part of the workflow (config section `similarity:`): SMS-Nyström.
 #
 #   dataset -> similarity_matrix (whole K, timed) -> similarity_errors (one job per
-#   matrix x method: every fraction x seed) and similarity_spectrum -> similarity_tidy
-#   -> error figure, spectra figure, diagnostics table.
+#   matrix x method: every fraction x seed) and similarity_spectrum -> similarity_tidy_*
+#   (one row per measurement) -> error figure, spectra figure, diagnostics table.
 
-from lowdim.seeding import derive_seed
-
-
-SIM = config["similarity"]
-SIM_MATRICES = {spec["name"]: spec for spec in SIM["matrices"]}
-SIM_TIDY = "results/similarity/tidy"
-
-
-def _check_similarity_config():
-    names = [spec["name"] for spec in SIM["matrices"]]
-    duplicated = sorted({n for n in names if names.count(n) > 1})
-    if duplicated:
-        sys.exit(f"config: similarity.matrices: duplicated name(s) {duplicated}")
-    if SIM["enabled"] and not names:
-        sys.exit("config: similarity.matrices: empty, but similarity.enabled is true")
-    if not any(abs(f - SIM["table_fraction"]) < 1e-12 for f in SIM["fractions"]):
-        sys.exit(f"config: similarity.table_fraction: got {SIM['table_fraction']}; "
-                 f"must be one of similarity.fractions {SIM['fractions']}")
-    too_big = [f for f in SIM["fractions"] if f * SIM["sms"]["multiplier"] > 1]
-    if "sms_nystrom" in SIM["methods"] and too_big:
-        sys.exit(f"config: similarity.fractions: {too_big} times sms.multiplier "
-                 f"{SIM['sms']['multiplier']} exceeds 1 (|S2| would exceed n)")
-
-
-_check_similarity_config()
-
-
-def sim_spec(matrix):
-    """The result-changing part of a matrix's config: its kind's options only."""
-    spec = SIM_MATRICES[matrix]
-    keys = ("kind", "dataset", "n_items", spec["kind"])
-    return {key: spec[key] for key in keys}
-
-
-def sim_method_options(method):
-    return dict(SIM["sms"]) if method == "sms_nystrom" else {}
-
-
-def sim_per_matrix(pattern):
-    return expand(pattern, matrix=list(SIM_MATRICES))
-
-
-def sim_per_matrix_method(pattern):
-    return expand(pattern, matrix=list(SIM_MATRICES), method=SIM["methods"])
-
-
-# Per rule, not global: other parts of the workflow have wildcards of the same names.
-SIM_WILDCARDS = {
-    "matrix": "|".join(SIM_MATRICES) or "__no_matrix__",
-    "method": "|".join(SIM["methods"]),
-}
+include: "similarity_common.smk"
 
 
 rule similarity_matrix:
@@ -123,19 +73,29 @@ rule similarity_spectrum:
         "../scripts/similarity_spectrum.py"
 
 
-rule similarity_tidy:
+rule similarity_tidy_errors:
     input:
         errors=sim_per_matrix_method("results/similarity/errors/{matrix}/{method}.csv"),
+    output:
+        errors=f"{SIM_TIDY}/errors.csv",
+    log:
+        "logs/similarity_tidy_errors/tidy.log",
+    threads: 1
+    script:
+        "../scripts/similarity_tidy.py"
+
+
+rule similarity_tidy_spectra:
+    input:
         eigenvalues=sim_per_matrix("results/similarity/spectra/{matrix}.eigenvalues.csv"),
         submatrices=sim_per_matrix("results/similarity/spectra/{matrix}.submatrices.csv"),
         matrices=sim_per_matrix("results/similarity/matrices/{matrix}.info.csv"),
     output:
-        errors=f"{SIM_TIDY}/errors.csv",
         eigenvalues=f"{SIM_TIDY}/eigenvalues.csv",
         submatrices=f"{SIM_TIDY}/submatrix_eigenvalues.csv",
         matrices=f"{SIM_TIDY}/matrices.csv",
     log:
-        "logs/similarity_tidy/tidy.log",
+        "logs/similarity_tidy_spectra/tidy.log",
     threads: 1
     script:
         "../scripts/similarity_tidy.py"

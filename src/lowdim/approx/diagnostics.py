@@ -77,9 +77,9 @@ def submatrix_eigenvalues(K, sizes, n_draws=10, random_state=None) -> pd.DataFra
             S = rng.choice(n, int(size), replace=False)
             w = scipy.linalg.eigvalsh(K[np.ix_(S, S)])
             smallest = np.abs(w).min()
+            condition = float(np.abs(w).max() / smallest) if smallest > 0 else np.inf
             rows.append({"size": int(size), "draw": draw, "lambda_min": float(w[0]),
-                         "min_abs_eig": float(smallest),
-                         "condition": float(np.abs(w).max() / smallest) if smallest > 0 else np.inf})
+                         "min_abs_eig": float(smallest), "condition": condition})
     return pd.DataFrame(rows)
 
 

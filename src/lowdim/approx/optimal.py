@@ -13,7 +13,7 @@ __all__ = ["optimal"]
 
 
 def optimal(oracle, s, random_state=None, *, eigenpairs=None):
-    """Best rank-``s`` approximation in Frobenius norm: the ``s`` eigenpairs of largest ``|lambda|``.
+    """Best rank-``s`` approximation in Frobenius norm: the ``s`` largest-``|lambda|`` eigenpairs.
 
     For a symmetric (possibly indefinite) ``K = V diag(lambda) V^T`` the
     truncated eigendecomposition keeping the ``s`` largest ``|lambda|`` is the

@@ -14,6 +14,7 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ..approx.diagnostics import spectrum_summary
 from .style import METHOD_STYLES, method_style, use_style
 
 __all__ = ["error_curves_figure", "matrix_labels", "spectra_figure"]
@@ -41,13 +42,11 @@ def _grid(n_panels, ncols, width=3.1, height=2.5):
     fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False)
     for ax in axes.flat[n_panels:]:
         ax.set_visible(False)
-    return fig, axes.flat
+    return fig, list(axes.flat[:n_panels])
 
 
 def matrix_labels(matrices, eigenvalues):
     """``matrices`` (``matrix, kind, n, ...``) with each matrix's ``negative_mass`` added."""
-    from ..approx.diagnostics import spectrum_summary
-
     mass = {name: spectrum_summary(group["eigenvalue"].to_numpy())["negative_mass"]
             for name, group in eigenvalues.groupby("matrix")}
     return matrices.assign(negative_mass=matrices["matrix"].map(mass))
@@ -89,7 +88,7 @@ def error_curves_figure(errors, matrices=None, profile="", ncols=3):
         detail = (f"\n{meta['kind']}, n = {meta['n']}, neg. mass {meta['negative_mass']:.2f}"
                   if {"kind", "n", "negative_mass"} <= set(meta) else "")
         ax.set_title(f"{name}{detail}")
-    handles, labels = next(iter(axes)).get_legend_handles_labels()
+    handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=min(6, len(labels)),
                bbox_to_anchor=(0.5, -0.02), frameon=False)
     seeds = errors.groupby(["matrix", "method", "s"]).size().max()
@@ -102,7 +101,8 @@ def error_curves_figure(errors, matrices=None, profile="", ncols=3):
 def spectra_figure(eigenvalues, submatrices, profile=""):
     """Spectra and submatrix conditioning, one row per matrix (the paper's Figure 2).
 
-    Columns: eigenvalues of ``K`` by rank (symmetric log scale); the smallest
+    Columns: eigenvalue magnitudes of ``K`` by rank, negative ones in
+    colour (log scale); the smallest
     eigenvalue of random principal submatrices ``K[S, S]`` against ``|S|/n``
     with ``lambda_min(K)`` dashed; and the eigenvalue of ``K[S, S]`` closest to
     zero (what the pseudo-inverse of classic Nyström inverts), log scale.
@@ -124,14 +124,20 @@ def spectra_figure(eigenvalues, submatrices, profile=""):
     for row, name in zip(axes, names):
         w = eigenvalues.loc[eigenvalues["matrix"] == name].sort_values("rank")
         n = len(w)
-        negative = (w["eigenvalue"] < 0).sum()
+        summary = spectrum_summary(w["eigenvalue"].to_numpy())
+        tol = n * np.finfo(np.float64).eps * np.abs(w["eigenvalue"]).max()
         ax = row[0]
-        ax.plot(w["rank"] / n, w["eigenvalue"], color="black", linewidth=1.0)
-        ax.axhline(0.0, color="grey", linewidth=0.6)
-        ax.set_yscale("symlog", linthresh=max(1e-3 * np.abs(w["eigenvalue"]).max(), 1e-12))
-        ax.set_xlabel("eigenvalue rank / n")
-        ax.set_ylabel(r"$\lambda_i(K)$")
-        ax.set_title(f"{name}: n = {n}, {negative} negative")
+        for sign, label, color in ((1, r"$\lambda > 0$", "black"),
+                                   (-1, r"$\lambda < 0$", "#D55E00")):
+            part = w[sign * w["eigenvalue"] > tol]
+            ax.plot(part["rank"] / n, np.abs(part["eigenvalue"]), ".", markersize=2,
+                    color=color, label=label)
+        ax.set_yscale("log")
+        ax.set_xlabel("eigenvalue rank / n (descending λ)")
+        ax.set_ylabel(r"$|\lambda_i(K)|$")
+        ax.legend(loc="upper right", markerscale=4)
+        ax.set_title(f"{name}: n = {n}, {summary['n_negative']} negative, "
+                     f"mass {summary['negative_mass']:.2f}")
         subs = submatrices[submatrices["matrix"] == name]
         style = {"color": colour, "marker": "o", "label": "random K[S, S]"}
         _band(row[1], subs, "size/n", "lambda_min", style)
@@ -140,7 +146,7 @@ def spectra_figure(eigenvalues, submatrices, profile=""):
         row[1].axhline(0.0, color="grey", linewidth=0.6)
         row[1].set_xlabel("submatrix size |S| / n")
         row[1].set_ylabel(r"$\lambda_{\min}(K[S,S])$")
-        row[1].legend(loc="lower left")
+        row[1].legend(loc="best")
         _band(row[2], subs, "size/n", "min_abs_eig", style)
         row[2].set_yscale("log")
         row[2].set_xlabel("submatrix size |S| / n")

@@ -44,9 +44,10 @@ class SimilarityOracle:
 
     Subclasses set ``self._n`` and ``self.symmetric`` and implement
     :meth:`_pair_task`, which names a module-level function computing the
-    similarities of a batch of index pairs. This class validates indices, removes repeated entries, looks up
-    and fills the cache, checks the values are finite, counts the entries
-    actually computed and splits large batches into chunks.
+    similarities of a batch of index pairs. This class validates indices,
+    removes repeated entries, looks up and fills the cache, checks the values
+    are finite, counts the entries actually computed and splits large batches
+    into chunks.
 
     Parameters
     ----------
@@ -160,7 +161,12 @@ class SimilarityOracle:
     def _compute_chunks(self, i, j, progress) -> np.ndarray:
         """Compute pairs chunk by chunk, in parallel over ``n_jobs`` workers."""
         func, args = self._pair_task()
-        bounds = [(a, min(a + self.chunk_size, i.size)) for a in range(0, i.size, self.chunk_size)]
+        size = self.chunk_size
+        if self.n_jobs > 1:
+            # At most ~4 tasks per worker: each task ships (or memory-maps) the shared
+            # arguments, and joblib hashes large arrays every time it does.
+            size = max(size, -(-i.size // (4 * self.n_jobs)))
+        bounds = [(a, min(a + size, i.size)) for a in range(0, i.size, size)]
         out = np.empty(i.size, dtype=np.float64)
         if self.n_jobs == 1 or len(bounds) == 1:
             for a, b in bounds:

@@ -75,7 +75,8 @@ class CrossEncoderOracle(SimilarityOracle):
             raise ValueError("`sentences` is empty")
         empty = [k for k, s in enumerate(self.sentences) if not s.strip()]
         if empty:
-            raise ValueError(f"`sentences`: {len(empty)} empty sentences, first at index {empty[0]}")
+            raise ValueError(f"`sentences`: {len(empty)} empty sentences, first at index "
+                             f"{empty[0]}")
         self.tokenizer_ = AutoTokenizer.from_pretrained(model)
         self.model_ = AutoModelForSequenceClassification.from_pretrained(model).to(device).eval()
         n_labels = int(self.model_.config.num_labels)

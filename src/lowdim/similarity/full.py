@@ -40,7 +40,8 @@ def full_matrix(oracle, block_rows=256):
                 block = oracle(rows, cols)
                 K[start:stop, start:] = block
                 K[start:, start:stop] = block.T
-                progress.update((stop - start) * (n - start) - (stop - start) * (stop - start - 1) // 2)
+                b = stop - start  # the block's lower triangle repeats entries already counted
+                progress.update(b * (n - start) - b * (b - 1) // 2)
             else:
                 K[start:stop] = oracle(rows, np.arange(n))
                 progress.update((stop - start) * n)

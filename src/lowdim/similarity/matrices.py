@@ -23,7 +23,6 @@ import time
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.preprocessing import StandardScaler
 from sklearn.utils import check_random_state
 
 from .full import full_matrix
@@ -52,6 +51,20 @@ def _choose(candidates, n_items, rng):
     if n_items <= 0 or n_items >= candidates.size:
         return candidates
     return np.sort(rng.choice(candidates, size=n_items, replace=False))
+
+
+def _in_split(dataset, split, name="split"):
+    """Mask of items whose ``extra["split"]`` is ``split`` (all items when ``split`` is empty)."""
+    if not split:
+        return np.ones(dataset.n, dtype=bool)
+    if "split" not in dataset.extra:
+        raise ValueError(f"`{name}` is {split!r} but dataset {dataset.name!r} has no splits")
+    mask = dataset.extra["split"].astype(str) == split
+    if not mask.any():
+        known = sorted(set(dataset.extra["split"].astype(str).tolist()))
+        raise ValueError(f"`{name}`: dataset {dataset.name!r} has no split {split!r}; "
+                         f"it has {known}")
+    return mask
 
 
 def _mean_vectors(bow, vocab, word_vectors):
@@ -87,6 +100,8 @@ def item_embeddings(dataset, word_vectors="glove50"):
         False for items with no known word.
     """
     if dataset.kind in ("dense", "sparse"):
+        from sklearn.preprocessing import StandardScaler
+
         X = dataset.X.toarray() if sp.issparse(dataset.X) else np.asarray(dataset.X, float)
         return StandardScaler().fit_transform(X), np.ones(X.shape[0], dtype=bool)
     if dataset.kind == "text":
@@ -113,7 +128,8 @@ def _wmd_oracle(spec, dataset, rng, n_jobs):
     options = spec.get("wmd", {})
     vectors = _word_vectors(dataset, options.get("word_vectors", "glove50"))
     counts = in_vocabulary_counts(dataset.bow, dataset.vocab, vectors)
-    items = _choose(np.flatnonzero(counts > 0), spec.get("n_items", 0), rng)
+    usable = (counts > 0) & _in_split(dataset, spec.get("split", ""))
+    items = _choose(np.flatnonzero(usable), spec.get("n_items", 0), rng)
     oracle = WMDOracle.from_bow(dataset.bow[items], dataset.vocab, vectors,
                                 gamma=options.get("gamma", 0.1), n_jobs=n_jobs)
     return oracle, items, {"dropped_empty": int(np.sum(counts == 0)),
@@ -128,11 +144,19 @@ def _mlp_oracle(spec, dataset, rng, n_jobs):
         raise ValueError(f"an `mlp` matrix needs labels to train on; {dataset.name!r} has none")
     X, usable = item_embeddings(dataset, options.pop("word_vectors", "glove50"))
     usable &= dataset.y >= 0
-    pool = rng.permutation(np.flatnonzero(usable))
     n_train = int(options.pop("train_items", 0))
-    train = np.sort(pool[:n_train]) if n_train > 0 else None
-    rest = pool[n_train:] if n_train > 0 else pool
-    items = _choose(np.sort(rest), spec.get("n_items", 0), rng)
+    train_split = options.pop("train_split", "")
+    candidates = usable & _in_split(dataset, spec.get("split", ""))
+    if train_split:  # the dataset's own split: train on it, build the matrix from the rest
+        in_train = _in_split(dataset, train_split, "train_split")
+        train = _choose(np.flatnonzero(usable & in_train), n_train, rng)
+        rest = np.flatnonzero(candidates & ~in_train)
+    elif n_train > 0:  # a random training set, disjoint from the matrix items
+        pool = rng.permutation(np.flatnonzero(candidates))
+        train, rest = np.sort(pool[:n_train]), np.sort(pool[n_train:])
+    else:  # train on the matrix items themselves
+        train, rest = None, np.flatnonzero(candidates)
+    items = _choose(rest, spec.get("n_items", 0), rng)
     train = items if train is None else train
     score = options.pop("score", "probability")
     options["hidden_layer_sizes"] = tuple(options.get("hidden_layer_sizes", (64,)))
@@ -143,7 +167,7 @@ def _mlp_oracle(spec, dataset, rng, n_jobs):
                 time.perf_counter() - t0, model.mlp_.n_iter_)
     oracle = PairwiseMLPOracle(X[items], model, score=score, n_jobs=n_jobs)
     return oracle, items, {"train_items": int(train.size), "score": score,
-                           "train_disjoint": n_train > 0}
+                           "train_disjoint": bool(train_split) or n_train > 0}
 
 
 def _crossencoder_oracle(spec, dataset, rng, n_jobs):
@@ -153,7 +177,9 @@ def _crossencoder_oracle(spec, dataset, rng, n_jobs):
         raise ValueError(f"a `crossencoder` matrix needs a pairs dataset; {dataset.name!r} is "
                          f"{dataset.kind!r}")
     both = np.concatenate([dataset.extra["sentence_a"], dataset.extra["sentence_b"]])
-    _, first = np.unique(both, return_index=True)
+    in_split = np.tile(_in_split(dataset, spec.get("split", "")), 2)
+    _, first = np.unique(np.where(in_split, both, ""), return_index=True)
+    first = first[in_split[first]]
     distinct = np.sort(first[np.char.strip(both[first].astype(str)) != ""])
     items = _choose(distinct, spec.get("n_items", 0), rng)
     options = dict(spec.get("crossencoder", {}))
@@ -173,7 +199,8 @@ def build_oracle(spec, dataset, seed=0, n_jobs=1):
     ----------
     spec : dict
         ``kind`` (one of :data:`MATRIX_KINDS`), ``n_items`` (0 = every usable
-        item) and the kind's options under ``spec[kind]`` (see config/README.md).
+        item), ``split`` (only items of this ``extra["split"]``; empty = all)
+        and the kind's options under ``spec[kind]`` (see config/README.md).
     dataset : lowdim.data.Dataset
     seed : int
         Seeds item sampling and training.

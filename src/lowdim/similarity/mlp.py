@@ -121,13 +121,16 @@ class PairwiseMLP(BaseEstimator):
         y : array-like of shape (n,)
         """
         X, y = check_X_y(X, y, dtype=np.float64)
+        if X.shape[0] < 2:
+            raise ValueError(f"`X` has n_samples = {X.shape[0]}; pairs need at least two items")
         if self.activation not in ("relu", "tanh", "logistic"):
             raise ValueError(f"`activation` must be 'relu', 'tanh' or 'logistic', "
                              f"got {self.activation!r}")
         if not isinstance(self.n_pairs, (int, np.integer)) or self.n_pairs < 2:
             raise ValueError(f"`n_pairs` must be an integer >= 2, got {self.n_pairs!r}")
         if not 0.0 < self.positive_fraction < 1.0:
-            raise ValueError(f"`positive_fraction` must be in (0, 1), got {self.positive_fraction!r}")
+            raise ValueError(f"`positive_fraction` must be in (0, 1), "
+                             f"got {self.positive_fraction!r}")
         rng = check_random_state(self.random_state)
         i, j, same = sample_label_pairs(y, self.n_pairs, self.positive_fraction, rng)
         self.mlp_ = MLPClassifier(hidden_layer_sizes=self.hidden_layer_sizes,

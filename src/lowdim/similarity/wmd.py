@@ -46,17 +46,19 @@ def _import_ot():
     return ot
 
 
-def wmd_pairs(vectors, offsets, weights, i, j, num_iter_max=1_000_000):
+def wmd_pairs(vectors, words, offsets, weights, i, j, num_iter_max=1_000_000):
     """Word mover's distances of document pairs ``(i[t], j[t])``.
 
     Parameters
     ----------
-    vectors : ndarray of shape (total_words, dim), float64
-        Word vectors of all documents, one document after another.
+    vectors : ndarray of shape (n_words, dim), float64
+        One vector per distinct word the documents use.
+    words : ndarray of shape (total_words,), int64
+        Rows of ``vectors``: the words of all documents, one document after another.
     offsets : ndarray of shape (n_docs + 1,), int64
-        Document ``d`` owns rows ``offsets[d]:offsets[d + 1]`` of ``vectors``.
+        Document ``d`` owns ``words[offsets[d]:offsets[d + 1]]``.
     weights : ndarray of shape (total_words,), float64
-        Normalised bag-of-words weights, each document's summing to 1.
+        Normalised bag-of-words weights of ``words``, each document's summing to 1.
     i, j : ndarray of int of shape (m,)
     num_iter_max : int, default=1_000_000
         Network-simplex iteration limit of :func:`ot.emd2`.
@@ -67,23 +69,28 @@ def wmd_pairs(vectors, offsets, weights, i, j, num_iter_max=1_000_000):
         In the units of the word vectors (Euclidean ground metric).
     """
     ot = _import_ot()
+    # Plain arrays: joblib hands large arguments to workers as np.memmap, whose slices
+    # are slow to make and take POT's generic (slower) backend path.
+    vectors, words = np.asarray(vectors), np.asarray(words)
+    offsets, weights = np.asarray(offsets), np.asarray(weights)
     out = np.empty(len(i), dtype=np.float64)
-    last, rows_i = -1, None
+    last, rows_i, X_i = -1, None, None
     for t, (a, b) in enumerate(zip(i, j)):
         if a == b:
             out[t] = 0.0  # a document is at distance 0 from itself
             continue
-        if a != last:  # pairs arrive sorted by row: reuse the row's slice
+        if a != last:  # pairs arrive sorted by row: reuse the row's vectors
             last, rows_i = a, slice(offsets[a], offsets[a + 1])
+            X_i = vectors[words[rows_i]]
         rows_j = slice(offsets[b], offsets[b + 1])
-        cost = cdist(vectors[rows_i], vectors[rows_j])
+        cost = cdist(X_i, vectors[words[rows_j]])
         out[t] = ot.emd2(weights[rows_i], weights[rows_j], cost,
                          numItermax=num_iter_max, check_marginals=False, center_dual=False)
     return out
 
 
-def _wmd_kernel_pairs(vectors, offsets, weights, gamma, num_iter_max, i, j):
-    return np.exp(-gamma * wmd_pairs(vectors, offsets, weights, i, j, num_iter_max))
+def _wmd_kernel_pairs(vectors, words, offsets, weights, gamma, num_iter_max, i, j):
+    return np.exp(-gamma * wmd_pairs(vectors, words, offsets, weights, i, j, num_iter_max))
 
 
 class WMDOracle(SimilarityOracle):
@@ -141,7 +148,8 @@ class WMDOracle(SimilarityOracle):
             raise ValueError(f"`word_vectors` must be 2-D (V, dim), got shape {word_vectors.shape}")
         self.gamma = float(gamma)
         self.num_iter_max = int(num_iter_max)
-        self._vectors, self._offsets, self._weights = _pack_documents(docs, word_vectors)
+        packed = _pack_documents(docs, word_vectors)
+        self._vectors, self._words, self._offsets, self._weights = packed
         self._n = self._offsets.size - 1
         self.doc_lengths_ = np.diff(self._offsets)
 
@@ -174,8 +182,8 @@ class WMDOracle(SimilarityOracle):
             raise err.with_texts(texts) from None
 
     def _pair_task(self):
-        return _wmd_kernel_pairs, (self._vectors, self._offsets, self._weights, self.gamma,
-                                   self.num_iter_max)
+        return _wmd_kernel_pairs, (self._vectors, self._words, self._offsets, self._weights,
+                                   self.gamma, self.num_iter_max)
 
 
 def in_vocabulary_counts(bow, vocab, word_vectors, stop_words=None) -> np.ndarray:
@@ -228,7 +236,11 @@ class _EmptyDocuments(ValueError):
 
 
 def _pack_documents(docs, word_vectors):
-    """Concatenate the documents' vectors and normalised weights (see :func:`wmd_pairs`)."""
+    """Distinct word vectors, the documents' words and normalised weights (see :func:`wmd_pairs`).
+
+    Only the vectors of words some document uses are kept, once each, so the
+    arrays shipped to worker processes stay small.
+    """
     docs = list(docs)
     V = word_vectors.shape[0]
     indices, weights, lengths, empty = [], [], [], []
@@ -255,10 +267,11 @@ def _pack_documents(docs, word_vectors):
     if not docs:
         raise ValueError("`docs` is empty: need at least one document")
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-    vectors = np.ascontiguousarray(word_vectors[np.concatenate(indices)], dtype=np.float64)
+    used, words = np.unique(np.concatenate(indices), return_inverse=True)
+    vectors = np.ascontiguousarray(word_vectors[used], dtype=np.float64)
     if not np.all(np.isfinite(vectors)):
         raise ValueError("`word_vectors` has non-finite entries in rows the documents use")
-    return vectors, offsets, np.concatenate(weights)
+    return vectors, words.astype(np.int64), offsets, np.concatenate(weights)
 
 
 def _align_vocab(vocab, word_vectors):

@@ -39,12 +39,14 @@ def diagnostics_table(eigenvalues, errors, matrices=None, fraction=0.1) -> pd.Da
     rows = []
     for name, spectrum in eigenvalues.groupby("matrix", sort=False):
         summary = spectrum_summary(spectrum["eigenvalue"].to_numpy())
+        lam_min = summary["lambda_min"] if summary["n_negative"] else max(summary["lambda_min"], 0)
         row = {"matrix": name}
         if name in info:
             row.update({"kind": info[name].get("kind"), "dataset": info[name].get("dataset")})
         row.update({"n": summary["n"], "negative eigenvalues": summary["n_negative"],
                     "negative mass": round(summary["negative_mass"], 4),
-                    "λmin / λmax": round(summary["lambda_min"] / summary["lambda_max"], 4)})
+                    # rounding noise below the tolerance of spectrum_summary counts as 0
+                    "λmin / λmax": float(f"{lam_min / summary['lambda_max']:.3g}")})
         if name in info and "seconds" in info[name]:
             row["time to form K (s)"] = round(float(info[name]["seconds"]), 2)
         table = errors[errors["matrix"] == name]
