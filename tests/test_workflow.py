@@ -128,6 +128,43 @@ def test_changing_sms_alpha_reruns_only_sms_jobs(tiny_run, tmp_path):
         ["sms_nystrom"] * len(config["similarity"]["matrices"])
 
 
+def test_sms_tasks_outputs(tiny_run):
+    config = yaml.safe_load(TINY.read_text())["sms_tasks"]
+    tables = tiny_run / "results" / "tables" / "similarity"
+    for name in ("wmd_classification", "glue", "coreference"):
+        for ext in ("csv", "md", "tex"):
+            assert (tables / f"{name}.{ext}").stat().st_size
+    tidy = tiny_run / "results" / "similarity" / "tidy"
+    wmd = pd.read_csv(tidy / "wmd_classification.csv")
+    corpora = [c["name"] for c in config["wmd_classification"]["corpora"]]
+    methods = config["wmd_classification"]["methods"]
+    assert set(map(tuple, wmd[["corpus", "method"]].drop_duplicates().values)) == \
+        {(c, m) for c in corpora for m in methods}
+    assert wmd["test_accuracy"].between(0, 1).all()
+    capped = wmd[(wmd["rank_requested"] == 64) & (wmd["method"] != "wmd_kernel")]
+    assert len(capped) and (capped["rank"] < 64).all() and capped["capped_by"].notna().all()
+    table = pd.read_csv(tables / "wmd_classification.csv")
+    assert len(table) == len(corpora) * len(methods)
+    glue = pd.read_csv(tables / "glue.csv")
+    assert glue["status"].tolist() == ["not run"] and "glue.tasks is empty" in glue["reason"][0]
+    coref = pd.read_csv(tidy / "coreference.csv")
+    pooled = coref[coref["topic"] == "pooled"]
+    assert set(pooled["method"]) == {"exact", *config["coreference"]["methods"]}
+    assert pooled["conll_f1"].between(0, 1).all()
+    assert "published CoNLL F1 (%)" in pd.read_csv(tables / "coreference.csv").columns
+
+
+def test_changing_coreference_runs_reruns_only_its_clustering(tiny_run, tmp_path):
+    config = yaml.safe_load(TINY.read_text())
+    config["sms_tasks"]["coreference"]["n_runs"] = 2
+    changed = tmp_path / "runs.yaml"
+    changed.write_text(yaml.safe_dump(config))
+    out = snakemake(tiny_run, "-n", configfile=changed)
+    jobs = jobs_in_dry_run(out.stdout + out.stderr)
+    assert jobs.get("sms_coref_cluster") == len(config["sms_tasks"]["coreference"]["methods"])
+    assert "sms_coref_matrices" not in jobs and "sms_wmd_classify" not in jobs
+
+
 def test_report_builds(tiny_run):
     snakemake(tiny_run, "--report", "results/report.html")
     html = (tiny_run / "results" / "report.html").read_text(errors="replace")

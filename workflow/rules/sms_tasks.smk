@@ -9,114 +9,7 @@
 #   Coreference: dataset -> pairwise MLP and topic matrices -> one clustering job per
 #     corpus x method (exact included) -> tidy -> table with published numbers
 
-import importlib.util
-
-from lowdim.seeding import derive_seed
-
-
-TASKS = config["sms_tasks"]
-WMDC = TASKS["wmd_classification"]
-GLUE = TASKS["glue"]
-COREF = TASKS["coreference"]
-WMD_CORPORA = {c["name"]: c for c in WMDC["corpora"]}
-GLUE_TASKS = {t["dataset"]: t for t in GLUE["tasks"]}
-COREF_CORPORA = {c["name"]: c for c in COREF["corpora"]}
-TASKS_DIR = "results/similarity/tasks"
-TASKS_TIDY = "results/similarity/tidy"
-TASKS_TABLES = "results/tables/similarity"
-PUBLISHED_TASKS = str(Path(workflow.basedir) / "config" / "published" / "sms_tasks.yaml")
-
-
-def _tasks_config_errors():
-    """One line per problem the schema cannot see (cross-references between sections)."""
-    errors = []
-    for part, names in (("wmd_classification.corpora", [c["name"] for c in WMDC["corpora"]]),
-                        ("coreference.corpora", [c["name"] for c in COREF["corpora"]]),
-                        ("glue.tasks", [t["dataset"] for t in GLUE["tasks"]])):
-        duplicated = sorted({n for n in names if names.count(n) > 1})
-        if duplicated:
-            errors.append(f"sms_tasks.{part}: duplicated name(s) {duplicated}")
-    matrices = {m["name"]: m for m in config["similarity"]["matrices"]}
-    for corpus in WMDC["corpora"]:
-        name, matrix = corpus["name"], corpus["matrix"]
-        if matrix and (matrix not in matrices or matrices[matrix]["kind"] != "wmd"
-                       or matrices[matrix]["dataset"] != corpus["dataset"]):
-            errors.append(f"sms_tasks.wmd_classification.corpora[{name}].matrix: got {matrix!r}; "
-                          f"must name a `similarity.matrices` entry of kind wmd on dataset "
-                          f"{corpus['dataset']!r}")
-    if WMDC["small_rank_max"] > WMDC["large_rank_max"]:
-        errors.append(f"sms_tasks.wmd_classification.small_rank_max: got "
-                      f"{WMDC['small_rank_max']}; must be <= large_rank_max "
-                      f"{WMDC['large_rank_max']}")
-    for part in (GLUE, COREF):
-        too_big = [f for f in part["fractions"] if f * part["sms"]["multiplier"] > 1]
-        if "sms_nystrom" in part["methods"] and too_big:
-            errors.append(f"sms_tasks: fractions {too_big} times sms.multiplier "
-                          f"{part['sms']['multiplier']} exceed 1 (|S2| would exceed n)")
-    return errors
-
-
-if TASKS["enabled"]:
-    for _error in _tasks_config_errors():
-        sys.exit(f"config: {_error}")
-
-
-def glue_not_run_reason():
-    """Why the GLUE table cannot be computed in this run, or "" when it can."""
-    if not GLUE["tasks"]:
-        return (f"no GLUE task is configured in profile {config['profile']!r} "
-                f"(sms_tasks.glue.tasks is empty): the cross-encoder matrices need fine-tuned "
-                f"transformer models and the GLUE downloads; config/paper.yaml runs them")
-    missing = [m for m in ("transformers", "torch") if importlib.util.find_spec(m) is None]
-    if missing:
-        return (f"the `crossencoder` extra is not installed (missing {', '.join(missing)}): "
-                f"pip install 'lowdim[crossencoder]'")
-    return ""
-
-
-def wmd_kernel_path(corpus):
-    """The WMD kernel of a corpus: the `similarity` matrix it names, or our own."""
-    matrix = WMD_CORPORA[corpus]["matrix"]
-    if matrix:
-        return f"results/similarity/matrices/{matrix}.npz"
-    return f"{TASKS_DIR}/wmd/{corpus}/kernel.npz"
-
-
-def wmd_gamma0(corpus):
-    matrix = WMD_CORPORA[corpus]["matrix"]
-    if matrix:
-        spec = next(m for m in config["similarity"]["matrices"] if m["name"] == matrix)
-        return spec["wmd"]["gamma"]
-    return WMD_CORPORA[corpus]["gamma0"]
-
-
-def wmd_word_vectors(corpus):
-    matrix = WMD_CORPORA[corpus]["matrix"]
-    if matrix:
-        spec = next(m for m in config["similarity"]["matrices"] if m["name"] == matrix)
-        return spec["wmd"]["word_vectors"]
-    return WMD_CORPORA[corpus]["word_vectors"]
-
-
-def wme_inputs(wildcards):
-    if wildcards.method != "wme":
-        return []
-    return expand(f"{TASKS_DIR}/wmd/{wildcards.corpus}/wme_dmax{{d}}.npz",
-                  d=WMDC["wme"]["d_max"])
-
-
-def wmd_outputs(pattern):
-    return expand(pattern, corpus=list(WMD_CORPORA), method=WMDC["methods"])
-
-
-# Per rule, not global: other parts of the workflow use wildcards of the same names.
-TASK_WILDCARDS = {
-    "corpus": "|".join(WMD_CORPORA) or "__no_corpus__",
-    "wmd_method": "|".join(WMDC["methods"]),
-    "task": "|".join(GLUE_TASKS) or "__no_task__",
-    "coref": "|".join(COREF_CORPORA) or "__no_corpus__",
-    "coref_method": "|".join(["exact"] + COREF["methods"]),
-}
+include: "sms_tasks_common.smk"
 
 
 rule sms_wmd_kernel:
@@ -127,10 +20,11 @@ rule sms_wmd_kernel:
     output:
         npz=f"{TASKS_DIR}/wmd/{{corpus}}/kernel.npz",
     params:
-        spec=lambda w: {"kind": "wmd", "dataset": WMD_CORPORA[w.corpus]["dataset"],
-                        "n_items": WMD_CORPORA[w.corpus]["n_items"],
-                        "wmd": {"gamma": WMD_CORPORA[w.corpus]["gamma0"],
-                                "word_vectors": WMD_CORPORA[w.corpus]["word_vectors"]}},
+        spec=lambda w: tasks_sorted({
+            "kind": "wmd", "dataset": WMD_CORPORA[w.corpus]["dataset"],
+            "n_items": WMD_CORPORA[w.corpus]["n_items"],
+            "wmd": {"gamma": WMD_CORPORA[w.corpus]["gamma0"],
+                    "word_vectors": WMD_CORPORA[w.corpus]["word_vectors"]}}),
         seed=lambda w: derive_seed(config["seed"], "sms_wmd_kernel", w.corpus),
     log:
         "logs/sms_wmd_kernel/{corpus}.log",
@@ -183,10 +77,10 @@ rule sms_wmd_classify:
     params:
         gamma0=lambda w: wmd_gamma0(w.corpus),
         gammas=WMDC["gammas"],
-        ranks=WMDC["ranks"],
-        svm=WMDC["svm"],
-        splits=WMDC["splits"],
-        options=lambda w: dict(WMDC["sms"]) if w.method == "sms_nystrom" else {},
+        ranks=lambda w: [] if w.method == "wmd_kernel" else WMDC["ranks"],
+        svm=tasks_sorted(WMDC["svm"]),
+        splits=tasks_sorted(WMDC["splits"]),
+        options=lambda w: tasks_sorted(WMDC["sms"]) if w.method == "sms_nystrom" else {},
         d_max=lambda w: WMDC["wme"]["d_max"] if w.method == "wme" else [],
         seed=lambda w: derive_seed(config["seed"], "sms_wmd_classify", w.corpus),
     log:
@@ -232,6 +126,8 @@ rule sms_wmd_table:
         profile=config["profile"],
         small_rank_max=WMDC["small_rank_max"],
         large_rank_max=WMDC["large_rank_max"],
+        large_by_corpus={c: spec["large_rank_max"] for c, spec in WMD_CORPORA.items()
+                         if spec["large_rank_max"]},
     log:
         "logs/sms_wmd_table/table.log",
     threads: 1
@@ -247,8 +143,8 @@ rule sms_glue_matrix:
     output:
         npz=f"{TASKS_DIR}/glue/{{task}}/matrix.npz",
     params:
-        task=lambda w: {k: v for k, v in GLUE_TASKS[w.task].items()
-                        if k not in ("threads", "mem_mb", "runtime", "threshold")},
+        task=lambda w: tasks_sorted({k: v for k, v in GLUE_TASKS[w.task].items()
+                                     if k not in ("threads", "mem_mb", "runtime", "threshold")}),
         seed=lambda w: derive_seed(config["seed"], "sms_glue_matrix", w.task),
     log:
         "logs/sms_glue_matrix/{task}.log",
@@ -273,7 +169,7 @@ rule sms_glue_scores:
         methods=GLUE["methods"],
         fractions=GLUE["fractions"],
         n_runs=GLUE["n_runs"],
-        options={"sms_nystrom": dict(GLUE["sms"])},
+        options={"sms_nystrom": tasks_sorted(GLUE["sms"])},
         threshold=lambda w: GLUE_TASKS[w.task]["threshold"],
         seed=lambda w: derive_seed(config["seed"], "sms_glue_scores", w.task),
     log:
@@ -330,8 +226,8 @@ rule sms_coref_matrices:
     output:
         npz=f"{TASKS_DIR}/coref/{{corpus}}/topics.npz",
     params:
-        spec=lambda w: {k: v for k, v in COREF_CORPORA[w.corpus].items()
-                        if k not in ("name", "threads", "mem_mb", "runtime")},
+        spec=lambda w: tasks_sorted({k: v for k, v in COREF_CORPORA[w.corpus].items()
+                                     if k not in ("name", "threads", "mem_mb", "runtime")}),
         seed=lambda w: derive_seed(config["seed"], "sms_coref_matrices", w.corpus),
     log:
         "logs/sms_coref_matrices/{corpus}.log",
@@ -354,10 +250,11 @@ rule sms_coref_cluster:
     output:
         csv=f"{TASKS_DIR}/coref/{{corpus}}/{{method}}.csv",
     params:
-        fractions=COREF["fractions"],
-        n_runs=COREF["n_runs"],
+        # the exact matrix has no fractions or runs: changing them leaves its job alone
+        fractions=lambda w: [] if w.method == "exact" else COREF["fractions"],
+        n_runs=lambda w: 1 if w.method == "exact" else COREF["n_runs"],
         thresholds=COREF["thresholds"],
-        options=lambda w: dict(COREF["sms"]) if w.method == "sms_nystrom" else {},
+        options=lambda w: tasks_sorted(COREF["sms"]) if w.method == "sms_nystrom" else {},
         seed=lambda w: derive_seed(config["seed"], "sms_coref_cluster", w.corpus),
     log:
         "logs/sms_coref_cluster/{corpus}/{method}.log",
@@ -408,16 +305,4 @@ rule sms_coref_table:
         "../scripts/sms_coref_table.py"
 
 
-def _sms_tasks_targets():
-    if not TASKS["enabled"]:
-        return []
-    targets = []
-    parts = (("wmd_classification", WMDC, WMD_CORPORA), ("glue", GLUE, True),
-             ("coreference", COREF, COREF_CORPORA))
-    for name, part, configured in parts:
-        if part["enabled"] and configured:
-            targets += expand(f"{TASKS_TABLES}/{name}.{{ext}}", ext=["csv", "md", "tex"])
-    return targets
-
-
-FINAL_OUTPUTS.append(_sms_tasks_targets)
+FINAL_OUTPUTS.append(sms_tasks_targets)

@@ -9,9 +9,9 @@ from lowdim.tables.sms_tasks import wmd_classification_table
 
 params = snakemake.params
 table = wmd_classification_table(pd.read_csv(snakemake.input.tidy), params.small_rank_max,
-                                 params.large_rank_max)
+                                 params.large_rank_max, params.large_by_corpus)
 caption = (f"WMD document classification (profile {params.profile}): test accuracy (%) of a "
            f"linear SVM, mean ± std over the splits, at the best rank ≤ {params.small_rank_max} "
-           f"and ≤ {params.large_rank_max} (chosen with gamma and C by cross-validation on the "
+           f"and ≤ the large-rank limit (chosen with gamma and C by cross-validation on the "
            f"training split), and the similarity evaluations as % of the exact kernel's.")
 write_table(table, snakemake.output.csv, caption=caption)
