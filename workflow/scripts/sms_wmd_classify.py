@@ -10,10 +10,14 @@ from lowdim.similarity.matrices import load_matrix
 from lowdim.tasks.wmd_classification import classify_documents, corpus_splits
 
 params = snakemake.params
-K, items, _ = load_matrix(snakemake.input.kernel)
+wme = {d: load_matrix(path) for d, path in zip(params.d_max, snakemake.input.wme)}
+if wme:  # WME needs only its similarities to the random documents, not the kernel
+    K, items = None, next(iter(wme.values()))[1]
+    wme = {d: S for d, (S, _, _) in wme.items()}
+else:
+    K, items, _ = load_matrix(snakemake.input.kernel)
 y, splits, info = corpus_splits(load_dataset(snakemake.input.data), items,
                                 seed=params.seed, **params.splits)
-wme = {d: load_matrix(path)[0] for d, path in zip(params.d_max, snakemake.input.wme)}
 with threadpool_limits(snakemake.threads):
     table = classify_documents(snakemake.wildcards.method, K, y, splits, gamma0=params.gamma0,
                                gammas=params.gammas, ranks=params.ranks, C_grid=params.svm["C"],

@@ -299,10 +299,10 @@ def classify_documents(method, K, y, splits, *, gamma0, gammas, ranks=(), C_grid
     ----------
     method : str
         One of :data:`CLASSIFICATION_METHODS`.
-    K : ndarray of shape (n, n)
-        The exact kernel ``exp(-gamma0 * WMD)`` between all documents (only
-        ``wmd_kernel``, ``optimal`` and the evaluation of the sampling methods
-        read entries outside the sampled ones; ``wme`` does not need it).
+    K : ndarray of shape (n, n), or None for ``wme``
+        The exact kernel ``exp(-gamma0 * WMD)`` between all documents. The
+        sampling methods read only the entries their approximation samples
+        (their oracle counts them); ``wme`` does not read it.
     y : ndarray of shape (n,)
     splits : list of (train, test)
         Positions into the documents (:func:`document_splits`).
