@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lowdim.approx import nystrom, sicur, sms_nystrom, stacur
 from lowdim.approx.features import eigen_feature_map, feature_map
@@ -139,3 +140,8 @@ def test_a_class_with_a_single_document_is_a_clear_error():
         TunedSVM().fit(np.zeros((6, 2)), y)
     with pytest.raises(ValueError, match="`C_grid` must hold positive numbers"):
         TunedSVM(C_grid=(0.0, 1.0)).fit(np.zeros((6, 2)), [0, 0, 0, 1, 1, 1])
+
+
+@parametrize_with_checks([TunedSVM(C_grid=(1.0,), n_folds=2, random_state=0)])
+def test_tuned_svm_passes_sklearn_checks(estimator, check):
+    check(estimator)

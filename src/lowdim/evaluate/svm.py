@@ -17,7 +17,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import SVC, LinearSVC
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 __all__ = ["TunedSVM", "check_class_counts"]
 
@@ -42,7 +43,7 @@ def check_class_counts(y, where="the training data", minimum=2) -> np.ndarray:
     """
     labels, counts = np.unique(np.asarray(y), return_counts=True)
     if labels.size < 2:
-        raise ValueError(f"{where} has a single class ({labels.tolist()}); a classifier needs "
+        raise ValueError(f"{where} has one class ({labels.tolist()}); a classifier needs "
                          f"at least two")
     small = np.flatnonzero(counts < minimum)
     if small.size:
@@ -84,6 +85,9 @@ class TunedSVM(ClassifierMixin, BaseEstimator):
     estimator_ : LinearSVC or SVC
         Refitted on all the training data with ``C_``.
     classes_ : ndarray
+    n_features_in_ : int
+    n_iter_ : int
+        Iterations of the final fit.
     """
 
     def __init__(self, kernel="linear", C_grid=(0.01, 0.1, 1.0, 10.0, 100.0), n_folds=5,
@@ -93,6 +97,12 @@ class TunedSVM(ClassifierMixin, BaseEstimator):
         self.n_folds = n_folds
         self.max_iter = max_iter
         self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = self.kernel == "linear"
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        return tags
 
     def _check_params(self):
         if self.kernel not in ("linear", "precomputed"):
@@ -114,8 +124,9 @@ class TunedSVM(ClassifierMixin, BaseEstimator):
         y : array-like of shape (n,)
         """
         grid = self._check_params()
-        X = np.asarray(X, dtype=np.float64)
-        y = np.asarray(y)
+        X, y = validate_data(self, X, y, accept_sparse="csr" if self.kernel == "linear" else False,
+                             dtype=np.float64)
+        check_classification_targets(y)
         counts = check_class_counts(y)
         self.n_folds_ = int(min(self.n_folds, counts.min()))
         if self.n_folds_ < self.n_folds:
@@ -141,6 +152,7 @@ class TunedSVM(ClassifierMixin, BaseEstimator):
             logger.debug("%d of %d SVM fits hit max_iter=%d", unconverged,
                          grid.size * self.n_folds_ + 1, self.max_iter)
         self.classes_ = self.estimator_.classes_
+        self.n_iter_ = int(np.max(self.estimator_.n_iter_))
         return self
 
     def _blocks(self, X, fit_rows, held_out):
@@ -159,4 +171,6 @@ class TunedSVM(ClassifierMixin, BaseEstimator):
     def predict(self, X):
         """Class of each row of ``X`` (features, or kernel values against the training items)."""
         check_is_fitted(self, "estimator_")
+        X = validate_data(self, X, accept_sparse="csr" if self.kernel == "linear" else False,
+                          dtype=np.float64, reset=False)
         return self.estimator_.predict(X)
