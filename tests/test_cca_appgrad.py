@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from lowdim.cca import AppGradCCA, ExactCCA, pcc, tcc
 from lowdim.cca._appgrad_solvers import GramSolver, ViewState, data_half_step, gram_half_step
 from lowdim.cca.flops import appgrad_batch_flops, appgrad_stochastic_flops
-from tests.fixtures.cca_data import planted_views, sparse_views
+from fixtures.cca_data import planted_views, sparse_views
 
 RHO = np.array([0.9, 0.8, 0.7, 0.6])
 
@@ -164,3 +164,14 @@ def test_data_path_never_forms_a_p_by_p_matrix():
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert peak < 0.1 * 8 * 4000 * 4000  # a single 4000×4000 float64 matrix is 128 MB
+
+
+def test_stochastic_lazy_scaling_matches_exact_recomputation(planted, monkeypatch):
+    from lowdim.cca._appgrad_solvers import StochasticSolver
+
+    X, Y, *_ = planted
+    kw = dict(batch_size=30, max_iter=60, reg=0.5, random_state=0)
+    lazy = AppGradCCA(4, **kw).fit(X, Y)
+    monkeypatch.setattr(StochasticSolver, "REFRESH", 1)  # fold the scale and recompute TᵀT every step
+    eager = AppGradCCA(4, **kw).fit(X, Y)
+    np.testing.assert_allclose(lazy.x_weights_, eager.x_weights_, rtol=1e-7, atol=1e-10)

@@ -9,7 +9,7 @@ from sklearn.cross_decomposition import CCA as SklearnCCA
 from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, canonical_correlations, tcc
 from lowdim.cca._linalg import randomized_svd_operator
 from lowdim.cca.flops import exact_cca_flops
-from tests.fixtures.cca_data import planted_views, sparse_views
+from fixtures.cca_data import planted_views, sparse_views
 
 RHO = np.array([0.95, 0.75, 0.5])
 

@@ -6,7 +6,7 @@ import scipy.sparse as sp
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA
-from tests.fixtures.cca_data import planted_views
+from fixtures.cca_data import planted_views
 
 ESTIMATORS = [AppGradCCA, ExactCCA, NWCCA, DWCCA, PCACCA]
 IDS = ["appgrad", "exact", "nw", "dw", "pca"]

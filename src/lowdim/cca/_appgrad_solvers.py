@@ -16,7 +16,8 @@ authors' code). Three solvers share this update:
 - :class:`GramSolver` (batch, precomputed ``S_x, S_y, S_xy``): O(p²k) per
   iteration after one O(np²) pass;
 - :class:`StochasticSolver`: the gradient on a minibatch of ``b`` rows, the
-  normalisation on a separate random subsample of ``s`` rows (authors' code).
+  normalisation on a separate random subsample of ``s`` rows (authors' code);
+  on sparse data a step touches only the minibatch's columns (:class:`LazyView`).
 
 Each solver exposes ``start(rng)``, ``step(rng) -> relative change``,
 ``weights()`` and ``moments()`` (k×k second moments for the final alignment).
@@ -32,8 +33,8 @@ import scipy.sparse as sp
 from ._linalg import inv_sqrt_psd, power_lambda_max
 from .metrics import canonical_correlations, canonical_correlations_from_moments
 
-__all__ = ["ViewState", "DataSolver", "GramSolver", "StochasticSolver", "data_half_step",
-           "gram_half_step"]
+__all__ = ["ViewState", "LazyView", "DataSolver", "GramSolver", "StochasticSolver",
+           "data_half_step", "gram_half_step"]
 
 
 @dataclass
@@ -205,10 +206,55 @@ class GramSolver:
         return Cxx + self.reg * Wx.T @ Wx, Cyy + self.reg * Wy.T @ Wy, Cxy
 
 
+@dataclass
+class LazyView:
+    """Stochastic iterate stored as ``Φ̃ = c·T`` with ``G = TᵀT`` kept up to date.
+
+    The ridge shrinks all of Φ̃ each step, but the minibatch gradient only
+    touches the rows of T in the minibatch's support: scaling ``c`` absorbs
+    the shrinkage, so a step costs O(nnz·k + |support|·k²) on sparse data,
+    not O(p·k). ``Φ = c·T·M`` is formed only when asked for; ``start`` holds
+    the explicit random Ψ⁰ until the view's first update.
+    """
+
+    T: np.ndarray
+    c: float
+    G: np.ndarray
+    M: np.ndarray
+    start: np.ndarray | None = None
+
+    def project(self, A_rows):
+        """``A_rows @ Φ`` without forming Φ."""
+        if self.start is not None:
+            return np.asarray(A_rows @ self.start)
+        return self.c * (np.asarray(A_rows @ self.T) @ self.M)
+
+    def weights(self):
+        return self.start if self.start is not None else self.c * (self.T @ self.M)
+
+    def refresh(self):
+        """Fold ``c`` into ``T`` and recompute ``G`` exactly (bounds rounding drift)."""
+        self.T *= self.c
+        self.c = 1.0
+        self.G = self.T.T @ self.T
+
+
+def _support(A_rows):
+    """Columns touched by ``A_rows`` and ``A_rows`` restricted to them (compact CSR)."""
+    if not sp.issparse(A_rows):
+        return slice(None), A_rows
+    cols, inverse = np.unique(A_rows.indices, return_inverse=True)
+    compact = sp.csr_matrix((A_rows.data, inverse.astype(A_rows.indices.dtype), A_rows.indptr),
+                            shape=(A_rows.shape[0], cols.size))
+    return cols, compact
+
+
 class StochasticSolver:
-    """Stochastic AppGrad: minibatch gradient, subsample normalisation."""
+    """Stochastic AppGrad: minibatch gradient, subsample normalisation (Algorithm 5)."""
 
     kind = "stochastic"
+    #: iterations between exact recomputations of ``G = TᵀT``
+    REFRESH = 1000
 
     def __init__(self, X, Y, k, reg, eta_x, eta_y, batch_size, normalization_size):
         self.X, self.Y, self.k, self.reg = X, Y, k, reg
@@ -238,30 +284,39 @@ class StochasticSolver:
         p1, p2, k = self.X.shape[1], self.Y.shape[1], self.k
         psi0 = rng.standard_normal((p2, k))
         Z = np.asarray(self.Y[self._rows(rng, self.s)] @ psi0)
-        self.x = ViewState(np.zeros((p1, k)), np.zeros((p1, k)))
-        self.y = ViewState(np.zeros((p2, k)), _normalise_start(psi0, Z.T @ Z / self.s, self.reg))
+        psi0 = _normalise_start(psi0, Z.T @ Z / self.s, self.reg)
+        self.x = LazyView(np.zeros((p1, k)), 1.0, np.zeros((k, k)), np.eye(k))
+        self.y = LazyView(np.zeros((p2, k)), 1.0, np.zeros((k, k)), np.eye(k), start=psi0)
+        self.iteration = 0
 
-    def _half_step(self, A, B, own, other_weights, eta, rows, norm_rows):
-        Ab, Bb = A[rows], B[rows]
-        grad = Ab.T @ (np.asarray(Ab @ own.tilde) - np.asarray(Bb @ other_weights))
-        grad /= self.b
-        grad += self.reg * own.tilde
-        tilde = own.tilde - eta * grad
-        Z = np.asarray(A[norm_rows] @ tilde)
-        M = inv_sqrt_psd(Z.T @ Z / self.s + self.reg * (tilde.T @ tilde))
-        return ViewState(tilde, tilde @ M)
+    def _half_step(self, A, B, own: LazyView, other: LazyView, eta, rows, norm_rows):
+        Ab = A[rows]
+        residual = own.c * np.asarray(Ab @ own.T) - other.project(B[rows])
+        cols, compact = _support(Ab)
+        grad = np.asarray(compact.T @ residual) / self.b  # rows `cols` of Aᵀ_b R / b
+        own.c *= 1.0 - eta * self.reg  # the ridge part of the step, for every row at once
+        old = np.array(own.T[cols])  # a copy also when `cols` is a slice (dense views)
+        new = old - (eta / own.c) * grad
+        own.T[cols] = new
+        own.G += new.T @ new - old.T @ old
+        own.start = None
+        Z = own.c * np.asarray(A[norm_rows] @ own.T)
+        own.M = inv_sqrt_psd(Z.T @ Z / self.s + self.reg * own.c ** 2 * own.G)
 
     def step(self, rng) -> float:
-        x_old, y_old = self.x.tilde, self.y.tilde
         norm_rows = self._rows(rng, self.s)  # shared by both views, as in the authors' code
-        self.x = self._half_step(self.X, self.Y, self.x, self.y.weights, self.eta_x,
-                                 self._rows(rng, self.b), norm_rows)
-        self.y = self._half_step(self.Y, self.X, self.y, self.x.weights, self.eta_y,
-                                 self._rows(rng, self.b), norm_rows)
-        return max(_relative_change(self.x.tilde, x_old), _relative_change(self.y.tilde, y_old))
+        self._half_step(self.X, self.Y, self.x, self.y, self.eta_x, self._rows(rng, self.b),
+                        norm_rows)
+        self._half_step(self.Y, self.X, self.y, self.x, self.eta_y, self._rows(rng, self.b),
+                        norm_rows)
+        self.iteration += 1
+        if self.iteration % self.REFRESH == 0 or min(self.x.c, self.y.c) < 1e-6:
+            self.x.refresh()
+            self.y.refresh()
+        return np.nan
 
     def weights(self):
-        return self.x.weights, self.y.weights
+        return self.x.weights(), self.y.weights()
 
     def train_correlations(self) -> np.ndarray:
         Wx, Wy = self.weights()
