@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
@@ -24,8 +25,8 @@ __all__ = ["AppGradCCA", "GRAM_MAX_BYTES", "MAX_STEP_HALVINGS"]
 
 logger = logging.getLogger("lowdim")
 
-#: ``precompute='auto'`` precomputes ``S_x, S_y, S_xy`` when together they
-#: take at most this many bytes (256 MiB: p1 = p2 ≈ 3,300) and n >= p1 + p2.
+#: ``precompute='auto'`` precomputes ``S_x, S_y, S_xy`` only when together they
+#: take at most this many bytes (256 MiB: p1 = p2 ≈ 3,300), and only if cheaper.
 GRAM_MAX_BYTES = 256 * 2 ** 20
 
 #: A diverging step is halved at most this many times before fit gives up.
@@ -79,8 +80,11 @@ class AppGradCCA(BaseCCA):
         None means ``10·n_components`` (the authors' choice), capped at n.
     precompute : 'auto' or bool, default='auto'
         Batch AppGrad only: precompute ``S_x, S_y, S_xy`` (O(np²) once, then
-        O(p²k) per iteration instead of O(npk)). 'auto' does so when the three
-        matrices fit in :data:`GRAM_MAX_BYTES` and ``n >= p1 + p2``.
+        O(p²k) per iteration instead of O(npk), or O(nnz·k) on sparse data).
+        'auto' does so when the three matrices fit in :data:`GRAM_MAX_BYTES`
+        and the FLOP estimate of the setup plus ``max_iter`` iterations is
+        below that of ``max_iter`` iterations on the data: dense views with
+        ``n`` well above ``(p1+p2)/2``, rarely very sparse ones.
     checkpoints : None, int or sequence of int, default=None
         Iterations recorded in ``trace_``: None for about 30 log-spaced ones,
         an int for that many, or explicit iteration numbers. The last
@@ -183,14 +187,23 @@ class AppGradCCA(BaseCCA):
         return {int(i) for i in its if i <= max_iter} | {max_iter}
 
     # -- solver construction ----------------------------------------------
-    def _use_gram(self, n, p1, p2):
+    def _use_gram(self, X, Y, k, max_iter):
+        """Gram path: forced by ``precompute``, or cheaper by a FLOP estimate under 'auto'."""
         if self.batch_size is not None or self.precompute is False:
             return False
         if self.precompute is True:
             return True
-        return 8 * (p1 * p1 + p2 * p2 + p1 * p2) <= GRAM_MAX_BYTES and n >= p1 + p2
+        (n, p1), p2 = X.shape, Y.shape[1]
+        if 8 * (p1 * p1 + p2 * p2 + p1 * p2) > GRAM_MAX_BYTES:
+            return False
+        nx, ny = (A.nnz if sp.issparse(A) else A.size for A in (X, Y))
+        rx, ry = nx / n, ny / n  # non-zeros per row
+        setup = 2.0 * (nx * rx + ny * ry + nx * ry)  # XᵀX, YᵀY, XᵀY
+        per_iteration_gram = 2.0 * k * (p1 + p2) ** 2
+        per_iteration_data = 4.0 * k * (nx + ny)
+        return setup + max_iter * per_iteration_gram < max_iter * per_iteration_data
 
-    def _make_solver(self, X, Y, k, b, s, rng):
+    def _make_solver(self, X, Y, k, b, s, rng, max_iter):
         n, p1, p2 = X.shape[0], X.shape[1], Y.shape[1]
         reg, auto = float(self.reg), self.step_size == "auto"
         eta = None if auto else (float(self.step_size), float(self.step_size))
@@ -199,7 +212,7 @@ class AppGradCCA(BaseCCA):
                 eta = tuple(0.5 / (StochasticSolver.lambda_max(A, rng, b) + reg) for A in (X, Y))
             solver = StochasticSolver(X, Y, k, reg, *eta, batch_size=b, normalization_size=s)
             return solver, appgrad_stochastic_flops(p1, p2, k, b, s)
-        if self._use_gram(n, p1, p2):
+        if self._use_gram(X, Y, k, max_iter):
             grams = GramSolver.grams(X, Y)
             if auto:
                 eta = tuple(1.0 / (GramSolver.lambda_max(S, rng) + reg) for S in grams[:2])
@@ -230,7 +243,7 @@ class AppGradCCA(BaseCCA):
         max_iter, b, s = self._check_params(X.shape[0], X.shape[1], Y.shape[1], k)
         heldout = self._check_heldout(heldout, X.shape[1], Y.shape[1])
         rng = np.random.default_rng(spawn_seeds(check_random_state(self.random_state), 1)[0])
-        solver, flops_per_iter = self._make_solver(X, Y, k, b, s, rng)
+        solver, flops_per_iter = self._make_solver(X, Y, k, b, s, rng, max_iter)
         state = rng.bit_generator.state
         for halvings in range(MAX_STEP_HALVINGS + 1):
             rng.bit_generator.state = state  # every attempt sees the same random draws
