@@ -5,74 +5,12 @@
 #   aggregate:    cca_tidy_pcc, cca_tidy_tcc, cca_tidy_datasets (tidy CSVs)
 #   render:       cca_figure1, cca_figure2, cca_table1 (read only the tidy CSVs)
 
-from lowdim.seeding import derive_seed
-
-CCA = config["cca"]
-CCA_FIGURE1 = list(CCA["figure1"]["datasets"])
-CCA_FIGURE2 = CCA["figure2"]["dataset"]
+include: "cca_common.smk"
 
 
 wildcard_constraints:
     cca_method="appgrad|sappgrad",
     heuristic=r"nw_cca|dw_cca|pca_cca-m\d+",
-
-
-def cca_datasets():
-    """Every dataset of the cca section: Figure 1's, then Figure 2's."""
-    return list(dict.fromkeys(CCA_FIGURE1 + ([CCA_FIGURE2] if CCA_FIGURE2 else [])))
-
-
-def cca_common(dataset):
-    """Settings every job on `dataset` depends on (overrides applied)."""
-    over = CCA["overrides"].get(dataset, {})
-    return {
-        "n_components": over.get("n_components", CCA["n_components"]),
-        "reg": over.get("reg", CCA["reg"]),
-        "rescale": over.get("rescale", CCA["rescale"]),
-        "heldout_fraction": CCA["heldout_fraction"],
-        "split_seed": derive_seed(config["seed"], "cca", dataset, "split"),
-    }
-
-
-def cca_appgrad_params(dataset, method):
-    """Everything that changes an AppGrad run: common settings, iterations, steps, seed."""
-    over = CCA["overrides"].get(dataset, {})
-    section = CCA[method]
-    params = {
-        **cca_common(dataset),
-        "max_iter": over.get(f"{method}_max_iter", section["max_iter"]),
-        "step_size": over.get(f"{method}_step_size", section["step_size"]),
-        "checkpoint_count": CCA["checkpoints"]["count"],
-        "checkpoint_iterations": CCA["checkpoints"]["iterations"],
-        "seed": derive_seed(config["seed"], "cca", dataset, method),
-    }
-    if method == "sappgrad":
-        params["batch_size"] = over.get("batch_size", section["batch_size"])
-        params["normalization_size"] = section["normalization_size"] or None
-    return params
-
-
-def cca_heuristic_params(dataset, heuristic):
-    method, _, m = heuristic.partition("-m")
-    return {
-        **cca_common(dataset),
-        "method": method,
-        "n_pca_components": int(m) if m else 0,
-        "oversample": CCA["figure2"]["oversample"],
-        "n_iter": CCA["figure2"]["power_iterations"],
-        "seed": derive_seed(config["seed"], "cca", dataset, heuristic),
-    }
-
-
-def cca_heuristics():
-    """File stems of the Figure 2 heuristic runs, e.g. nw_cca, pca_cca-m50."""
-    names = []
-    for method in CCA["figure2"]["methods"]:
-        if method == "pca_cca":
-            names += [f"pca_cca-m{m}" for m in CCA["figure2"]["pca_components"]]
-        else:
-            names.append(method)
-    return names
 
 
 rule cca_stats:
@@ -101,6 +39,9 @@ rule cca_exact:
     benchmark:
         "results/benchmarks/cca_exact/{dataset}.tsv"
     threads: CCA["threads"]
+    resources:
+        mem_mb=lambda w: cca_resource(w.dataset, "mem_mb"),
+        runtime=lambda w: cca_resource(w.dataset, "runtime"),
     script:
         "../scripts/cca_exact.py"
 
@@ -117,6 +58,9 @@ rule cca_appgrad:
     benchmark:
         "results/benchmarks/cca_appgrad/{dataset}/{cca_method}.tsv"
     threads: CCA["threads"]
+    resources:
+        mem_mb=lambda w: cca_resource(w.dataset, "mem_mb"),
+        runtime=lambda w: cca_resource(w.dataset, "runtime"),
     script:
         "../scripts/cca_appgrad.py"
 
@@ -133,6 +77,9 @@ rule cca_heuristic:
     benchmark:
         "results/benchmarks/cca_heuristic/{dataset}/{heuristic}.tsv"
     threads: CCA["threads"]
+    resources:
+        mem_mb=lambda w: cca_resource(w.dataset, "mem_mb"),
+        runtime=lambda w: cca_resource(w.dataset, "runtime"),
     script:
         "../scripts/cca_heuristic.py"
 
@@ -248,19 +195,6 @@ rule cca_table1:
     threads: 1
     script:
         "../scripts/cca_table1.py"
-
-
-def cca_final_outputs():
-    if not CCA["enabled"]:
-        return []
-    targets = []
-    if CCA_FIGURE1:
-        targets += ["results/figures/cca/figure1_pcc.pdf", "results/cca/tidy/appgrad_trace.csv"]
-    if CCA_FIGURE2:
-        targets += ["results/figures/cca/figure2_tcc.pdf"]
-    if cca_datasets():
-        targets += ["results/tables/cca/table1_datasets.md"]
-    return targets
 
 
 FINAL_OUTPUTS.append(cca_final_outputs)
