@@ -124,3 +124,15 @@ def test_canonical_correlations_are_stable_for_collinear_projections():
     rho = canonical_correlations(A, B)
     assert rho.shape == (3,) and rho[0] > 0.999 and rho[2] == 0.0
     assert np.all((rho >= 0) & (rho <= 1))
+
+
+def test_exact_cca_through_an_operator_matches_the_full_svd(monkeypatch):
+    import lowdim.cca.exact as exact_module
+
+    X, Y = planted_views(2000, 30, 25, RHO, random_state=3, condition=3.0)
+    full = ExactCCA(3).fit(X, Y)
+    monkeypatch.setattr(exact_module, "FULL_SVD_MAX", 10)  # 25 > 10: the operator route
+    implicit = ExactCCA(3).fit(X, Y)
+    np.testing.assert_allclose(implicit.canonical_correlations_, full.canonical_correlations_,
+                               rtol=1e-10)
+    np.testing.assert_allclose(implicit.x_weights_, full.x_weights_, rtol=1e-6, atol=1e-9)

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
-from scipy.sparse.linalg import svds
+from scipy.sparse.linalg import LinearOperator, svds
 
 from ._appgrad_solvers import GramSolver
 from ._base import BaseCCA, flip_signs
@@ -15,14 +15,15 @@ from .flops import exact_cca_flops
 
 __all__ = ["ExactCCA", "exact_cca_from_grams", "FULL_SVD_MAX"]
 
-#: Above this min(p1, p2), the top-k singular triplets come from ARPACK
-#: (``scipy.sparse.linalg.svds``, converged to machine precision) instead of a
-#: full SVD.
+#: Above this min(p1, p2), the whitened cross-covariance is never formed: its
+#: top-k singular triplets come from ARPACK (``scipy.sparse.linalg.svds``,
+#: converged to machine precision) applied through triangular solves.
 FULL_SVD_MAX = 2000
 
 
-def _top_svd(M: np.ndarray, k: int):
-    if min(M.shape) <= FULL_SVD_MAX or k >= min(M.shape) // 2:
+def _top_svd(M, k: int):
+    """Top-k SVD: full LAPACK SVD of a small matrix, ARPACK (to machine precision) otherwise."""
+    if isinstance(M, np.ndarray) and (min(M.shape) <= FULL_SVD_MAX or k >= min(M.shape) // 2):
         U, s, Vt = la.svd(M, full_matrices=False)
         return U[:, :k], s[:k], Vt[:k]
     U, s, Vt = svds(M, k=k, tol=0, random_state=0)
@@ -92,7 +93,14 @@ def exact_cca_from_grams(Sx, Sy, Sxy, k: int, reg: float, method: str = "cholesk
         S[np.diag_indices_from(S)] += reg
     (x_inv, x_inv_t), mx = _whitener(Sx, method)
     (y_inv, y_inv_t), my = _whitener(Sy, method)
-    M = x_inv(np.asfortranarray(y_inv(Sxy.T).T))  # W_x S_xy W_yᵀ
+    p1, p2 = Sxy.shape
+    if min(p1, p2) > FULL_SVD_MAX and k < min(p1, p2) // 2:
+        # W_x S_xy W_yᵀ applied to vectors: O(p²) per product instead of O(p³) to form it
+        M = LinearOperator((p1, p2), dtype=float,
+                           matvec=lambda v: x_inv(Sxy @ y_inv_t(np.ravel(v))),
+                           rmatvec=lambda u: y_inv(Sxy.T @ x_inv_t(np.ravel(u))))
+    else:
+        M = x_inv(np.asfortranarray(y_inv(Sxy.T).T))  # W_x S_xy W_yᵀ
     U, rho, Vt = _top_svd(M, k)
     return (*flip_signs(x_inv_t(U), y_inv_t(Vt.T)), rho, mx if mx == my else f"{mx}/{my}")
 
