@@ -159,16 +159,21 @@ def main():
     parser.add_argument("--memory-n", type=int, default=100000)
     parser.add_argument("--memory-p", type=int, default=10000, help="columns per view")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--parts", default="123", help="which measurements to run, e.g. 13")
     parser.add_argument("--quick", action="store_true", help="small sizes (smoke run)")
     args = parser.parse_args()
     if args.quick:
         args.n, args.p, args.cap, args.memory_n, args.memory_p = 5000, 60, 10.0, 5000, 1000
         args.stochastic_iter = 1000
     with threadpool_limits(args.threads):
-        X, Y, target = time_to_pcc(args.n, args.p, args.k, args.cap, args.max_iter)
-        flops_to_pcc(X, Y, args.k, target, args.max_iter, args.stochastic_iter,
-                     args.stochastic_step)
-        peak_memory(args.memory_n, args.memory_p, args.k)
+        if "1" in args.parts or "2" in args.parts:
+            X, Y, target = time_to_pcc(args.n, args.p, args.k, args.cap if "1" in args.parts
+                                       else 0.0, args.max_iter)
+        if "2" in args.parts:
+            flops_to_pcc(X, Y, args.k, target, args.max_iter, args.stochastic_iter,
+                         args.stochastic_step)
+        if "3" in args.parts:
+            peak_memory(args.memory_n, args.memory_p, args.k)
 
 
 if __name__ == "__main__":

@@ -134,7 +134,7 @@ class AppGradCCA(BaseCCA):
     >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
     >>> cca = AppGradCCA(n_components=2, random_state=0).fit(X, Y)
     >>> cca.score(X, Y).round(2)
-    array([0.91, 0.89])
+    array([0.9 , 0.88])
     """
 
     def __init__(self, n_components=2, *, reg=0.005, step_size="auto", max_iter=1000, tol=1e-6,
