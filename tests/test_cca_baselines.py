@@ -136,3 +136,15 @@ def test_exact_cca_through_an_operator_matches_the_full_svd(monkeypatch):
     np.testing.assert_allclose(implicit.canonical_correlations_, full.canonical_correlations_,
                                rtol=1e-10)
     np.testing.assert_allclose(implicit.x_weights_, full.x_weights_, rtol=1e-6, atol=1e-9)
+
+
+def test_block_power_iteration_estimates_the_largest_eigenvalue_from_below():
+    from lowdim.cca._linalg import power_lambda_max
+
+    rng = np.random.default_rng(0)
+    A = rng.standard_normal((300, 40)) * np.linspace(0.1, 3.0, 40)
+    S = A.T @ A / 300
+    exact = la.eigvalsh(S)[-1]
+    estimate = power_lambda_max(lambda V: S @ V, 40, np.random.default_rng(1))
+    assert estimate <= exact * (1 + 1e-12)
+    np.testing.assert_allclose(estimate, exact, rtol=1e-3)
