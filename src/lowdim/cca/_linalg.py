@@ -40,8 +40,8 @@ def inv_sqrt_psd(N: np.ndarray) -> np.ndarray:
     return (V / np.sqrt(w)) @ V.T
 
 
-def power_lambda_max(apply, dim: int, rng, block: int = 8, max_iter: int = 30,
-                     rtol: float = 1e-3) -> float:
+def power_lambda_max(apply, dim: int, rng, block: int = 8, max_iter: int = 20,
+                     rtol: float = 1e-2) -> float:
     """Largest eigenvalue of a symmetric PSD operator by block power iteration.
 
     Iterates ``V <- orth(A V)`` on a block of ``block`` vectors; ``‖A V‖₂``
@@ -56,8 +56,8 @@ def power_lambda_max(apply, dim: int, rng, block: int = 8, max_iter: int = 30,
     dim : int
     rng : numpy.random.Generator
     block : int, default=8
-    max_iter : int, default=30
-    rtol : float, default=1e-3
+    max_iter : int, default=20
+    rtol : float, default=1e-2
         Stop when the estimate changes by less than this, relatively. A step
         size needs no more: an estimate a little low gives a step a little
         above ``1/λ_max``, still far from the divergence bound ``2/λ_max``
