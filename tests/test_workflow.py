@@ -87,6 +87,47 @@ def test_changing_one_dataset_option_reruns_only_that_dataset(tiny_run, tmp_path
     assert prepared == ["digits"]
 
 
+SIMILARITY_FIGURES = ("error_vs_sample_fraction", "spectra")
+
+
+def test_similarity_outputs(tiny_run):
+    config = yaml.safe_load(TINY.read_text())["similarity"]
+    tidy = tiny_run / "results" / "similarity" / "tidy"
+    errors = pd.read_csv(tidy / "errors.csv")
+    assert {"matrix", "method", "s", "s/n", "seed", "error", "evaluations",
+            "seconds"} <= set(errors.columns)
+    names = [m["name"] for m in config["matrices"]]
+    runs = errors.groupby(["matrix", "method", "s"])["seed"].nunique()
+    assert len(runs) == len(names) * len(config["methods"]) * len(config["fractions"])
+    assert (runs == config["n_seeds"]).all()
+    assert errors["error"].between(0, 1e6).all()
+    n = pd.read_csv(tidy / "matrices.csv").set_index("matrix")["n"]
+    nys = errors[errors["method"] == "nystrom"]
+    expected = nys["matrix"].map(n) * nys["s"] - nys["s"] * (nys["s"] - 1) // 2
+    assert (nys["evaluations"] == expected).all()
+    eigenvalues = pd.read_csv(tidy / "eigenvalues.csv")
+    assert eigenvalues.groupby("matrix").size().to_dict() == n.to_dict()
+    for name in SIMILARITY_FIGURES:
+        for ext in ("pdf", "png"):
+            assert (tiny_run / "results" / "figures" / "similarity" / f"{name}.{ext}").stat().st_size
+    table = pd.read_csv(tiny_run / "results" / "tables" / "similarity" / "diagnostics.csv")
+    assert sorted(table["matrix"]) == sorted(names)
+    assert {"negative eigenvalues", "negative mass", "error SMS-Nyström"} <= set(table.columns)
+
+
+def test_changing_sms_alpha_reruns_only_sms_jobs(tiny_run, tmp_path):
+    config = yaml.safe_load(TINY.read_text())
+    config["similarity"]["sms"] = {"alpha": 2.0}
+    changed = tmp_path / "alpha.yaml"
+    changed.write_text(yaml.safe_dump(config))
+    out = snakemake(tiny_run, "-n", configfile=changed)
+    jobs = jobs_in_dry_run(out.stdout + out.stderr)
+    assert jobs.get("similarity_errors") == len(config["similarity"]["matrices"])
+    assert "similarity_matrix" not in jobs and "prepare" not in jobs
+    assert re.findall(r"output: results/similarity/errors/\w+/(\w+)\.csv", out.stdout) == \
+        ["sms_nystrom"] * len(config["similarity"]["matrices"])
+
+
 def test_report_builds(tiny_run):
     snakemake(tiny_run, "--report", "results/report.html")
     html = (tiny_run / "results" / "report.html").read_text(errors="replace")
