@@ -188,3 +188,36 @@ def test_paper_profile_dag_builds_offline(tmp_path):
     assert jobs.get("prepare", 0) >= 1 and jobs.get("all") == 1
     # Nothing ran: a dry run never downloads.
     assert not (tmp_path / "resources").exists()
+
+
+def test_cca_figures_tables_and_tidy_results(tiny_run):
+    config = yaml.safe_load(TINY.read_text())["cca"]
+    trace = pd.read_csv(tiny_run / "results" / "cca" / "tidy" / "appgrad_trace.csv")
+    assert set(trace["dataset"]) == set(config["figure1"]["datasets"])
+    assert set(trace["method"]) == {"appgrad", "sappgrad"}
+    assert trace[["pcc_in", "pcc_out", "log_flops"]].notna().all().all()
+    assert ((trace["pcc_in"] > 0) & (trace["pcc_in"] <= 1.0 + 1e-6)).all()
+    assert {5, config["appgrad"]["max_iter"]} <= set(trace.loc[trace["method"] == "appgrad",
+                                                             "iteration"])
+    points = pd.read_csv(tiny_run / "results" / "cca" / "tidy" / "tcc_flops.csv")
+    assert set(points["method"]) == {"sappgrad", "dw_cca", "pca_cca"}
+    table = pd.read_csv(tiny_run / "results" / "tables" / "cca" / "table1_datasets.csv")
+    assert list(table["dataset"]) == config["figure1"]["datasets"] + [config["figure2"]["dataset"]]
+    for stem in ("figure1_pcc", "figure2_tcc"):
+        for ext in (".pdf", ".png"):
+            assert (tiny_run / "results" / "figures" / "cca" / f"{stem}{ext}").stat().st_size > 0
+    log = (tiny_run / "logs" / "cca_appgrad" / "word_context" / "sappgrad.log").read_text()
+    assert "AppGrad (stochastic, k=3): start" in log and ": done," in log
+
+
+def test_changing_one_cca_override_reruns_only_that_dataset(tiny_run, tmp_path):
+    config = yaml.safe_load(TINY.read_text())
+    config["cca"]["overrides"]["word_context"] = {"reg": 0.01}
+    changed = tmp_path / "changed.yaml"
+    changed.write_text(yaml.safe_dump(config))
+    out = snakemake(tiny_run, "-n", configfile=changed).stdout
+    jobs = jobs_in_dry_run(out)
+    assert jobs.get("cca_exact") == 1 and jobs.get("cca_appgrad") == 2
+    assert "prepare" not in jobs and "cca_heuristic" not in jobs
+    assert "output: results/cca/word_context/exact.csv" in out
+    assert "output: results/cca/digits_halves/exact.csv" not in out

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import scipy.linalg
 
+from .. import __version__
 from ..seeding import derive_seed
 from ..similarity import DenseOracle
 from .cur import sicur, stacur
@@ -83,7 +84,7 @@ def error_curve(K, method, fractions, n_seeds, base_seed, matrix, options=None) 
     -------
     table : DataFrame
         One row per run: ``matrix, method, s, s/n, repetition, seed, error,
-        evaluations, seconds, shift``.
+        evaluations, seconds, shift, version`` (of lowdim).
     """
     if method not in METHODS:
         raise ValueError(f"`method` must be one of {sorted(METHODS)}, got {method!r}")
@@ -104,7 +105,7 @@ def error_curve(K, method, fractions, n_seeds, base_seed, matrix, options=None) 
                          "repetition": rep, "seed": seed,
                          "error": relative_frobenius_error(approx, oracle),
                          "evaluations": approx.evaluations, "seconds": seconds,
-                         "shift": approx.info.get("shift", np.nan)})
+                         "shift": approx.info.get("shift", np.nan), "version": __version__})
         logger.info("%s %s s=%d: median error %.4g over %d seeds", matrix, method, s,
                     np.median([r["error"] for r in rows[-int(n_seeds):]]), n_seeds)
     return pd.DataFrame(rows)

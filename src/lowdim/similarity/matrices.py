@@ -233,15 +233,18 @@ def build_matrix(spec, dataset, seed=0, n_jobs=1):
     items : ndarray of int64
     info : dict
         :func:`build_oracle`'s info plus ``seconds`` (to evaluate ``K``),
-        ``evaluations`` and ``entries_per_second``.
+        ``evaluations``, ``entries_per_second``, ``seed`` and ``version`` (of lowdim).
     """
     oracle, items, info = build_oracle(spec, dataset, seed=seed, n_jobs=n_jobs)
     oracle.cache = False  # every entry is computed once; a cache would only cost memory
     t0 = time.perf_counter()
     K = full_matrix(oracle)
     seconds = time.perf_counter() - t0
+    from .. import __version__
+
     info.update(seconds=seconds, evaluations=int(oracle.evaluations),
-                entries_per_second=oracle.evaluations / max(seconds, 1e-12))
+                entries_per_second=oracle.evaluations / max(seconds, 1e-12), seed=int(seed),
+                version=__version__)
     return K, items, info
 
 
