@@ -281,6 +281,7 @@ def _rows_for_split(method, K, y, train, test, s, split):
                    "n_features": n_features, "evaluations": int(evaluations),
                    "full_evaluations": int(full), "seconds": time.perf_counter() - t0}
             best[r].offer(svm.cv_accuracy_, row, (svm, Z_te))
+            t0 = time.perf_counter()  # the next candidate's features are made on demand
     rows = []
     for rank, chosen in best.items():
         svm, Z_te = chosen.payload
