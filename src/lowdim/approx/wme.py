@@ -19,58 +19,12 @@ prefix of the random documents) are then ``S[:, :R']**gamma / sqrt(R')``.
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
 from ..similarity import WMDOracle
+from ..similarity.wmd import document_bags
 
 __all__ = ["document_bags", "random_documents", "wme_features", "wme_similarities"]
-
-
-def document_bags(bow, vocab, word_vectors):
-    """Documents as bags of rows of a compact word-vector table, as WMD reads them.
-
-    Parameters
-    ----------
-    bow : sparse or dense matrix of shape (n, V)
-        Word counts per document over ``vocab``.
-    vocab : sequence of str of shape (V,)
-    word_vectors : object with ``vocab`` (word -> row) and ``vectors``, or ndarray of shape (V, dim)
-        A table looked up by word (:class:`lowdim.data.word_vectors.WordVectors`)
-        or vectors aligned with ``vocab`` (Kusner et al. files). Words without
-        a vector are dropped.
-
-    Returns
-    -------
-    docs : list of (ndarray of int64, ndarray of float64)
-        Rows of ``table`` and counts of each document's known words.
-    table : ndarray of shape (m, dim), float64
-        Only the vectors some document uses.
-    """
-    bow = sp.csr_matrix(bow, dtype=np.float64)
-    vocab = np.asarray(vocab).astype(str)
-    if bow.shape[1] != vocab.size:
-        raise ValueError(f"`bow` has {bow.shape[1]} columns but `vocab` has {vocab.size} words")
-    if hasattr(word_vectors, "vocab") and hasattr(word_vectors, "vectors"):
-        rows = np.array([word_vectors.vocab.get(w, -1) for w in vocab], dtype=np.int64)
-        source = word_vectors.vectors
-    else:
-        source = np.asarray(word_vectors)
-        if source.ndim != 2 or source.shape[0] != vocab.size:
-            raise ValueError(f"`word_vectors` given as an array must have one row per vocab "
-                             f"word ({vocab.size}), got shape {source.shape}")
-        rows = np.arange(vocab.size, dtype=np.int64)
-    used = np.unique(bow.indices[rows[bow.indices] >= 0])
-    compact = np.full(vocab.size, -1, dtype=np.int64)
-    compact[used] = np.arange(used.size)
-    table = np.asarray(source[rows[used]], dtype=np.float64)
-    docs = []
-    for d in range(bow.shape[0]):
-        cols = bow.indices[bow.indptr[d]:bow.indptr[d + 1]]
-        counts = bow.data[bow.indptr[d]:bow.indptr[d + 1]]
-        known = (compact[cols] >= 0) & (counts > 0)
-        docs.append((compact[cols[known]], counts[known]))
-    return docs, table
 
 
 def random_documents(n_docs, d_max, dim, low, high, unit_norm=True, random_state=None):

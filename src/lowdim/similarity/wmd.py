@@ -23,7 +23,7 @@ from scipy.spatial.distance import cdist
 
 from ._oracle import SimilarityOracle
 
-__all__ = ["WMDOracle", "in_vocabulary_counts", "wmd_pairs"]
+__all__ = ["WMDOracle", "document_bags", "in_vocabulary_counts", "wmd_pairs"]
 
 
 #: POT imports every array backend it finds (torch alone takes seconds); the oracle only
@@ -175,7 +175,7 @@ class WMDOracle(SimilarityOracle):
         **kwargs
             Passed to :class:`WMDOracle`.
         """
-        docs, table = _bow_documents(bow, vocab, word_vectors, stop_words)
+        docs, table = document_bags(bow, vocab, word_vectors, stop_words)
         try:
             return cls(docs, table, gamma, **kwargs)
         except _EmptyDocuments as err:
@@ -195,26 +195,50 @@ def in_vocabulary_counts(bow, vocab, word_vectors, stop_words=None) -> np.ndarra
     -------
     counts : ndarray of int64 of shape (n,)
     """
-    docs, _ = _bow_documents(bow, vocab, word_vectors, stop_words)
+    docs, _ = document_bags(bow, vocab, word_vectors, stop_words)
     return np.array([np.unique(idx).size for idx, _ in docs], dtype=np.int64)
 
 
-def _bow_documents(bow, vocab, word_vectors, stop_words):
-    """Turn bag-of-words rows into ``(vector-table rows, counts)`` pairs."""
+def document_bags(bow, vocab, word_vectors, stop_words=None):
+    """Documents as bags of rows of a compact word-vector table, as WMD reads them.
+
+    Parameters
+    ----------
+    bow : sparse or dense matrix of shape (n, V)
+        Word counts per document over ``vocab``.
+    vocab : sequence of str of shape (V,)
+    word_vectors : object with ``vocab`` and ``vectors``, or ndarray of shape (V, dim)
+        A table looked up by word (:class:`lowdim.data.word_vectors.WordVectors`)
+        or vectors aligned with ``vocab`` (Kusner et al. files). Words without
+        a vector are dropped.
+    stop_words : collection of str, optional
+        Words to drop as well.
+
+    Returns
+    -------
+    docs : list of (ndarray of int64, ndarray of float64)
+        Rows of ``table`` and counts of each document's known words.
+    table : ndarray of shape (m, dim), float64
+        Only the vectors some document uses.
+    """
     bow = sp.csr_matrix(bow, dtype=np.float64)
     vocab = np.asarray(vocab).astype(str)
     if bow.shape[1] != vocab.size:
         raise ValueError(f"`bow` has {bow.shape[1]} columns but `vocab` has {vocab.size} words")
-    column_rows, table = _align_vocab(vocab, word_vectors)
-    keep = column_rows >= 0
+    column_rows, source = _align_vocab(vocab, word_vectors)
     if stop_words is not None:
-        keep &= ~np.isin(vocab, np.asarray(sorted(stop_words), dtype=str))
+        column_rows = np.where(np.isin(vocab, np.asarray(sorted(stop_words), dtype=str)), -1,
+                               column_rows)
+    used = np.unique(bow.indices[column_rows[bow.indices] >= 0])
+    compact = np.full(vocab.size, -1, dtype=np.int64)
+    compact[used] = np.arange(used.size)
+    table = np.asarray(source[column_rows[used]], dtype=np.float64)
     docs = []
     for d in range(bow.shape[0]):
         cols = bow.indices[bow.indptr[d]:bow.indptr[d + 1]]
-        vals = bow.data[bow.indptr[d]:bow.indptr[d + 1]]
-        mask = keep[cols] & (vals > 0)
-        docs.append((column_rows[cols[mask]], vals[mask]))
+        counts = bow.data[bow.indptr[d]:bow.indptr[d + 1]]
+        known = (compact[cols] >= 0) & (counts > 0)
+        docs.append((compact[cols[known]], counts[known]))
     return docs, table
 
 
