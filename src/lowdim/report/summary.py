@@ -1,0 +1,150 @@
+"""The cross-paper summary at the top of the report: what ran, how long, what was saved.
+
+Inputs are files the workflow already writes: Snakemake ``benchmark:`` files
+(``results/benchmarks/<rule>/**.tsv``) and the papers' tidy CSVs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["PAPER_OF_RULE", "stage_times", "similarity_savings", "cca_savings", "to_rst_table"]
+
+#: Rule-name prefix -> the part of the report it belongs to.
+PAPER_OF_RULE = (("prepare", "Data"), ("download", "Data"), ("similarity", "SMS-Nyström"),
+                 ("sms_", "SMS-Nyström tasks"), ("embedding", "Vec2vec"), ("vec2vec", "Vec2vec"),
+                 ("cca", "AppGrad CCA"))
+
+
+def _paper(rule: str) -> str:
+    for prefix, paper in PAPER_OF_RULE:
+        if rule.startswith(prefix):
+            return paper
+    return "Other"
+
+
+def stage_times(benchmark_root) -> pd.DataFrame:
+    """Wall time, CPU time and peak memory per rule, summed over its jobs.
+
+    Parameters
+    ----------
+    benchmark_root : str or Path
+        ``results/benchmarks``; each rule writes ``<rule>/<wildcards>.tsv``.
+
+    Returns
+    -------
+    table : DataFrame
+        Columns: part, rule, jobs, wall time (s), longest job (s), CPU time (s),
+        peak memory (MB). Sorted by part, then by wall time.
+    """
+    rows = []
+    for path in sorted(Path(benchmark_root).glob("*/**/*.tsv")):
+        rule = path.relative_to(benchmark_root).parts[0]
+        bench = pd.read_csv(path, sep="\t")
+        if bench.empty:
+            continue
+        rows.append({"rule": rule, "s": float(bench["s"].iloc[-1]),
+                     "cpu_time": float(pd.to_numeric(bench.get("cpu_time", np.nan), errors="coerce").iloc[-1]),
+                     "max_rss": float(pd.to_numeric(bench.get("max_rss", np.nan), errors="coerce").iloc[-1])})
+    columns = ["part", "rule", "jobs", "wall time (s)", "longest job (s)", "CPU time (s)",
+               "peak memory (MB)"]
+    if not rows:
+        return pd.DataFrame(columns=columns)
+    jobs = pd.DataFrame(rows)
+    table = jobs.groupby("rule").agg(jobs=("s", "size"), wall=("s", "sum"), longest=("s", "max"),
+                                     cpu=("cpu_time", "sum"), rss=("max_rss", "max")).reset_index()
+    table.insert(0, "part", table["rule"].map(_paper))
+    table.columns = columns
+    return table.sort_values(["part", "wall time (s)"], ascending=[True, False],
+                             ignore_index=True).round(2)
+
+
+def similarity_savings(errors: pd.DataFrame, matrices: pd.DataFrame,
+                       fraction: float = 0.1) -> pd.DataFrame:
+    """Similarity evaluations each method needs at ``fraction`` against the full matrix.
+
+    Parameters
+    ----------
+    errors : DataFrame
+        Tidy errors: matrix, method, s/n, evaluations, error.
+    matrices : DataFrame
+        Tidy matrix table: matrix, n, evaluations (of the full symmetric matrix).
+    fraction : float, default=0.1
+        The sample fraction s/n compared (the closest one run).
+
+    Returns
+    -------
+    table : DataFrame
+        matrix, method, s/n, evaluations, full matrix evaluations, fraction of
+        full, median relative error.
+    """
+    rows = []
+    full = matrices.set_index("matrix")["evaluations"]
+    for (matrix, method), group in errors.groupby(["matrix", "method"], sort=True):
+        closest = group["s/n"].iloc[(group["s/n"] - fraction).abs().argmin()]
+        at = group[group["s/n"] == closest]
+        evaluations = float(at["evaluations"].median())
+        rows.append({"matrix": matrix, "method": method, "s/n": round(float(closest), 3),
+                     "evaluations": int(evaluations),
+                     "full matrix evaluations": int(full.get(matrix, np.nan)),
+                     "fraction of full": round(evaluations / full.get(matrix, np.nan), 3),
+                     "median relative error": round(float(at["error"].median()), 4)})
+    return pd.DataFrame(rows)
+
+
+def cca_savings(trace: pd.DataFrame, exact: pd.DataFrame, targets=(0.95, 0.99)) -> pd.DataFrame:
+    """FLOPs AppGrad needs to reach a PCC target against the FLOPs of exact CCA.
+
+    Parameters
+    ----------
+    trace : DataFrame
+        Tidy AppGrad trace: dataset, method, iteration, flops, pcc_in.
+    exact : DataFrame
+        Tidy exact CCA: dataset, flops.
+    targets : sequence of float
+        In-sample PCC levels (fractions).
+
+    Returns
+    -------
+    table : DataFrame
+        dataset, method, target PCC (%), FLOPs to reach it (NaN if never
+        reached), exact CCA FLOPs, ratio (exact / AppGrad; > 1 means AppGrad is
+        cheaper).
+    """
+    exact_flops = exact.set_index("dataset")["flops"]
+    rows = []
+    for (dataset, method), group in trace.groupby(["dataset", "method"], sort=True):
+        group = group.sort_values("iteration")
+        for target in targets:
+            reached = group[group["pcc_in"] >= target]
+            flops = float(reached["flops"].iloc[0]) if len(reached) else np.nan
+            reference = float(exact_flops.get(dataset, np.nan))
+            rows.append({"dataset": dataset, "method": method, "target PCC (%)": 100 * target,
+                         "FLOPs to target": flops, "exact CCA FLOPs": reference,
+                         "exact / AppGrad": reference / flops if flops else np.nan})
+    return pd.DataFrame(rows)
+
+
+def to_rst_table(df: pd.DataFrame, digits: int = 3) -> str:
+    """``df`` as an reStructuredText grid table (for the report's front page)."""
+    if df.empty:
+        return "*(nothing to show)*\n"
+    shown = df.copy()
+    for column in shown.columns:
+        if pd.api.types.is_float_dtype(shown[column]):
+            shown[column] = shown[column].map(lambda v: "–" if pd.isna(v) else f"{v:.{digits}g}")
+    shown = shown.astype(str)
+    widths = [max(len(str(c)), *(len(v) for v in shown[c])) for c in shown.columns]
+    rule = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
+    head = "+" + "+".join("=" * (w + 2) for w in widths) + "+"
+
+    def line(values):
+        return "|" + "|".join(f" {v:<{w}} " for v, w in zip(values, widths)) + "|"
+
+    out = [rule, line(shown.columns), head]
+    for _, row in shown.iterrows():
+        out += [line(row.tolist()), rule]
+    return "\n".join(out) + "\n"
