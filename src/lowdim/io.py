@@ -35,10 +35,19 @@ def atomic_path(path, suffix: str | None = None):
     tmp = Path(tmp)
     try:
         yield tmp
+        if tmp.exists():
+            # mkstemp creates 0600; give the final file the usual permissions.
+            os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     finally:
         if tmp.exists():
             tmp.unlink()
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_json(path, obj, **kwargs) -> None:

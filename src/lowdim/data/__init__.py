@@ -9,6 +9,11 @@ import importlib
 import pkgutil
 
 from . import sources as _sources
+from .archive import (ArchiveError, MissingMemberError, UnsafeArchiveError, iter_members,
+                      list_members, read_member, safe_extract)
+from .download import (DEFAULT_RAW_ROOT, ChecksumError, DownloadError, download,
+                       ensure_dataset_files, ensure_file, sha256_file, verify_file)
+from .lock import DEFAULT_LOCKFILE
 from .prepared import Dataset, load_dataset, save_dataset, summarize
 from .registry import KINDS, REGISTRY, DatasetSpec, RemoteFile, dataset_names, get_spec, register
 
@@ -16,4 +21,10 @@ for _module in sorted(m.name for m in pkgutil.iter_modules(_sources.__path__)):
     importlib.import_module(f"{_sources.__name__}.{_module}")
 
 __all__ = ["KINDS", "REGISTRY", "Dataset", "DatasetSpec", "RemoteFile", "dataset_names",
-           "get_spec", "load_dataset", "register", "save_dataset", "summarize"]
+           "get_spec", "load_dataset", "register", "save_dataset", "summarize",
+           # verified downloads and the pin lock file
+           "DEFAULT_LOCKFILE", "DEFAULT_RAW_ROOT", "ChecksumError", "DownloadError", "download",
+           "ensure_dataset_files", "ensure_file", "sha256_file", "verify_file",
+           # archives
+           "ArchiveError", "MissingMemberError", "UnsafeArchiveError", "iter_members",
+           "list_members", "read_member", "safe_extract"]

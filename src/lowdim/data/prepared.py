@@ -12,7 +12,7 @@ key                       meaning
 ``Y``                     second view (two_view kind), dense or CSR like ``X``
 ``y``                     labels (n,), int64
 ``label_names``           class names (n_classes,), str
-``texts``                 raw documents (n,), str
+``texts``                 raw documents (n,), str (stored as UTF-8 bytes + offsets)
 ``vocab``                 bag-of-words vocabulary (V,), str
 ``bow``                   CSR counts (n, V) over ``vocab``
 ``word_vectors``          (V, dim) float32 vectors for ``vocab`` rows (e.g. Kusner .mat)
@@ -79,7 +79,9 @@ class Dataset:
 
     @property
     def n(self) -> int:
-        """Number of items (rows, documents, pairs or mentions)."""
+        """Number of items (rows, documents, pairs, mentions or words of a word_vectors set)."""
+        if self.kind == "word_vectors" and self.word_vectors is not None:
+            return self.word_vectors.shape[0]
         for value in (self.X, self.bow, self.texts, self.y):
             if value is not None:
                 return value.shape[0]
@@ -124,12 +126,24 @@ def _put(arrays: dict, key: str, value) -> None:
         arr = np.asarray(value)
         if arr.dtype == object:
             arr = arr.astype(str)
-        arrays[key] = arr
+        if arr.dtype.kind == "U" and arr.ndim == 1:
+            # Fixed-width UTF-32 wastes space on documents of varied length:
+            # store UTF-8 bytes and offsets instead.
+            encoded = [v.encode("utf-8") for v in arr.tolist()]
+            arrays[f"{key}.utf8"] = np.frombuffer(b"".join(encoded), dtype=np.uint8)
+            arrays[f"{key}.offsets"] = np.cumsum([0] + [len(b) for b in encoded], dtype=np.int64)
+        else:
+            arrays[key] = arr
 
 
 def _get(store, key: str):
     if key in store.files:
         return store[key]
+    if f"{key}.utf8" in store.files:
+        raw = store[f"{key}.utf8"].tobytes()
+        offsets = store[f"{key}.offsets"]
+        return np.array([raw[a:b].decode("utf-8") for a, b in zip(offsets[:-1], offsets[1:])],
+                        dtype=str)
     if f"{key}.data" in store.files:
         shape = tuple(int(s) for s in store[f"{key}.shape"])
         return sp.csr_matrix((store[f"{key}.data"], store[f"{key}.indices"],
@@ -149,8 +163,10 @@ def save_dataset(dataset: Dataset, path) -> Path:
     arrays["meta"] = np.asarray(json.dumps(meta, sort_keys=True, default=str))
     path = Path(path)
     with atomic_path(path, suffix=".npz") as tmp:
+        # Uncompressed: random-valued synthetic matrices do not compress, and
+        # compressing hundreds of MB costs more time than it saves on disk.
         with open(tmp, "wb") as fh:
-            np.savez_compressed(fh, **arrays)
+            np.savez(fh, **arrays)
     return path
 
 

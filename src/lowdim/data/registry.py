@@ -13,12 +13,16 @@ Modules that define datasets call :func:`register` at import time;
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
 __all__ = ["KINDS", "RemoteFile", "DatasetSpec", "REGISTRY", "register", "get_spec",
            "dataset_names"]
+
+_SCHEMES = ("https", "http", "file")
+_SHA256 = re.compile(r"[0-9a-f]{64}")
 
 #: What a prepared dataset holds (see :mod:`lowdim.data.prepared`).
 KINDS = {
@@ -56,10 +60,25 @@ class RemoteFile:
     size: int | None = None
 
     def __post_init__(self):
-        if not self.urls:
-            raise ValueError(f"RemoteFile {self.filename!r} needs at least one address")
         if "/" in self.filename or self.filename in {"", ".", ".."}:
             raise ValueError(f"RemoteFile filename must be a plain file name, got {self.filename!r}")
+        if isinstance(self.urls, str):
+            raise ValueError(f"RemoteFile {self.filename!r}: `urls` must be a sequence of "
+                             f"addresses, got the single string {self.urls!r}")
+        object.__setattr__(self, "urls", tuple(self.urls))  # accept lists, stay hashable
+        if not self.urls:
+            raise ValueError(f"RemoteFile {self.filename!r} needs at least one address")
+        for url in self.urls:
+            if not (isinstance(url, str) and url.split("://", 1)[0] in _SCHEMES and "://" in url):
+                raise ValueError(f"RemoteFile {self.filename!r}: addresses must start with one "
+                                 f"of {'://, '.join(_SCHEMES)}://, got {url!r}")
+        if self.sha256 is not None and not _SHA256.fullmatch(str(self.sha256)):
+            raise ValueError(f"RemoteFile {self.filename!r}: `sha256` must be 64 lowercase hex "
+                             f"digits or None, got {self.sha256!r}")
+        if self.size is not None and (isinstance(self.size, bool) or
+                                      not isinstance(self.size, int) or self.size < 0):
+            raise ValueError(f"RemoteFile {self.filename!r}: `size` must be an int >= 0 or "
+                             f"None, got {self.size!r}")
 
 
 @dataclass(frozen=True)
@@ -102,6 +121,9 @@ class DatasetSpec:
         if self.kind not in KINDS:
             raise ValueError(f"dataset {self.name!r}: kind must be one of {sorted(KINDS)}, "
                              f"got {self.kind!r}")
+        names = [f.filename for f in self.files]
+        if len(set(names)) != len(names):
+            raise ValueError(f"dataset {self.name!r}: file names must be unique, got {names}")
         for key, prop in self.options_schema.items():
             if "default" not in prop:
                 raise ValueError(f"dataset {self.name!r}: option {key!r} needs a default")

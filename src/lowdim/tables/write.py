@@ -42,7 +42,8 @@ def write_table(df: pd.DataFrame, path, formats=_FORMATS, caption: str | None = 
             if fmt == "csv":
                 df.to_csv(tmp, index=False)
             elif fmt == "md":
-                text = df.to_markdown(index=False)
+                shown = df.astype(object).where(df.notna(), None)
+                text = shown.to_markdown(index=False, missingval="–")
                 tmp.write_text((f"{caption}\n\n" if caption else "") + text + "\n")
             else:
                 tmp.write_text(df.to_latex(index=False, caption=caption, escape=True))

@@ -1,0 +1,37 @@
+# lowdim: reproduce SMS-Nystrom, Vec2vec and AppGrad CCA end to end, from raw data.
+#
+#   snakemake --cores 2                                  # default offline profile
+#   snakemake --cores 8 --configfile config/paper.yaml   # full reproduction (downloads)
+#   snakemake --report results/report.html               # the report
+#
+# Layout follows snakemake-workflows: one .smk per concern under workflow/rules/.
+
+from snakemake.utils import min_version
+
+min_version("8.20")
+
+
+# The default profile, unless config files are given with --configfile: then those
+# alone define the run (Snakemake would otherwise merge them into this one, and
+# the offline datasets would leak into the paper profile).
+if not workflow.overwrite_configfiles:
+
+    configfile: "config/config.yaml"
+
+
+report: "workflow/report/workflow.rst"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/data.smk"
+include: "workflow/rules/similarity.smk"
+include: "workflow/rules/sms_tasks.smk"
+include: "workflow/rules/embedding.smk"
+include: "workflow/rules/cca.smk"
+include: "workflow/rules/report.smk"
+
+
+rule all:
+    input:
+        get_final_output,
+    default_target: True

@@ -1,0 +1,175 @@
+"""Helpers shared by the parsers of downloaded datasets.
+
+Every parser reads verified local files and turns them into a
+:class:`~lowdim.data.prepared.Dataset`. When a file does not hold what the
+real format promises (an archive without an expected member, a ``.mat`` file
+without an expected variable, a record of the wrong length), the parser raises
+a :class:`FormatError` that names the dataset, the file and what was
+expected, so a user can tell a truncated download from a changed upstream
+format.
+
+Archive members are read through :mod:`lowdim.data.archive` (no extraction to
+disk, no path traversal possible since nothing is written).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from .archive import MissingMemberError, iter_members, list_members, read_member
+
+__all__ = ["FormatError", "MissingVariableError", "MissingMemberError", "member_bytes",
+           "members_under", "list_archive", "load_mat", "require_variables", "subsample",
+           "encode_labels", "split_indices"]
+
+
+class FormatError(ValueError):
+    """A downloaded file does not have the layout its real format promises."""
+
+    def __init__(self, dataset: str, path, expected: str):
+        self.dataset, self.path, self.expected = dataset, Path(path), expected
+        super().__init__(f"dataset {dataset!r}, file {self.path.name!r}: expected {expected}")
+
+
+class MissingVariableError(FormatError, KeyError):
+    """A MATLAB ``.mat`` file lacks a variable the parser needs."""
+
+    def __str__(self):
+        return self.args[0]
+
+
+def member_bytes(archive, member: str, dataset: str) -> bytes:
+    """Bytes of one archive member; a missing member names the dataset and archive."""
+    return read_member(archive, member, dataset=dataset)
+
+
+def members_under(archive, prefix: str, dataset: str):
+    """Yield ``(name, bytes)`` of the regular files under ``prefix``, in one pass."""
+    yield from iter_members(archive, prefix=prefix, dataset=dataset)
+
+
+def list_archive(archive, dataset: str) -> list[str]:
+    """Member names (files only) of ``archive``."""
+    return list_members(archive, dataset=dataset)
+
+
+def load_mat(path, dataset: str, required=(), any_of=()):
+    """Read a MATLAB v5 ``.mat`` file with scipy and check its variables.
+
+    Parameters
+    ----------
+    path : Path
+    dataset : str
+        For error messages.
+    required : sequence of str
+        Variables that must all be present.
+    any_of : sequence of sequence of str
+        Groups of alternative names: at least one name of each group must be present.
+
+    Returns
+    -------
+    mat : dict of str -> ndarray
+        As returned by :func:`scipy.io.loadmat` (cell arrays are object arrays).
+    """
+    import scipy.io
+
+    path = Path(path)
+    try:
+        mat = scipy.io.loadmat(path)
+    except (ValueError, TypeError, OSError, NotImplementedError) as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise
+        raise FormatError(dataset, path, f"a MATLAB v5 .mat file readable by scipy ({exc})") \
+            from exc
+    require_variables(mat, required, dataset, path)
+    present = sorted(k for k in mat if not k.startswith("__"))
+    for group in any_of:
+        if not any(name in mat for name in group):
+            raise MissingVariableError(dataset, path,
+                                       f"one of the variables {list(group)} (found: {present})")
+    return mat
+
+
+def require_variables(mat, names, dataset: str, path) -> None:
+    """Raise :class:`MissingVariableError` for the first of ``names`` not in ``mat``."""
+    present = sorted(k for k in mat if not k.startswith("__"))
+    for name in names:
+        if name not in mat:
+            raise MissingVariableError(dataset, path, f"variable {name!r} (found: {present})")
+
+
+def subsample(n: int, n_rows: int, seed: int) -> np.ndarray:
+    """Sorted row indices: all rows when ``n_rows`` is 0 or >= n, else a seeded random subset.
+
+    Parameters
+    ----------
+    n : int
+        Number of rows available.
+    n_rows : int
+        Rows to keep; 0 keeps all.
+    seed : int
+
+    Returns
+    -------
+    rows : ndarray of int64, sorted ascending
+    """
+    if n_rows < 0:
+        raise ValueError(f"`n_rows` must be >= 0, got {n_rows}")
+    if n_rows == 0 or n_rows >= n:
+        return np.arange(n, dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    return np.sort(rng.choice(n, size=n_rows, replace=False)).astype(np.int64)
+
+
+def encode_labels(values, names=None):
+    """Integer codes 0..C-1 for ``values`` and the class names they stand for.
+
+    Parameters
+    ----------
+    values : sequence
+        One label per item.
+    names : sequence of str, optional
+        Class names in code order; default: the sorted distinct values.
+
+    Returns
+    -------
+    y : ndarray of int64 of shape (n,)
+    label_names : ndarray of str of shape (C,)
+    """
+    values = np.asarray([str(v) for v in values], dtype=str)
+    if names is None:
+        names = np.unique(values)
+    names = np.asarray(list(names), dtype=str)
+    index = {name: i for i, name in enumerate(names.tolist())}
+    unknown = sorted(set(values.tolist()) - set(index))
+    if unknown:
+        raise ValueError(f"labels {unknown[:5]} are not among the class names {names.tolist()}")
+    y = np.fromiter((index[v] for v in values.tolist()), dtype=np.int64, count=len(values))
+    return y, names
+
+
+def split_indices(is_train, rows=None):
+    """``train_idx``/``test_idx`` of shape (1, m) from a boolean train mask.
+
+    Parameters
+    ----------
+    is_train : ndarray of bool of shape (n_all,)
+        True for rows of the official training split.
+    rows : ndarray of int, optional
+        Rows kept (sorted); indices are renumbered to positions in ``rows``.
+
+    Returns
+    -------
+    train_idx, test_idx : ndarrays of int64 of shape (1, m), or (None, None)
+        None when either part would be empty.
+    """
+    mask = np.asarray(is_train, dtype=bool)
+    if rows is not None:
+        mask = mask[rows]
+    train = np.flatnonzero(mask)
+    test = np.flatnonzero(~mask)
+    if train.size == 0 or test.size == 0:
+        return None, None
+    return train[None, :].astype(np.int64), test[None, :].astype(np.int64)

@@ -1,0 +1,71 @@
+"""Text helpers shared by every text dataset: tokenising and bags of words."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+__all__ = ["tokenize", "bag_of_words"]
+
+_TOKEN = re.compile(r"[a-z0-9][a-z0-9'\-]*[a-z0-9]|[a-z0-9]")
+
+
+def tokenize(text: str, stop_words=ENGLISH_STOP_WORDS, min_length: int = 1) -> list[str]:
+    """Lower-case word tokens of ``text``, without stop words.
+
+    Kusner et al. (2015) remove the SMART stop list before computing WMD; we use
+    scikit-learn's English stop list, which serves the same purpose and ships
+    offline. Pass ``stop_words=()`` to keep every word.
+
+    Parameters
+    ----------
+    text : str
+    stop_words : collection of str
+    min_length : int, default=1
+        Drop tokens shorter than this.
+
+    Returns
+    -------
+    tokens : list of str
+    """
+    tokens = _TOKEN.findall(text.lower())
+    return [t for t in tokens if len(t) >= min_length and t not in stop_words]
+
+
+def bag_of_words(token_lists, vocab=None, min_count: int = 1):
+    """Count matrix of documents over a vocabulary.
+
+    Parameters
+    ----------
+    token_lists : sequence of list of str
+        One token list per document.
+    vocab : sequence of str, optional
+        Fixed vocabulary (words outside it are dropped). By default every word
+        seen at least ``min_count`` times, sorted alphabetically.
+    min_count : int, default=1
+
+    Returns
+    -------
+    bow : scipy.sparse.csr_matrix of shape (n_docs, len(vocab)), float64
+    vocab : ndarray of str of shape (V,)
+    """
+    if vocab is None:
+        counts: dict[str, int] = {}
+        for tokens in token_lists:
+            for t in tokens:
+                counts[t] = counts.get(t, 0) + 1
+        vocab = sorted(w for w, c in counts.items() if c >= min_count)
+    vocab = np.asarray(list(vocab), dtype=str)
+    index = {w: i for i, w in enumerate(vocab.tolist())}
+    rows, cols = [], []
+    for r, tokens in enumerate(token_lists):
+        ids = [index[t] for t in tokens if t in index]
+        rows.extend([r] * len(ids))
+        cols.extend(ids)
+    data = np.ones(len(rows), dtype=np.float64)
+    bow = sp.csr_matrix((data, (rows, cols)), shape=(len(token_lists), len(vocab)))
+    bow.sum_duplicates()
+    return bow, vocab

@@ -1,0 +1,46 @@
+"""Two-view splits of image data (CCA between image halves)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["SPLITS", "split_image_halves"]
+
+#: left_right: the AppGrad paper's text ("left and right halves of the images");
+#: top_bottom: what the authors' MNIST code does (rows 1-14 against rows 15-28).
+SPLITS = ("left_right", "top_bottom")
+
+
+def split_image_halves(X, image_shape, split: str = "left_right"):
+    """Split flattened images into two halves.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, h * w)
+        Row-major flattened grey-scale images.
+    image_shape : tuple of int (h, w)
+    split : {"left_right", "top_bottom"}, default="left_right"
+
+    Returns
+    -------
+    first, second : ndarrays of shape (n, h * w // 2)
+        Left and right (or top and bottom) halves, each flattened row-major.
+    """
+    h, w = image_shape
+    X = np.asarray(X)
+    if X.ndim != 2 or X.shape[1] != h * w:
+        raise ValueError(f"`X` must have shape (n, {h * w}) for image_shape {image_shape}, "
+                         f"got {X.shape}")
+    images = X.reshape(-1, h, w)
+    if split == "left_right":
+        if w % 2:
+            raise ValueError(f"left_right split needs an even image width, got {w}")
+        first, second = images[:, :, : w // 2], images[:, :, w // 2:]
+    elif split == "top_bottom":
+        if h % 2:
+            raise ValueError(f"top_bottom split needs an even image height, got {h}")
+        first, second = images[:, : h // 2, :], images[:, h // 2:, :]
+    else:
+        raise ValueError(f"`split` must be one of {SPLITS}, got {split!r}")
+    n = X.shape[0]
+    return first.reshape(n, -1).copy(), second.reshape(n, -1).copy()

@@ -1,0 +1,50 @@
+"""Send lowdim's log lines, warnings and uncaught errors to a file (one per workflow job)."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+__all__ = ["log_to_file"]
+
+_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def log_to_file(path, level: int = logging.INFO) -> logging.Logger:
+    """Route the ``lowdim`` logger, Python warnings and uncaught exceptions to ``path``.
+
+    Workflow scripts call this first, so that every job's log holds its start and
+    end lines, progress, warnings and, if it fails, the traceback.
+
+    Parameters
+    ----------
+    path : str or Path
+        Log file; its directory is created. Opened in write mode (one job, one log).
+    level : int, default=logging.INFO
+
+    Returns
+    -------
+    logger : logging.Logger
+        The ``lowdim`` logger.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handler = logging.FileHandler(path, mode="w", encoding="utf-8")
+    handler.setFormatter(logging.Formatter(_FORMAT))
+    logging.captureWarnings(True)
+    for name in ("lowdim", "py.warnings", "gensim", "umap", "pynndescent"):
+        target = logging.getLogger(name)
+        target.setLevel(level if name in ("lowdim", "py.warnings") else logging.WARNING)
+        target.addHandler(handler)
+    logger = logging.getLogger("lowdim")
+    logger.propagate = False
+    previous = sys.excepthook
+
+    def log_uncaught(exc_type, exc, tb):
+        # Snakemake points users at the log file: make sure the traceback is in it.
+        logger.critical("uncaught error", exc_info=(exc_type, exc, tb))
+        previous(exc_type, exc, tb)
+
+    sys.excepthook = log_uncaught
+    return logger

@@ -1,0 +1,105 @@
+"""Published numbers with their provenance, read from ``config/published/*.yaml``.
+
+Each file covers one paper::
+
+    paper: AppGrad CCA
+    citation: "Ma, Lu & Foster (2015). Finding linear structure ..."
+    tolerances:                # per metric, how close counts as reproduced
+      pcc: {abs: 3.0, unit: "percentage points"}
+    entries:
+      - artifact: Figure 1 (MNIST)
+        metric: pcc
+        setting: "MNIST halves, k = 20, stochastic AppGrad, 1000 iterations, in-sample"
+        published: 92.9
+        provenance: "authors' public code: values hard-coded in the plotting script"
+        read_off_figure: false
+        reproduced:            # where our value is: a tidy CSV, rows, column
+          file: results/cca/tidy/appgrad_trace.csv
+          where: {dataset: mnist_halves, method: sappgrad, iteration: 1000}
+          column: pcc_in
+          scale: 100.0         # multiply before comparing (fractions -> percent)
+
+A *claim* entry has no published number; it states a comparison the paper
+makes (``expect: less`` or ``greater``) between our value (``reproduced``) and a
+second reproduced value (``than``), e.g. "SMS-Nystrom's error is below classic
+Nystrom's at s/n = 0.1".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+__all__ = ["PublishedEntry", "load_published"]
+
+_COMPARISONS = ("less", "greater")
+
+
+@dataclass(frozen=True)
+class PublishedEntry:
+    """One published number (or claim) and where our reproduction of it lives."""
+
+    paper: str
+    artifact: str
+    metric: str
+    setting: str
+    provenance: str
+    reproduced: dict
+    published: float | None = None
+    read_off_figure: bool = False
+    tolerance: dict = field(default_factory=dict)
+    expect: str | None = None
+    than: dict | None = None
+    unit: str = ""
+
+    @property
+    def is_claim(self) -> bool:
+        return self.expect is not None
+
+
+def _check_source(where: str, source) -> dict:
+    if not isinstance(source, dict) or not {"file", "column"} <= set(source):
+        raise ValueError(f"{where}: needs a mapping with `file`, `column` and optional "
+                         f"`where`, `scale`; got {source!r}")
+    unknown = set(source) - {"file", "column", "where", "scale", "aggregate"}
+    if unknown:
+        raise ValueError(f"{where}: unknown keys {sorted(unknown)}")
+    return source
+
+
+def _entry(paper: str, tolerances: dict, index: int, raw: dict, path: Path) -> PublishedEntry:
+    where = f"{path.name}: entries[{index}]"
+    required = {"artifact", "metric", "setting", "provenance", "reproduced"}
+    missing = required - set(raw)
+    if missing:
+        raise ValueError(f"{where}: missing {sorted(missing)}")
+    expect = raw.get("expect")
+    if expect is None and "published" not in raw:
+        raise ValueError(f"{where}: needs `published` (a number) or `expect` (a claim)")
+    if expect is not None and (expect not in _COMPARISONS or "than" not in raw):
+        raise ValueError(f"{where}: `expect` must be one of {_COMPARISONS} with a `than` source")
+    metric = raw["metric"]
+    tolerance = tolerances.get(metric, {})
+    if expect is None and not ({"abs", "rel"} & set(tolerance)):
+        raise ValueError(f"{where}: metric {metric!r} has no tolerance (abs or rel) in "
+                         f"`tolerances`")
+    return PublishedEntry(
+        paper=paper, artifact=raw["artifact"], metric=metric, setting=raw["setting"],
+        provenance=raw["provenance"], published=raw.get("published"),
+        read_off_figure=bool(raw.get("read_off_figure", False)),
+        reproduced=_check_source(f"{where}.reproduced", raw["reproduced"]),
+        tolerance=tolerance, expect=expect,
+        than=_check_source(f"{where}.than", raw["than"]) if expect else None,
+        unit=tolerance.get("unit", raw.get("unit", "")))
+
+
+def load_published(path) -> list[PublishedEntry]:
+    """Read and check one ``config/published/<paper>.yaml`` file."""
+    path = Path(path)
+    doc = yaml.safe_load(path.read_text())
+    if not isinstance(doc, dict) or "paper" not in doc or "entries" not in doc:
+        raise ValueError(f"{path}: expected a mapping with `paper`, `tolerances` and `entries`")
+    tolerances = doc.get("tolerances", {})
+    return [_entry(doc["paper"], tolerances, i, raw, path) for i, raw in enumerate(doc["entries"])]

@@ -1,0 +1,109 @@
+"""Compare reproduced values with published ones: reproduced / differs / not run.
+
+A reproduced value is the mean over the matching rows of a tidy CSV (one row per
+seed or split); the spread is their standard deviation. The verdict is
+*reproduced* when ``|mean - published|`` is within the metric's tolerance
+(``abs``, or ``rel`` times ``|published|``; both may be given, the looser wins),
+*differs* otherwise, and *not run* (with the reason) when this profile did not
+produce the value.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .published import PublishedEntry
+
+__all__ = ["VERDICTS", "score_entry", "scorecard", "within_tolerance"]
+
+VERDICTS = ("reproduced", "differs", "not run")
+
+
+def within_tolerance(value: float, published: float, tolerance: dict) -> bool:
+    """True when ``|value - published| <= max(abs, rel * |published|)``.
+
+    A tiny relative slack (1e-9) absorbs floating-point noise at the boundary.
+    """
+    allowed = max(float(tolerance.get("abs", 0.0)),
+                  float(tolerance.get("rel", 0.0)) * abs(published))
+    return abs(value - published) <= allowed * (1 + 1e-9) + 1e-12
+
+
+def _values(source: dict, root: Path, cache: dict):
+    """The matching values of ``source``, or a reason why there are none."""
+    path = root / source["file"]
+    if not path.exists():
+        return None, f"{source['file']} was not produced by this profile"
+    if path not in cache:
+        cache[path] = pd.read_csv(path)
+    table = cache[path]
+    column = source["column"]
+    if column not in table.columns:
+        return None, f"{source['file']} has no column {column!r}"
+    mask = np.ones(len(table), dtype=bool)
+    for key, wanted in (source.get("where") or {}).items():
+        if key not in table.columns:
+            return None, f"{source['file']} has no column {key!r}"
+        mask &= (table[key] == wanted).to_numpy() | (table[key].astype(str) == str(wanted)).to_numpy()
+    values = pd.to_numeric(table.loc[mask, column], errors="coerce").to_numpy(dtype=float)
+    values = values[np.isfinite(values)] * float(source.get("scale", 1.0))
+    if values.size == 0:
+        where = ", ".join(f"{k}={v}" for k, v in (source.get("where") or {}).items())
+        return None, f"no rows with {where} in {source['file']}"
+    return values, ""
+
+
+def _spread(values) -> float:
+    return float(np.std(values, ddof=1)) if values.size > 1 else 0.0
+
+
+def score_entry(entry: PublishedEntry, root=".", cache=None) -> dict:
+    """One scorecard row for ``entry``, reading tidy CSVs under ``root``."""
+    cache = {} if cache is None else cache
+    root = Path(root)
+    row = {"paper": entry.paper, "artifact": entry.artifact, "metric": entry.metric,
+           "setting": entry.setting, "unit": entry.unit,
+           "published": entry.published if not entry.is_claim else f"{entry.expect} than reference",
+           "provenance": entry.provenance + (" (read off a figure)" if entry.read_off_figure else ""),
+           "reproduced": np.nan, "spread": np.nan, "runs": 0, "difference": np.nan,
+           "tolerance": _tolerance_text(entry), "verdict": "not run", "reason": ""}
+    values, reason = _values(entry.reproduced, root, cache)
+    if values is None:
+        row["reason"] = reason
+        return row
+    mean = float(values.mean())
+    row.update(reproduced=mean, spread=_spread(values), runs=int(values.size))
+    if entry.is_claim:
+        reference, reason = _values(entry.than, root, cache)
+        if reference is None:
+            row.update(verdict="not run", reason=reason)
+            return row
+        ref = float(reference.mean())
+        holds = mean < ref if entry.expect == "less" else mean > ref
+        row.update(difference=mean - ref, verdict="reproduced" if holds else "differs",
+                   reason=f"ours {mean:.4g} vs reference {ref:.4g}")
+        return row
+    row["difference"] = mean - float(entry.published)
+    ok = within_tolerance(mean, float(entry.published), entry.tolerance)
+    row["verdict"] = "reproduced" if ok else "differs"
+    return row
+
+
+def _tolerance_text(entry: PublishedEntry) -> str:
+    if entry.is_claim:
+        return "sign of the difference"
+    parts = []
+    if "abs" in entry.tolerance:
+        parts.append(f"±{entry.tolerance['abs']:g}")
+    if "rel" in entry.tolerance:
+        parts.append(f"±{100 * entry.tolerance['rel']:g}%")
+    return " or ".join(parts)
+
+
+def scorecard(entries, root=".") -> pd.DataFrame:
+    """The scorecard table: one row per published entry."""
+    cache: dict = {}
+    return pd.DataFrame([score_entry(e, root, cache) for e in entries])

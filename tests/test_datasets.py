@@ -1,0 +1,142 @@
+"""Embedded and synthetic datasets, and the prepared format."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from lowdim.data import Dataset, get_spec, load_dataset, save_dataset, summarize
+from lowdim.data.pipeline import prepare_dataset, write_prepared
+from lowdim.data.sources.synthetic import planted_two_view, sparse_two_view
+from lowdim.data.views import split_image_halves
+
+
+def test_digits_is_the_full_sklearn_set():
+    data = get_spec("digits").prepare()
+    assert data.X.shape == (1797, 64) and data.y.shape == (1797,)
+    assert set(np.unique(data.y)) == set(range(10))
+
+
+def test_digits_subsample_is_seeded_and_sized():
+    a = get_spec("digits").prepare(n_rows=300, seed=1)
+    b = get_spec("digits").prepare(n_rows=300, seed=1)
+    c = get_spec("digits").prepare(n_rows=300, seed=2)
+    assert a.X.shape == (300, 64)
+    np.testing.assert_array_equal(a.X, b.X)
+    assert not np.array_equal(a.X, c.X)
+
+
+@pytest.mark.parametrize("split", ["left_right", "top_bottom"])
+def test_image_halves_reassemble_the_image(split):
+    X = np.arange(2 * 16, dtype=float).reshape(2, 16)  # two 4x4 images
+    first, second = split_image_halves(X, (4, 4), split)
+    axis = 2 if split == "left_right" else 1
+    whole = np.concatenate([first.reshape(2, *((4, 2) if axis == 2 else (2, 4))),
+                            second.reshape(2, *((4, 2) if axis == 2 else (2, 4)))], axis=axis)
+    np.testing.assert_array_equal(whole.reshape(2, 16), X)
+
+
+def test_left_right_halves_of_digits_are_columns():
+    data = get_spec("digits_halves").prepare(split="left_right")
+    image = get_spec("digits").prepare().X[0].reshape(8, 8)
+    np.testing.assert_array_equal(data.X[0].reshape(8, 4), image[:, :4])
+    np.testing.assert_array_equal(data.Y[0].reshape(8, 4), image[:, 4:])
+
+
+def test_split_rejects_wrong_shape_and_unknown_split():
+    with pytest.raises(ValueError, match="image_shape"):
+        split_image_halves(np.zeros((2, 10)), (4, 4))
+    with pytest.raises(ValueError, match="split"):
+        split_image_halves(np.zeros((2, 16)), (4, 4), "diagonal")
+
+
+def test_pang_lee_has_balanced_labels_and_bag_of_words():
+    data = get_spec("pang_lee").prepare()
+    assert data.n == 200 and list(data.label_names) == ["neg", "pos"]
+    assert np.bincount(data.y).tolist() == [100, 100]
+    assert data.bow.shape == (200, len(data.vocab))
+    assert "the" not in set(data.vocab)  # stop words removed
+    first_words = {data.vocab[j] for j in data.bow[0].indices}
+    assert {"simplistic", "silly", "tedious"} <= first_words
+
+
+def test_lee_corpus_has_300_documents():
+    data = get_spec("lee").prepare()
+    assert data.n == 300 and data.y is None and data.bow.nnz > 10000
+
+
+def test_planted_correlations_are_recovered_by_exact_cca():
+    rho = np.array([0.9, 0.7, 0.5])
+    X, Y, truth = planted_two_view(20000, 8, 6, rho, condition=50.0, random_state=0)
+    qx, _ = np.linalg.qr(X - X.mean(0))
+    qy, _ = np.linalg.qr(Y - Y.mean(0))
+    sample = np.linalg.svd(qx.T @ qy, compute_uv=False)
+    np.testing.assert_allclose(sample[:3], rho, atol=0.02)
+    assert sample[3:].max() < 0.05
+    np.testing.assert_array_equal(truth, rho)
+
+
+def test_planted_views_have_the_requested_conditioning():
+    X, _, _ = planted_two_view(40000, 10, 10, [0.5], condition=100.0, random_state=1)
+    eig = np.linalg.eigvalsh(np.cov(X.T))
+    assert 70 < eig.max() / eig.min() < 140
+
+
+def test_planted_rejects_impossible_correlations():
+    with pytest.raises(ValueError, match="correlations"):
+        planted_two_view(10, 3, 3, [0.5, 0.4, 0.3, 0.2])
+    with pytest.raises(ValueError, match="correlations"):
+        planted_two_view(10, 3, 3, [1.0])
+
+
+def test_sparse_two_view_is_binary_sparse_and_shares_factors():
+    X, Y, y = sparse_two_view(3000, 5000, 4000, n_factors=10, signal_nnz=8, noise_nnz=4,
+                              block=50, random_state=0)
+    assert sp.isspmatrix_csr(X) and X.shape == (3000, 5000) and Y.shape == (3000, 4000)
+    assert set(np.unique(X.data)) == {1.0}
+    assert X.getnnz(axis=1).max() <= 12
+    # Rows of the same factor share many more features than rows of different factors.
+    same = (X[y == 0] @ X[y == 0].T).mean()
+    other = (X[y == 0] @ X[y == 1].T).mean()
+    assert same > 5 * other
+
+
+def test_prepared_roundtrip_keeps_every_field(tmp_path):
+    X = sp.random(20, 30, density=0.1, format="csr", random_state=0)
+    data = Dataset(name="toy", kind="text", bow=X, vocab=np.array([f"w{i}" for i in range(30)]),
+                   texts=np.array(["é naïve text"] + ["x" * i for i in range(19)]),
+                   y=np.arange(20) % 2, train_idx=np.array([[0, 1, 2]]),
+                   test_idx=np.array([[3, 4]]), extra={"score": np.linspace(0, 1, 20)},
+                   meta={"source": "unit test"})
+    path = save_dataset(data, tmp_path / "toy.npz")
+    back = load_dataset(path)
+    assert sp.isspmatrix_csr(back.bow) and (back.bow != X).nnz == 0
+    np.testing.assert_array_equal(back.texts, data.texts)
+    np.testing.assert_array_equal(back.vocab, data.vocab)
+    np.testing.assert_array_equal(back.train_idx, data.train_idx)
+    np.testing.assert_allclose(back.extra["score"], data.extra["score"])
+    assert back.meta["source"] == "unit test" and back.kind == "text" and back.n == 20
+
+
+def test_prepared_file_loads_without_pickle(tmp_path):
+    path = save_dataset(get_spec("pang_lee").prepare(), tmp_path / "p.npz")
+    with np.load(path, allow_pickle=False) as store:
+        for key in store.files:
+            assert store[key].dtype != object
+
+
+def test_invalid_dataset_is_not_written(tmp_path):
+    bad = Dataset(name="bad", kind="dense", X=np.array([[1.0, np.nan]]), y=np.array([0]))
+    with pytest.raises(ValueError, match="NaN"):
+        save_dataset(bad, tmp_path / "bad.npz")
+    mismatched = Dataset(name="bad", kind="dense", X=np.zeros((3, 2)), y=np.zeros(2))
+    with pytest.raises(ValueError, match="rows"):
+        save_dataset(mismatched, tmp_path / "bad.npz")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_pipeline_writes_dataset_and_summary(tmp_path):
+    data = prepare_dataset("digits", {"n_rows": 100})
+    row = write_prepared(data, tmp_path / "d.npz", tmp_path / "d.summary.csv")
+    assert row["n"] == 100 and row["classes"] == 10 and row["kind"] == "dense"
+    assert (tmp_path / "d.summary.csv").read_text().count("\n") == 2
+    assert summarize(load_dataset(tmp_path / "d.npz"))["dimensions"] == "X: 64"

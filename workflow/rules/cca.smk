@@ -1,0 +1,1 @@
+# The `cca` part of the workflow (config section `cca:`).

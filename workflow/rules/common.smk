@@ -1,0 +1,56 @@
+# Config validation, input functions and get_final_output(); no rules here.
+
+import sys
+from pathlib import Path
+
+from lowdim.config import ConfigError, validate_config
+from lowdim.data import get_spec
+
+
+SCHEMA = Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
+
+try:
+    _validated = validate_config(config, SCHEMA)
+except ConfigError as error:
+    sys.exit(str(error))
+# Update in place: Snakemake keeps a reference to this dict.
+config.clear()
+config.update(_validated)
+
+RAW_DIR = config["resources"]["raw_dir"]
+
+# Each .smk appends a function returning its final targets for the current config.
+FINAL_OUTPUTS = []
+
+
+def get_final_output(wildcards=None):
+    """Every final target of every enabled part of the workflow."""
+    targets = []
+    for function in FINAL_OUTPUTS:
+        targets.extend(function())
+    return targets
+
+
+def configured_datasets():
+    """Names listed under `datasets:` in the config, in order."""
+    return list(config["datasets"])
+
+
+def dataset_npz(name):
+    """Prepared file of dataset `name` (results/data/{name}.npz)."""
+    return f"results/data/{name}.npz"
+
+
+def dataset_options(name):
+    """Options of dataset `name`, defaults filled in."""
+    return {**get_spec(name).defaults(), **config["datasets"].get(name, {})}
+
+
+def raw_files(name):
+    """Local paths of the raw files dataset `name` downloads (none for offline data)."""
+    return [f"{RAW_DIR}/{name}/{remote.filename}" for remote in get_spec(name).files]
+
+
+def prepare_hint(dataset, key, default):
+    """Resource hint `key` of the prepare job of `dataset` (config resources.prepare)."""
+    return config["resources"]["prepare"].get(dataset, {}).get(key, default)

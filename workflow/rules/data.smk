@@ -1,0 +1,76 @@
+# Datasets: download (remote only) -> prepare -> dataset table.
+
+from lowdim.data import dataset_names
+
+
+localrules:
+    download,
+
+
+wildcard_constraints:
+    dataset="|".join(sorted(dataset_names())),
+
+
+rule download:
+    output:
+        f"{RAW_DIR}/{{dataset}}/{{filename}}",
+    params:
+        lockfile=config["resources"]["lockfile"],
+        timeout=config["resources"]["timeout"],
+        retries=config["resources"]["retries"],
+    log:
+        "logs/download/{dataset}/{filename}.log",
+    threads: 1
+    script:
+        "../scripts/download.py"
+
+
+rule prepare:
+    input:
+        raw=lambda w: raw_files(w.dataset),
+    output:
+        npz="results/data/{dataset}.npz",
+        summary="results/data/{dataset}.summary.csv",
+    params:
+        options=lambda w: dataset_options(w.dataset),
+        raw_dir=RAW_DIR,
+        lockfile=config["resources"]["lockfile"],
+    log:
+        "logs/prepare/{dataset}.log",
+    benchmark:
+        "results/benchmarks/prepare/{dataset}.tsv"
+    threads: lambda w: prepare_hint(w.dataset, "threads", 1)
+    resources:
+        mem_mb=lambda w: prepare_hint(w.dataset, "mem_mb", 4000),
+        runtime=lambda w: prepare_hint(w.dataset, "runtime", 30),
+    script:
+        "../scripts/prepare.py"
+
+
+rule dataset_table:
+    input:
+        summaries=lambda w: expand(
+            "results/data/{dataset}.summary.csv", dataset=configured_datasets()
+        ),
+    output:
+        csv=report(
+            "results/tables/data/datasets.csv",
+            caption="../report/datasets.rst",
+            category="Data",
+            subcategory="Datasets",
+            labels={"table": "datasets"},
+        ),
+        md="results/tables/data/datasets.md",
+    params:
+        profile=config["profile"],
+    log:
+        "logs/dataset_table/datasets.log",
+    threads: 1
+    script:
+        "../scripts/dataset_table.py"
+
+
+FINAL_OUTPUTS.append(
+    lambda: [dataset_npz(name) for name in configured_datasets()]
+    + ["results/tables/data/datasets.csv", "results/tables/data/datasets.md"]
+)

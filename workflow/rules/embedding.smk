@@ -1,0 +1,1 @@
+# The `embedding` part of the workflow (config section `embedding:`).

@@ -1,0 +1,1 @@
+# The `report` part of the workflow (config section `report:`).

@@ -1,0 +1,1 @@
+# The `similarity` part of the workflow (config section `similarity:`).
