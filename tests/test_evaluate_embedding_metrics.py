@@ -56,6 +56,16 @@ def test_spectral_ari_is_one_on_separated_clusters_with_a_suitable_gamma():
     assert abs(noise) < 0.1
 
 
+def test_spectral_clustering_agrees_with_scikit_learn():
+    from sklearn.cluster import SpectralClustering
+    from sklearn.metrics import adjusted_rand_score
+
+    X, y = make_blobs(200, n_features=4, centers=4, cluster_std=2.0, random_state=5)
+    ours = spectral_ari(X, y, gamma=0.1, random_state=0)
+    labels = SpectralClustering(4, gamma=0.1, random_state=0).fit_predict(X)
+    assert ours == pytest.approx(adjusted_rand_score(y, labels), abs=0.02)
+
+
 def test_paired_ttest_matches_scipy_and_sets_h_by_alpha():
     a = np.array([0.90, 0.80, 0.70, 0.95, 0.60])
     b = np.array([0.85, 0.78, 0.60, 0.90, 0.61])
