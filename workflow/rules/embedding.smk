@@ -3,7 +3,7 @@
 #   features (raw rows or TF-IDF) -> embed (one job per dataset x method, neighbour
 #   sweep inside) -> score (kNN accuracy per fold, ARI per gamma) -> select (best
 #   setting, t-tests) -> Figure 4, Tables 2 and 3, t-test table;
-#   sensitivity (one job per dataset x parameter x value) -> Figure 5;
+#   sensitivity (one job per dataset x parameter, values swept inside) -> Figure 5;
 #   timing (one job per axis x value x method, timed by `benchmark:`) -> Figure 3.
 
 from lowdim.seeding import derive_seed
@@ -44,10 +44,8 @@ def embedding_scores():
 
 
 def embedding_sensitivity_parts():
-    return [f"results/embedding/sensitivity/{dataset}/{parameter}_{value}.csv"
-            for dataset in EMB_SENS["datasets"]
-            for parameter in ("n_components", "topk")
-            for value in EMB_SENS[parameter]]
+    return expand("results/embedding/sensitivity/{dataset}/{parameter}.csv",
+                  dataset=EMB_SENS["datasets"], parameter=["n_components", "topk"])
 
 
 def embedding_timing_points():
@@ -201,8 +199,9 @@ rule embedding_sensitivity:
     input:
         features="results/embedding/features/{dataset}.npz",
     output:
-        csv="results/embedding/sensitivity/{dataset}/{parameter}_{value}.csv",
+        csv="results/embedding/sensitivity/{dataset}/{parameter}.csv",
     params:
+        values=lambda w: EMB_SENS[w.parameter],
         max_samples=EMB_SENS["max_samples"],
         n_components=EMB["n_components"],
         vec2vec=EMB["vec2vec"],
@@ -210,9 +209,9 @@ rule embedding_sensitivity:
         seed=lambda w: embedding_seed("sensitivity", w.dataset),
         n_jobs=EMB_RES["threads"],
     log:
-        "logs/embedding_sensitivity/{dataset}/{parameter}_{value}.log",
+        "logs/embedding_sensitivity/{dataset}/{parameter}.log",
     benchmark:
-        "results/benchmarks/embedding_sensitivity/{dataset}/{parameter}_{value}.tsv"
+        "results/benchmarks/embedding_sensitivity/{dataset}/{parameter}.tsv"
     threads: EMB_RES["threads"]
     resources:
         mem_mb=EMB_RES["mem_mb"],

@@ -3,7 +3,7 @@ from lowdim.log import log_to_file
 log_to_file(snakemake.log[0])
 
 from lowdim.data import load_dataset
-from lowdim.embedding.experiments import sensitivity_scores, write_csv
+from lowdim.embedding.experiments import sensitivity_sweep, write_csv
 from lowdim.embedding.features import subsample_rows
 from lowdim.embedding.timing import limit_threads
 
@@ -11,9 +11,9 @@ data = load_dataset(snakemake.input.features)
 rows = subsample_rows(data.n, snakemake.params.max_samples, snakemake.params.seed)
 classification = snakemake.params.classification
 with limit_threads(snakemake.threads):
-    scores = sensitivity_scores(
+    scores = sensitivity_sweep(
         data.X[rows], data.y[rows], parameter=snakemake.wildcards.parameter,
-        value=int(snakemake.wildcards.value), n_components=snakemake.params.n_components,
+        values=snakemake.params.values, n_components=snakemake.params.n_components,
         params=snakemake.params.vec2vec, k_grid=classification["k_grid"],
         n_splits=classification["n_splits"], standardize=classification["standardize"],
         random_state=snakemake.params.seed, n_jobs=snakemake.params.n_jobs)

@@ -30,7 +30,7 @@ from ..evaluate.stats import ttests_against
 from .baselines import NEIGHBOR_PARAMETER, make_embedder
 
 __all__ = ["sweep_settings", "fit_embedding", "embed_sweep", "score_sweep", "select_best",
-           "significance_tests", "sensitivity_scores", "save_sweep", "load_sweep", "write_csv",
+           "significance_tests", "sensitivity_scores", "sensitivity_sweep", "save_sweep", "load_sweep", "write_csv",
            "features_summary"]
 
 logger = logging.getLogger("lowdim")
@@ -220,6 +220,12 @@ def sensitivity_scores(X, y, *, parameter, value, n_components, params, k_grid=K
     return pd.DataFrame({"parameter": parameter, "value": value,
                          "fold": np.arange(accuracy.fold_accuracy.size),
                          "accuracy": accuracy.fold_accuracy, "fit_seconds": seconds})
+
+
+def sensitivity_sweep(X, y, *, parameter, values, **kwargs):
+    """:func:`sensitivity_scores` for each of ``values``, concatenated."""
+    return pd.concat([sensitivity_scores(X, y, parameter=parameter, value=v, **kwargs)
+                      for v in values], ignore_index=True)
 
 
 def save_sweep(path, sweep, *, dataset, method, y, meta=None):
