@@ -303,10 +303,17 @@ rule embedding_figure3:
 
 
 def embedding_final_outputs():
+    """Figures and tables of the parts of the experiment that the config enables."""
     if not EMB["enabled"]:
         return []
-    figures = ["figure3_timing", "figure4_knn_accuracy", "figure5_sensitivity"]
-    tables = EMBEDDING_TABLES
+    figures, tables = [], []
+    if EMB["datasets"]:
+        figures.append("figure4_knn_accuracy")
+        tables.extend(EMBEDDING_TABLES)
+    if EMB_SENS["datasets"]:
+        figures.append("figure5_sensitivity")
+    if embedding_timing_points():
+        figures.append("figure3_timing")
     return ([f"results/figures/embedding/{f}.{ext}" for f in figures for ext in ("pdf", "png")]
             + [f"results/tables/embedding/{t}.{ext}" for t in tables
                for ext in ("md", "csv", "tex")])
