@@ -6,15 +6,12 @@
 #   sensitivity (one job per dataset x parameter, values swept inside) -> Figure 5;
 #   timing (one job per axis x value x method, timed by `benchmark:`) -> Figure 3.
 
-from lowdim.seeding import derive_seed
+
+include: "embedding_common.smk"
 
 
-EMB = config["embedding"]
 EMB_RES = EMB["resources"]
-EMB_TIMING = EMB["timing"]
-EMB_SENS = EMB["sensitivity"]
 EMB_CATEGORY = "Vec2vec"
-EMBEDDING_TABLES = ["table2_datasets", "table3_clustering_ari", "knn_accuracy", "ttests"]
 
 
 wildcard_constraints:
@@ -22,37 +19,6 @@ wildcard_constraints:
     axis="n_samples|n_features",
     parameter="n_components|topk",
     value=r"\d+",
-
-
-def embedding_seed(*keys):
-    """Seed of one embedding job, from the base seed and the job's identity."""
-    return derive_seed(config["seed"], "embedding", *keys)
-
-
-def embedding_method_params(method):
-    """Fixed parameters of `method` (its swept neighbour count excluded)."""
-    if method == "vec2vec":
-        return dict(EMB["vec2vec"])
-    if method == "umap":
-        return dict(EMB["umap"])
-    return {}
-
-
-def embedding_scores():
-    return expand("results/embedding/tidy/scores/{dataset}/{method}.csv",
-                  dataset=EMB["datasets"], method=EMB["methods"])
-
-
-def embedding_sensitivity_parts():
-    return expand("results/embedding/sensitivity/{dataset}/{parameter}.csv",
-                  dataset=EMB_SENS["datasets"], parameter=["n_components", "topk"])
-
-
-def embedding_timing_points():
-    return [(axis, value, method)
-            for axis in ("n_samples", "n_features")
-            for value in EMB_TIMING[axis]
-            for method in EMB_TIMING["methods"]]
 
 
 rule embedding_features:
@@ -265,6 +231,9 @@ rule embedding_timing:
     benchmark:
         "results/benchmarks/embedding_timing/{axis}/{value}/{method}.tsv"
     threads: EMB_TIMING["threads"]
+    resources:
+        mem_mb=EMB_RES["mem_mb"],
+        runtime=EMB_RES["runtime"],
     script:
         "../scripts/embedding_timing.py"
 
@@ -300,23 +269,6 @@ rule embedding_figure3:
     threads: 1
     script:
         "../scripts/embedding_figure.py"
-
-
-def embedding_final_outputs():
-    """Figures and tables of the parts of the experiment that the config enables."""
-    if not EMB["enabled"]:
-        return []
-    figures, tables = [], []
-    if EMB["datasets"]:
-        figures.append("figure4_knn_accuracy")
-        tables.extend(EMBEDDING_TABLES)
-    if EMB_SENS["datasets"]:
-        figures.append("figure5_sensitivity")
-    if embedding_timing_points():
-        figures.append("figure3_timing")
-    return ([f"results/figures/embedding/{f}.{ext}" for f in figures for ext in ("pdf", "png")]
-            + [f"results/tables/embedding/{t}.{ext}" for t in tables
-               for ext in ("md", "csv", "tex")])
 
 
 FINAL_OUTPUTS.append(embedding_final_outputs)
