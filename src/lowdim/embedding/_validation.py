@@ -8,7 +8,6 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.utils import check_scalar
 from sklearn.utils.validation import validate_data
 
@@ -67,7 +66,3 @@ def check_choice(value, name, choices):
     if value not in choices:
         raise ValueError(f"`{name}` must be one of {list(choices)}, got {value!r}")
     return value
-
-
-def is_sparse(X) -> bool:
-    return sp.issparse(X)

@@ -126,7 +126,7 @@ def _approximate_neighbors(X, topk, n_jobs, random_state):
     n = X.shape[0]
     k = min(topk + 1, n)
     index = NNDescent(X, metric="cosine", n_neighbors=k, random_state=random_state,
-                      n_jobs=-1 if n_jobs is None else n_jobs, compressed=True)
+                      n_jobs=n_jobs, compressed=True)
     ind, dist = index.neighbor_graph
     # Drop each row's own index; rows where the search missed it drop the last column.
     is_self = ind == np.arange(n)[:, None]
