@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 import matplotlib.pyplot as plt
+from matplotlib.ticker import FuncFormatter, NullFormatter
 import numpy as np
 import pandas as pd
 
@@ -49,11 +50,16 @@ def timing_figure(timing: pd.DataFrame, profile: str = ""):
             ax.plot(rows.index, rows.values, linestyle="-", **method_style(method))
         ax.set_xscale("log")
         ax.set_yscale("log")
+        values = sorted(part["value"].unique())
+        ax.set_xticks(values, [f"{v:,}" for v in values])
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.yaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel(_AXIS_LABELS.get(axis, axis))
         ax.set_ylabel("wall time (s)")
         fixed = part["fixed"].iloc[0] if "fixed" in part and len(part) else ""
         ax.set_title(f"({'ab'[axes_names.index(axis)]}) {fixed}".strip())
-        ax.legend(frameon=False)
+    axes[0][0].legend(frameon=False, loc="best")
     if profile:
         fig.suptitle(f"Vec2vec Figure 3, timing ({profile} profile)", fontsize=9)
     fig.tight_layout()
@@ -90,7 +96,7 @@ def accuracy_figure(classification: pd.DataFrame, profile: str = "", methods=Non
         errors = [stats.loc[(dataset, m), "two_std"] for m in present]
         colors = [method_style(m)["color"] for m in present]
         ax.bar(range(len(present)), means, yerr=errors, color=colors, capsize=3,
-               error_kw={"elinewidth": 0.8})
+               error_kw={"elinewidth": 0.8, "ecolor": "0.55"})
         ax.set_xticks(range(len(present)), [method_style(m)["label"] for m in present],
                       rotation=45, ha="right")
         low = max(0.0, min(np.subtract(means, errors)) - 0.05) if means else 0.0
