@@ -16,6 +16,7 @@ scored with the paper's kNN protocol (nested 4-fold CV, k in 1..11).
 
     PYTHONPATH=src python benchmarks/vec2vec_vs_umap.py            # both cases
     PYTHONPATH=src python benchmarks/vec2vec_vs_umap.py --quick    # n = 5,000 / D = 20,000
+    PYTHONPATH=src python benchmarks/vec2vec_vs_umap.py --variant epochs=2 --threads 2
 """
 
 from __future__ import annotations
@@ -31,14 +32,20 @@ from lowdim.embedding import UMAPEmbedding, Vec2Vec
 from lowdim.evaluate.classification import knn_cv_accuracy
 
 
-def _models(threads, n_components):
+def _models(threads, n_components, variants=(), default=True):
+    """name -> factory; ``variants`` are Vec2Vec settings such as {"epochs": 2}."""
     seed = 0 if threads == 1 else None
-    return {
-        "vec2vec": lambda **kw: Vec2Vec(n_components=n_components, random_state=0,
-                                        n_jobs=threads, **kw),
-        "umap": lambda **kw: UMAPEmbedding(n_components=n_components, random_state=seed,
-                                           n_jobs=threads, **kw),
-    }
+    models = {}
+    if default:
+        models["vec2vec"] = lambda: Vec2Vec(n_components=n_components, random_state=0,
+                                            n_jobs=threads)
+    for variant in variants:
+        label = "vec2vec (" + ", ".join(f"{k}={v}" for k, v in variant.items()) + ")"
+        models[label] = (lambda v=variant: Vec2Vec(n_components=n_components, random_state=0,
+                                                   n_jobs=threads, **v))
+    models["umap"] = lambda: UMAPEmbedding(n_components=n_components, random_state=seed,
+                                           n_jobs=threads)
+    return models
 
 
 def _timed(model, X):
@@ -53,10 +60,11 @@ def _warm_up(models):
     UMAP is warmed on more than 4,096 points so that its nearest-neighbour
     descent (used from that size on) is compiled too.
     """
-    sizes = {"vec2vec": 300, "umap": 4500}
     overhead = {}
     for name, make in models.items():
-        X, _ = gaussian_blobs(sizes[name], 16, 3, 4.0, random_state=1)
+        if name != "umap" and overhead:
+            continue  # one Vec2vec warm-up compiles for all variants
+        X, _ = gaussian_blobs(4500 if name == "umap" else 300, 16, 3, 4.0, random_state=1)
         _, cold = _timed(make(), X)
         _, warm = _timed(make(), X)
         overhead[name] = cold - warm
@@ -78,9 +86,13 @@ def _case(title, X, y, models, extra=()):
         print(f"  {name:<18} {seconds:8.1f} s   kNN accuracy {accuracy.mean:.4f} "
               f"± {accuracy.two_std:.4f}{stages}")
     for name, seconds in results.items():
-        if name != "vec2vec":
-            print(f"  time ratio vec2vec / {name}: {results['vec2vec'] / seconds:.2f}"
-                  f"  ({seconds / results['vec2vec']:.2f}x {'faster' if seconds > results['vec2vec'] else 'slower'})")
+        if not name.startswith("vec2vec"):
+            continue
+        for other, other_seconds in results.items():
+            if other.startswith("umap"):
+                ratio = seconds / other_seconds
+                words = f"{ratio:.2f}x slower" if ratio > 1 else f"{1 / ratio:.2f}x faster"
+                print(f"  {name} / {other}: time ratio {ratio:.2f} ({words})")
     return results
 
 
@@ -91,20 +103,31 @@ def main(argv=None):
     parser.add_argument("--n-components", type=int, default=10)
     parser.add_argument("--umap-dense", action="store_true",
                         help="also time UMAP on the dense copy of the D-sweep matrix")
+    parser.add_argument("--variant", action="append", default=[], metavar="K=V[,K=V]",
+                        help="an extra Vec2vec setting, e.g. epochs=2 (repeatable)")
+    parser.add_argument("--no-default", action="store_true",
+                        help="time only the --variant settings of Vec2vec")
+    parser.add_argument("--cases", default="points,dimensions",
+                        help="comma-separated subset of: points, dimensions")
     args = parser.parse_args(argv)
+    variants = [{k: int(v) for k, v in (kv.split("=") for kv in spec.split(","))}
+                for spec in args.variant]
     n_large, d_large = (5000, 20000) if args.quick else (20000, 100000)
+    cases = args.cases.split(",")
     with threadpool_limits(limits=args.threads):
-        models = _models(args.threads, args.n_components)
+        models = _models(args.threads, args.n_components, variants, not args.no_default)
         overhead = _warm_up(models)
         print("one-off numba compilation per process (excluded below): "
               + ", ".join(f"{k} {v:.1f} s" for k, v in overhead.items()))
-        X, y = gaussian_blobs(n_large, 64, 10, 12.0, random_state=0)
-        _case("many points", X, y, models)
-        X, y = sparse_blobs(2000, d_large, 64, 10, 12.0, 4, random_state=0)
-        extra = []
-        if args.umap_dense:
-            extra = [("umap (dense input)", models["umap"], X.toarray().astype(np.float32))]
-        _case("many dimensions", X, y, models, extra)
+        if "points" in cases:
+            X, y = gaussian_blobs(n_large, 64, 10, 12.0, random_state=0)
+            _case("many points", X, y, models)
+        if "dimensions" in cases:
+            X, y = sparse_blobs(2000, d_large, 64, 10, 12.0, 4, random_state=0)
+            extra = []
+            if args.umap_dense:
+                extra = [("umap (dense input)", models["umap"], X.toarray().astype(np.float32))]
+            _case("many dimensions", X, y, models, extra)
 
 
 if __name__ == "__main__":

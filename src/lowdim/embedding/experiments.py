@@ -230,9 +230,10 @@ def sensitivity_sweep(X, y, *, parameter, values, **kwargs):
 
 def save_sweep(path, sweep, *, dataset, method, y, meta=None):
     """Write an :func:`embed_sweep` result, with labels, to ``path`` (.npz) atomically."""
+    from .. import __version__
     from ..io import atomic_path
 
-    info = {"dataset": dataset, "method": method, **(meta or {})}
+    info = {"dataset": dataset, "method": method, "lowdim_version": __version__, **(meta or {})}
     with atomic_path(path, suffix=".npz") as tmp:
         with open(tmp, "wb") as fh:
             np.savez_compressed(fh, embeddings=sweep["embeddings"],

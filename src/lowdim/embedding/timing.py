@@ -67,7 +67,8 @@ def timing_run(axis, value, method, *, fixed, n_components, n_neighbors, params=
     -------
     dict
         ``axis``, ``value``, ``method``, ``n_samples``, ``n_features``, ``nnz``,
-        ``fit_seconds`` (wall time of the fit alone) and ``n_jobs``.
+        ``fit_seconds`` (wall time of the fit alone), ``n_jobs``, ``seed`` and
+        ``lowdim_version``.
     """
     data = timing_data(axis, value, fixed, seed=seed)
     params = dict(params or {})
@@ -76,9 +77,12 @@ def timing_run(axis, value, method, *, fixed, n_components, n_neighbors, params=
     _, seconds = fit_embedding(data.X, method, n_components=n_components, params=params,
                                random_state=seed, n_jobs=n_jobs)
     nnz = data.X.nnz if hasattr(data.X, "nnz") else int(data.X.size)
+    from .. import __version__
+
     return {"axis": axis, "value": int(value), "method": method,
             "n_samples": int(data.X.shape[0]), "n_features": int(data.X.shape[1]),
-            "nnz": int(nnz), "fit_seconds": float(seconds), "n_jobs": n_jobs}
+            "nnz": int(nnz), "fit_seconds": float(seconds), "n_jobs": n_jobs, "seed": int(seed),
+            "lowdim_version": __version__}
 
 
 def timing_table(runs, benchmarks) -> pd.DataFrame:
