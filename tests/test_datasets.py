@@ -89,15 +89,44 @@ def test_planted_rejects_impossible_correlations():
 
 
 def test_sparse_two_view_is_binary_sparse_and_shares_factors():
-    X, Y, y = sparse_two_view(3000, 5000, 4000, n_factors=10, signal_nnz=8, noise_nnz=4,
-                              block=50, random_state=0)
-    assert sp.isspmatrix_csr(X) and X.shape == (3000, 5000) and Y.shape == (3000, 4000)
+    X, Y, y = sparse_two_view(4000, 5000, 4000, n_factors=10, max_agreement=0.9,
+                              min_agreement=0.9, max_template=4, noise_nnz=3, random_state=0)
+    assert sp.isspmatrix_csr(X) and X.shape == (4000, 5000) and Y.shape == (4000, 4000)
     assert set(np.unique(X.data)) == {1.0}
-    assert X.getnnz(axis=1).max() <= 12
+    assert X.getnnz(axis=1).max() <= 4 + 3
     # Rows of the same factor share many more features than rows of different factors.
     same = (X[y == 0] @ X[y == 0].T).mean()
     other = (X[y == 0] @ X[y == 1].T).mean()
     assert same > 5 * other
+
+
+def _top_correlation(X, Y):
+    """Largest canonical correlation, exactly (small dense problem)."""
+    X, Y = X.toarray(), Y.toarray()
+    X, Y = X[:, X.std(0) > 0], Y[:, Y.std(0) > 0]
+    qx, _ = np.linalg.qr(X - X.mean(0))
+    qy, _ = np.linalg.qr(Y - Y.mean(0))
+    return np.linalg.svd(qx.T @ qy, compute_uv=False)[0]
+
+
+def test_sparse_two_view_agreement_sets_cross_view_correlation():
+    kwargs = dict(n_factors=5, max_template=1, noise_nnz=0, random_state=0)
+    strong = _top_correlation(*sparse_two_view(6000, 50, 50, max_agreement=0.95,
+                                               min_agreement=0.95, **kwargs)[:2])
+    weak = _top_correlation(*sparse_two_view(6000, 50, 50, max_agreement=0.3,
+                                             min_agreement=0.3, **kwargs)[:2])
+    assert strong > 0.85 and weak < 0.6
+
+
+def test_sparse_two_view_gives_large_templates_the_low_agreement():
+    X, Y, y = sparse_two_view(20000, 400, 400, n_factors=20, max_agreement=0.9,
+                              min_agreement=0.1, max_template=6, noise_nnz=0, random_state=1)
+    nnz = X.getnnz(axis=1)
+    # Factor 0 has one-feature templates and agrees 90% of the time; factor 19 the opposite.
+    first, last = np.flatnonzero(y == 0), np.flatnonzero(y == 19)
+    assert np.mean(nnz[first] == 1) > 0.85 and np.mean(nnz[last] == 6) < 0.3
+    with pytest.raises(ValueError, match="too small"):
+        sparse_two_view(10, 30, 30, n_factors=20, max_template=6)
 
 
 def test_prepared_roundtrip_keeps_every_field(tmp_path):

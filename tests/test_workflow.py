@@ -87,6 +87,84 @@ def test_changing_one_dataset_option_reruns_only_that_dataset(tiny_run, tmp_path
     assert prepared == ["digits"]
 
 
+SIMILARITY_FIGURES = ("error_vs_sample_fraction", "spectra")
+
+
+def test_similarity_outputs(tiny_run):
+    config = yaml.safe_load(TINY.read_text())["similarity"]
+    tidy = tiny_run / "results" / "similarity" / "tidy"
+    errors = pd.read_csv(tidy / "errors.csv")
+    assert {"matrix", "method", "s", "s/n", "seed", "error", "evaluations",
+            "seconds"} <= set(errors.columns)
+    names = [m["name"] for m in config["matrices"]]
+    runs = errors.groupby(["matrix", "method", "s"])["seed"].nunique()
+    assert len(runs) == len(names) * len(config["methods"]) * len(config["fractions"])
+    assert (runs == config["n_seeds"]).all()
+    assert errors["error"].between(0, 1e6).all()
+    n = pd.read_csv(tidy / "matrices.csv").set_index("matrix")["n"]
+    nys = errors[errors["method"] == "nystrom"]
+    expected = nys["matrix"].map(n) * nys["s"] - nys["s"] * (nys["s"] - 1) // 2
+    assert (nys["evaluations"] == expected).all()
+    eigenvalues = pd.read_csv(tidy / "eigenvalues.csv")
+    assert eigenvalues.groupby("matrix").size().to_dict() == n.to_dict()
+    for name in SIMILARITY_FIGURES:
+        for ext in ("pdf", "png"):
+            assert (tiny_run / "results" / "figures" / "similarity" / f"{name}.{ext}").stat().st_size
+    table = pd.read_csv(tiny_run / "results" / "tables" / "similarity" / "diagnostics.csv")
+    assert sorted(table["matrix"]) == sorted(names)
+    assert {"negative eigenvalues", "negative mass", "error SMS-Nyström"} <= set(table.columns)
+
+
+def test_changing_sms_alpha_reruns_only_sms_jobs(tiny_run, tmp_path):
+    config = yaml.safe_load(TINY.read_text())
+    config["similarity"]["sms"] = {"alpha": 2.0}
+    changed = tmp_path / "alpha.yaml"
+    changed.write_text(yaml.safe_dump(config))
+    out = snakemake(tiny_run, "-n", configfile=changed)
+    jobs = jobs_in_dry_run(out.stdout + out.stderr)
+    assert jobs.get("similarity_errors") == len(config["similarity"]["matrices"])
+    assert "similarity_matrix" not in jobs and "prepare" not in jobs
+    assert re.findall(r"output: results/similarity/errors/\w+/(\w+)\.csv", out.stdout) == \
+        ["sms_nystrom"] * len(config["similarity"]["matrices"])
+
+
+def test_sms_tasks_outputs(tiny_run):
+    config = yaml.safe_load(TINY.read_text())["sms_tasks"]
+    tables = tiny_run / "results" / "tables" / "similarity"
+    for name in ("wmd_classification", "glue", "coreference"):
+        for ext in ("csv", "md", "tex"):
+            assert (tables / f"{name}.{ext}").stat().st_size
+    tidy = tiny_run / "results" / "similarity" / "tidy"
+    wmd = pd.read_csv(tidy / "wmd_classification.csv")
+    corpora = [c["name"] for c in config["wmd_classification"]["corpora"]]
+    methods = config["wmd_classification"]["methods"]
+    assert set(map(tuple, wmd[["corpus", "method"]].drop_duplicates().values)) == \
+        {(c, m) for c in corpora for m in methods}
+    assert wmd["test_accuracy"].between(0, 1).all()
+    capped = wmd[(wmd["rank_requested"] == 64) & (wmd["method"] != "wmd_kernel")]
+    assert len(capped) and (capped["rank"] < 64).all() and capped["capped_by"].notna().all()
+    table = pd.read_csv(tables / "wmd_classification.csv")
+    assert len(table) == len(corpora) * len(methods)
+    glue = pd.read_csv(tables / "glue.csv")
+    assert glue["status"].tolist() == ["not run"] and "glue.tasks is empty" in glue["reason"][0]
+    coref = pd.read_csv(tidy / "coreference.csv")
+    pooled = coref[coref["topic"] == "pooled"]
+    assert set(pooled["method"]) == {"exact", *config["coreference"]["methods"]}
+    assert pooled["conll_f1"].between(0, 1).all()
+    assert "published CoNLL F1 (%)" in pd.read_csv(tables / "coreference.csv").columns
+
+
+def test_changing_coreference_runs_reruns_only_its_clustering(tiny_run, tmp_path):
+    config = yaml.safe_load(TINY.read_text())
+    config["sms_tasks"]["coreference"]["n_runs"] = 2
+    changed = tmp_path / "runs.yaml"
+    changed.write_text(yaml.safe_dump(config))
+    out = snakemake(tiny_run, "-n", configfile=changed)
+    jobs = jobs_in_dry_run(out.stdout + out.stderr)
+    assert jobs.get("sms_coref_cluster") == len(config["sms_tasks"]["coreference"]["methods"])
+    assert "sms_coref_matrices" not in jobs and "sms_wmd_classify" not in jobs
+
+
 def test_report_builds(tiny_run):
     snakemake(tiny_run, "--report", "results/report.html")
     html = (tiny_run / "results" / "report.html").read_text(errors="replace")
@@ -110,6 +188,40 @@ def test_paper_profile_dag_builds_offline(tmp_path):
     assert jobs.get("prepare", 0) >= 1 and jobs.get("all") == 1
     # Nothing ran: a dry run never downloads.
     assert not (tmp_path / "resources").exists()
+
+
+def test_cca_figures_tables_and_tidy_results(tiny_run):
+    config = yaml.safe_load(TINY.read_text())["cca"]
+    trace = pd.read_csv(tiny_run / "results" / "cca" / "tidy" / "appgrad_trace.csv")
+    assert set(trace["dataset"]) == set(config["figure1"]["datasets"])
+    assert set(trace["method"]) == {"appgrad", "sappgrad"}
+    assert trace[["pcc_in", "pcc_out", "log_flops"]].notna().all().all()
+    assert ((trace["pcc_in"] > 0) & (trace["pcc_in"] <= 1.0 + 1e-6)).all()
+    assert {5, config["appgrad"]["max_iter"]} <= set(trace.loc[trace["method"] == "appgrad",
+                                                             "iteration"])
+    points = pd.read_csv(tiny_run / "results" / "cca" / "tidy" / "tcc_flops.csv")
+    assert set(points["method"]) == {"sappgrad", "dw_cca", "pca_cca"}
+    table = pd.read_csv(tiny_run / "results" / "tables" / "cca" / "table1_datasets.csv")
+    assert list(table["dataset"]) == config["figure1"]["datasets"] + [config["figure2"]["dataset"]]
+    for stem in ("figure1_pcc", "figure2_tcc"):
+        for ext in (".pdf", ".png"):
+            assert (tiny_run / "results" / "figures" / "cca" / f"{stem}{ext}").stat().st_size > 0
+    log = (tiny_run / "logs" / "cca_appgrad" / "word_context" / "sappgrad.log").read_text()
+    assert "AppGrad (stochastic, k=3): start" in log and ": done," in log
+
+
+def test_changing_one_cca_override_reruns_only_that_dataset(tiny_run, tmp_path):
+    config = yaml.safe_load(TINY.read_text())
+    config["cca"]["overrides"]["word_context"] = {"reg": 0.01}
+    changed = tmp_path / "changed.yaml"
+    changed.write_text(yaml.safe_dump(config))
+    out = snakemake(tiny_run, "-n", configfile=changed).stdout
+    jobs = jobs_in_dry_run(out)
+    assert jobs.get("cca_exact") == 1 and jobs.get("cca_appgrad") == 2
+    assert "prepare" not in jobs and "cca_heuristic" not in jobs
+    assert "output: results/cca/word_context/exact.csv" in out
+    assert "output: results/cca/digits_halves/exact.csv" not in out
+
 
 
 def test_embedding_outputs(tiny_run):

@@ -117,7 +117,7 @@ def _describe(error, listed) -> str:
         key = f"{where}.{extra[0]}" if where != "(top level)" else (extra[0] if extra else where)
         return (f"config: unknown key {key!r}; allowed keys here: "
                 f"{', '.join(allowed) or '(none)'}")
-    if "propertyNames" in error.absolute_schema_path:
+    if "propertyNames" in error.absolute_schema_path and kind == "enum":
         return (f"config: {where}: unknown dataset {given!r}; registered datasets: "
                 f"{', '.join(error.validator_value)}")
     if kind == "format" and error.validator_value == "dataset-name":

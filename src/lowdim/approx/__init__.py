@@ -1,1 +1,29 @@
-"""(to be filled by its issue)"""
+"""Low-rank approximation of (indefinite) similarity matrices from few evaluations.
+
+Every method takes a similarity oracle (see :mod:`lowdim.similarity`), a
+sample size ``s`` and a ``random_state``, and returns a factored
+:class:`LowRankApprox` ``K~ = left @ core @ right``:
+
+- :func:`nystrom`: classic Nyström.
+- :func:`sms_nystrom`: submatrix-shifted Nyström (the SMS-Nyström paper).
+- :func:`shifted_nystrom_exact`: Nyström shifted by ``lambda_min`` of the full matrix.
+- :func:`sicur`, :func:`stacur`: simple CUR and linear-time CUR.
+- :func:`optimal`: truncated eigendecomposition of the full matrix.
+
+Only :func:`shifted_nystrom_exact` and :func:`optimal` read all of ``K``.
+:func:`relative_frobenius_error` measures ``||K - K~||_F / ||K||_F`` in row blocks.
+"""
+
+from ._linalg import lambda_min, pinv, pinv_symmetric
+from ._lowrank import LowRankApprox
+from .cur import sicur, stacur
+from .diagnostics import spectrum_summary, spectrum_tables, submatrix_eigenvalues
+from .error import relative_frobenius_error
+from .experiment import FULL_MATRIX_METHODS, METHODS, error_curve, sample_size
+from .nystrom import nystrom, shifted_nystrom_exact, sms_nystrom
+from .optimal import optimal
+
+__all__ = ["FULL_MATRIX_METHODS", "LowRankApprox", "METHODS", "error_curve", "lambda_min",
+           "nystrom", "optimal", "pinv", "pinv_symmetric", "relative_frobenius_error",
+           "sample_size", "shifted_nystrom_exact", "sicur", "sms_nystrom", "spectrum_summary",
+           "spectrum_tables", "stacur", "submatrix_eigenvalues"]

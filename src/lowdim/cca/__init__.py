@@ -1,1 +1,24 @@
-"""(to be filled by its issue)"""
+"""Scalable CCA: AppGrad and stochastic AppGrad, exact CCA and cheap heuristics.
+
+Reproduces Ma, Lu & Foster, *Finding Linear Structure in Large Datasets with
+Scalable Canonical Correlation Analysis* (ICML 2015).
+
+Estimators (scikit-learn style, ``fit(X, Y)``, ``transform``, ``score``):
+
+- :class:`AppGradCCA`: batch (``batch_size=None``) or stochastic AppGrad;
+- :class:`ExactCCA`: whitening (Cholesky, eigh or QR) then SVD;
+- :class:`NWCCA`, :class:`DWCCA`, :class:`PCACCA`: the paper's heuristics.
+
+Metrics: :func:`canonical_correlations`, :func:`tcc`, :func:`pcc`. FLOP
+counts: :mod:`lowdim.cca.flops`. All moments are uncentred (``S_x = XᵀX/n``)
+as in the paper; dense and scipy.sparse views are accepted, and sparse views
+are never densified.
+"""
+
+from .appgrad import AppGradCCA
+from .exact import ExactCCA
+from .heuristics import DWCCA, NWCCA, PCACCA
+from .metrics import canonical_correlations, pcc, tcc
+
+__all__ = ["AppGradCCA", "ExactCCA", "NWCCA", "DWCCA", "PCACCA", "canonical_correlations",
+           "tcc", "pcc"]

@@ -26,7 +26,7 @@ Sparse matrices are never densified on the way in or out.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np

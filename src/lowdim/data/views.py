@@ -6,8 +6,10 @@ import numpy as np
 
 __all__ = ["SPLITS", "split_image_halves"]
 
-#: left_right: the AppGrad paper's text ("left and right halves of the images");
-#: top_bottom: what the authors' MNIST code does (rows 1-14 against rows 15-28).
+#: left_right: the AppGrad paper's text ("left and right halves of the images").
+#: top_bottom: the first 392 against the last 392 pixels of a row-major image, which is
+#: what ``X(:, 1:392)`` selects when read naively; the authors' MATLAB code most likely
+#: loads images column-major, where that slice is the left half (see config/README.md).
 SPLITS = ("left_right", "top_bottom")
 
 

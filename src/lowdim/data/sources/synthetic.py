@@ -3,8 +3,9 @@
 - ``planted_cca``: dense two-view data whose population canonical correlations
   are planted exactly (AppGrad experiments; PCC against a known truth).
 - ``sparse_two_view``: sparse, high-dimensional binary two-view data shaped like
-  URL Reputation (millions of features, tens of non-zeros per row), with a
-  latent factor shared by both views.
+  URL Reputation (many features, tens of non-zeros per row), with a latent
+  factor shared by both views and covariance that misleads the cheap CCA
+  heuristics.
 """
 
 from __future__ import annotations
@@ -71,14 +72,24 @@ def _mixing(p, condition, rng):
     return q * scales
 
 
-def sparse_two_view(n, p1, p2, n_factors=200, signal_nnz=10, noise_nnz=20,
-                    block=500, random_state=None):
-    """Sparse binary two-view data sharing one latent factor per row.
+def sparse_two_view(n, p1, p2, n_factors=200, max_agreement=0.9, min_agreement=0.2,
+                    max_template=8, noise_nnz=10, random_state=None):
+    """Sparse binary two-view data whose covariance and correlation disagree.
 
-    Each row draws a factor ``c`` (``y``). In each view it switches on
-    ``signal_nnz`` features drawn (Zipf-like) from factor ``c``'s own block of
-    ``block`` features, plus ``noise_nnz`` features uniform over the view. The
-    shared factor makes the views correlated; ``y`` is the ground truth.
+    Each row draws a latent factor ``c`` (``y``). Factor ``c`` owns, in each
+    view, a *template*: a fixed set of features that always fire together
+    (think of a host name and the tokens it implies). In each view
+    independently the row fires its own factor's template with probability
+    ``q_c`` (the factor's agreement), otherwise the template of a random
+    factor; ``noise_nnz`` uniform noise features are added.
+
+    Agreement falls linearly from ``max_agreement`` to ``min_agreement`` while
+    template size grows from 1 to ``max_template``: the factors whose features
+    carry the most variance are the least correlated across views. Heuristics
+    that follow covariance (NW-CCA, and DW-CCA, which only rescales single
+    features) therefore favour weakly correlated directions, while exact CCA
+    and AppGrad whiten within templates and find the strongly correlated
+    ones: the situation of the AppGrad paper's Figure 2.
 
     Returns
     -------
@@ -86,24 +97,33 @@ def sparse_two_view(n, p1, p2, n_factors=200, signal_nnz=10, noise_nnz=20,
     Y : csr_matrix of shape (n, p2)
     y : ndarray of shape (n,), int64
     """
+    sizes = np.rint(np.linspace(1, max_template, n_factors)).astype(np.int64)
+    for name, p in (("p1", p1), ("p2", p2)):
+        if sizes.sum() > p:
+            raise ValueError(f"`{name}` = {p} is too small for {n_factors} templates of up to "
+                             f"{max_template} features ({sizes.sum()} features needed)")
+    if not 0 <= min_agreement <= max_agreement <= 1:
+        raise ValueError(f"need 0 <= min_agreement <= max_agreement <= 1, got "
+                         f"{min_agreement}, {max_agreement}")
     rng = check_random_state(random_state)
     y = rng.randint(n_factors, size=n).astype(np.int64)
-    X = _sparse_view(y, p1, n_factors, signal_nnz, noise_nnz, block, rng)
-    Y = _sparse_view(y, p2, n_factors, signal_nnz, noise_nnz, block, rng)
-    return X, Y, y
+    agreement = np.linspace(max_agreement, min_agreement, n_factors)
+    views = []
+    for p in (p1, p2):
+        templates = np.split(rng.permutation(p)[: sizes.sum()], np.cumsum(sizes)[:-1])
+        agree = rng.random_sample(n) < agreement[y]
+        source = np.where(agree, y, rng.randint(n_factors, size=n))
+        views.append(_sparse_view(source, templates, sizes, p, noise_nnz, rng))
+    return views[0], views[1], y
 
 
-def _sparse_view(y, p, n_factors, signal_nnz, noise_nnz, block, rng):
-    n = y.size
-    block = min(block, p)
-    # Each factor owns a random block of features; within it, Zipf-like popularity.
-    owners = np.stack([rng.choice(p, size=block, replace=False) for _ in range(n_factors)])
-    weights = 1.0 / np.arange(1, block + 1)
-    picks = rng.choice(block, size=(n, signal_nnz), p=weights / weights.sum())
-    signal = owners[y[:, None], picks]
-    noise = rng.randint(p, size=(n, noise_nnz))
-    cols = np.concatenate([signal, noise], axis=1).ravel()
-    rows = np.repeat(np.arange(n), signal_nnz + noise_nnz)
+def _sparse_view(source, templates, sizes, p, noise_nnz, rng):
+    """Rows fire the template of factor ``source[i]`` plus uniform noise features."""
+    n = source.size
+    rows = np.concatenate([np.repeat(np.arange(n), sizes[source]),
+                           np.repeat(np.arange(n), noise_nnz)])
+    cols = np.concatenate([np.concatenate([templates[c] for c in source]),
+                           rng.randint(p, size=n * noise_nnz)])
     view = sp.csr_matrix((np.ones(cols.size), (rows, cols)), shape=(n, p))
     view.sum_duplicates()
     view.data[:] = 1.0  # binary features, as in URL Reputation
@@ -119,9 +139,10 @@ def _planted(raw_files, *, n, p1, p2, n_planted, max_correlation, min_correlatio
                    meta={"true_correlations": "extra.true_correlations (population values)"})
 
 
-def _sparse(raw_files, *, n, p1, p2, n_factors, signal_nnz, noise_nnz, block, seed):
-    X, Y, y = sparse_two_view(n, p1, p2, n_factors, signal_nnz, noise_nnz, block,
-                              random_state=seed)
+def _sparse(raw_files, *, n, p1, p2, n_factors, max_agreement, min_agreement, max_template,
+            noise_nnz, seed):
+    X, Y, y = sparse_two_view(n, p1, p2, n_factors, max_agreement, min_agreement, max_template,
+                              noise_nnz, random_state=seed)
     return Dataset(name="sparse_two_view", kind="two_view", X=X, Y=Y, y=y,
                    meta={"y": "latent factor shared by both views"})
 
@@ -162,8 +183,11 @@ register(DatasetSpec(
         "p1": _int(100000, description="features of view X"),
         "p2": _int(100000, description="features of view Y"),
         "n_factors": _int(200, description="latent factors shared by the views"),
-        "signal_nnz": _int(10, minimum=0, description="features per row from the row's factor"),
-        "noise_nnz": _int(20, minimum=0, description="uniform noise features per row"),
-        "block": _int(500, description="features owned by each factor"),
+        "max_agreement": _num(0.9, maximum=1.0, description="cross-view agreement of the "
+                                                            "smallest template"),
+        "min_agreement": _num(0.2, maximum=1.0, description="cross-view agreement of the "
+                                                            "largest template"),
+        "max_template": _int(8, description="features of the largest template"),
+        "noise_nnz": _int(10, minimum=0, description="uniform noise features per row"),
         "seed": _int(0, minimum=0, description="generator seed"),
     }))

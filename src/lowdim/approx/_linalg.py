@@ -1,0 +1,137 @@
+"""Shared pieces of the approximation methods: validation, sampling, pseudo-inverses."""
+
+from __future__ import annotations
+
+import logging
+import warnings
+
+import numpy as np
+import scipy.linalg
+from scipy.sparse.linalg import ArpackNoConvergence, eigsh
+
+from ..similarity import DenseOracle, SimilarityOracle
+
+__all__ = ["as_oracle", "check_sample_size", "lambda_min", "pinv", "pinv_symmetric",
+           "require_symmetric", "LANCZOS_MIN_SIZE"]
+
+logger = logging.getLogger("lowdim")
+
+#: ``eigen_solver="auto"`` uses Lanczos (``scipy.sparse.linalg.eigsh``) from this size on.
+LANCZOS_MIN_SIZE = 1500
+
+
+def as_oracle(K) -> SimilarityOracle:
+    """Return ``K`` if it is an oracle, else wrap an array in a :class:`DenseOracle`."""
+    if isinstance(K, SimilarityOracle):
+        return K
+    return DenseOracle(K)
+
+
+def require_symmetric(oracle, method) -> None:
+    """Refuse a non-symmetric oracle for a method that approximates symmetric matrices."""
+    if not oracle.symmetric:
+        raise ValueError(f"`oracle` must be symmetric for {method}; build it with "
+                         f"symmetrize=True (uses (K + K.T) / 2) or use sicur/stacur")
+
+
+def check_sample_size(s, n, name="s", minimum=1) -> int:
+    """Return ``s`` as an int after checking ``minimum <= s < n``."""
+    if isinstance(s, bool) or not isinstance(s, (int, np.integer)):
+        raise ValueError(f"`{name}` must be an integer, got {s!r}")
+    if s < minimum:
+        raise ValueError(f"`{name}` must be >= {minimum}, got {s}")
+    if s >= n:
+        raise ValueError(f"`{name}` must be < n = {n}, got {s} (sampling every item is not "
+                         f"an approximation)")
+    return int(s)
+
+
+def default_rtol(shape) -> float:
+    """``max(shape) * eps``: the relative cut-off :func:`numpy.linalg.pinv` uses in NumPy 2."""
+    return max(shape) * np.finfo(np.float64).eps
+
+
+def pinv_symmetric(W, rtol=None):
+    """Pseudo-inverse of a symmetric matrix through its eigendecomposition.
+
+    Eigenvalues with ``|mu| <= rtol * max|mu|`` are treated as zero, so a
+    rank-deficient (or numerically singular) core gives the Moore-Penrose
+    inverse on its range instead of an error.
+
+    Parameters
+    ----------
+    W : ndarray of shape (k, k), symmetric
+    rtol : float, optional
+        Relative tolerance; default ``k * eps``.
+
+    Returns
+    -------
+    W_pinv : ndarray of shape (k, k)
+    kept : int
+        Number of eigenvalues inverted (the numerical rank).
+    """
+    W = (W + W.T) / 2.0
+    rtol = default_rtol(W.shape) if rtol is None else float(rtol)
+    mu, V = scipy.linalg.eigh(W)
+    scale = np.abs(mu).max() if mu.size else 0.0
+    keep = np.abs(mu) > rtol * scale
+    Vk = V[:, keep]
+    return (Vk / mu[keep]) @ Vk.T, int(keep.sum())
+
+
+def pinv(A, rtol=None):
+    """Pseudo-inverse of a general matrix (SVD), singular values ``<= rtol * max`` dropped.
+
+    Returns
+    -------
+    A_pinv : ndarray of shape (A.shape[1], A.shape[0])
+    kept : int
+    """
+    rtol = default_rtol(A.shape) if rtol is None else float(rtol)
+    U, sv, Vt = scipy.linalg.svd(A, full_matrices=False)
+    keep = sv > rtol * (sv.max() if sv.size else 0.0)
+    return (Vt[keep].T / sv[keep]) @ U[:, keep].T, int(keep.sum())
+
+
+def lambda_min(W, solver="auto", random_state=None) -> float:
+    """Smallest eigenvalue of a symmetric matrix.
+
+    Parameters
+    ----------
+    W : ndarray of shape (m, m)
+    solver : {"auto", "dense", "lanczos"}, default="auto"
+        ``"dense"``: :func:`scipy.linalg.eigh` restricted to the smallest
+        eigenvalue; ``"lanczos"``: :func:`scipy.sparse.linalg.eigsh` with
+        ``which="SA"``, started from a seeded vector; ``"auto"``: Lanczos when
+        ``m >= LANCZOS_MIN_SIZE``. A Lanczos run that does not converge falls
+        back to the dense solver with a warning.
+    random_state : int, RandomState or None
+        Seeds the Lanczos start vector.
+    """
+    if solver not in ("auto", "dense", "lanczos"):
+        raise ValueError(f"`eigen_solver` must be 'auto', 'dense' or 'lanczos', got {solver!r}")
+    m = W.shape[0]
+    W = (W + W.T) / 2.0
+    if solver == "lanczos" or (solver == "auto" and m >= LANCZOS_MIN_SIZE):
+        if m >= 3:
+            from sklearn.utils import check_random_state
+
+            v0 = check_random_state(random_state).uniform(-1.0, 1.0, size=m)
+            try:
+                return float(eigsh(W, k=1, which="SA", v0=v0, tol=1e-8,
+                                   return_eigenvectors=False)[0])
+            except ArpackNoConvergence:
+                warnings.warn(f"Lanczos did not converge for lambda_min of a {m}x{m} matrix; "
+                              "using the dense eigensolver", RuntimeWarning, stacklevel=2)
+    return float(scipy.linalg.eigh(W, eigvals_only=True, subset_by_index=[0, 0])[0])
+
+
+def draw_order(rng, n) -> np.ndarray:
+    """A uniform random order of ``range(n)``; its prefixes are nested uniform samples.
+
+    Every method takes its samples as prefixes of this order, so methods run
+    with the same seed share landmarks (``S1 = order[:s]``, ``S2 = order[:2s]``,
+    SiCUR's ``R = order[:s]`` and ``C = order[:s // 2]``): their errors are a
+    paired comparison.
+    """
+    return rng.permutation(n).astype(np.int64)

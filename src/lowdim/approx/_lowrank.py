@@ -1,0 +1,106 @@
+"""The factored result every approximation method returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.linalg
+
+__all__ = ["LowRankApprox"]
+
+
+@dataclass(eq=False)
+class LowRankApprox:
+    """A low-rank approximation ``K~ = left @ core @ right`` of an ``n x n`` matrix.
+
+    Parameters
+    ----------
+    left : ndarray of shape (n, k)
+        Sampled columns ``K[:, S]`` (Nyström, CUR) or eigenvectors (optimal).
+    core : ndarray of shape (k, l)
+        The joining matrix, e.g. ``pinv(K[S, S] - shift * I)``.
+    right : ndarray of shape (l, n)
+        Sampled rows ``K[R, :]``; for the Nyström family ``left.T``.
+    evaluations : int
+        Similarity evaluations this approximation needed (distinct entries of
+        ``K`` the oracle computed for it).
+    landmarks : ndarray of int
+        Sampled column indices ``S`` (``S1`` for SMS-Nyström; empty for
+        ``optimal``).
+    method : str
+        Name of the method that built it.
+    symmetric : bool
+        True when ``right is left.T`` and ``core`` is symmetric, so ``K~`` is
+        symmetric.
+    info : dict
+        Method details: sampled rows, shift, the tolerance of the
+        pseudo-inverse and the rank it kept, ...
+    """
+
+    left: np.ndarray
+    core: np.ndarray
+    right: np.ndarray
+    evaluations: int
+    landmarks: np.ndarray
+    method: str = ""
+    symmetric: bool = False
+    info: dict = field(default_factory=dict)
+
+    @property
+    def n(self) -> int:
+        """Number of rows (and columns) of the approximated matrix."""
+        return self.left.shape[0]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(n, n)``."""
+        return (self.left.shape[0], self.right.shape[1])
+
+    def rows(self, index) -> np.ndarray:
+        """Rows ``K~[index, :]`` without forming the whole matrix, shape (len(index), n)."""
+        return (self.left[index] @ self.core) @ self.right
+
+    def to_dense(self) -> np.ndarray:
+        """The full ``n x n`` approximation (``O(n^2)`` memory)."""
+        return (self.left @ self.core) @ self.right
+
+    def features(self, negative="clip") -> np.ndarray:
+        """Feature vectors ``Z`` with ``Z @ Z.T`` the (PSD part of the) approximation.
+
+        For the Nyström family this is ``K[:, S1] @ (K[S1, S1] - shift I)^{-1/2}``
+        (the symmetric inverse square root of the shifted core), the feature map
+        the SMS-Nyström paper feeds to a linear SVM. For a non-symmetric
+        approximation (CUR) it factors the symmetric part ``(K~ + K~.T) / 2``.
+
+        Parameters
+        ----------
+        negative : {"clip", "abs"}, default="clip"
+            What to do with negative eigenvalues of the core (or of the
+            symmetric part): drop them (``Z Z.T`` is then the closest PSD
+            matrix of that form) or keep their magnitude.
+
+        Returns
+        -------
+        Z : ndarray of shape (n, r)
+        """
+        if negative not in ("clip", "abs"):
+            raise ValueError(f"`negative` must be 'clip' or 'abs', got {negative!r}")
+        if self.symmetric:
+            basis, middle = self.left, (self.core + self.core.T) / 2.0
+        else:
+            basis, middle = _symmetric_part(self.left, self.core, self.right)
+        mu, V = scipy.linalg.eigh(middle)
+        mu = np.maximum(mu, 0.0) if negative == "clip" else np.abs(mu)
+        root = (V * np.sqrt(mu)) @ V.T  # symmetric square root of the middle factor
+        return basis @ root
+
+
+def _symmetric_part(left, core, right):
+    """Return ``(Q, M)`` with ``Q M Q.T = (L C R + (L C R).T) / 2`` and orthonormal ``Q``."""
+    k = left.shape[1]
+    Q, T = np.linalg.qr(np.hstack([left, right.T]))
+    block = np.zeros((T.shape[1], T.shape[1]))
+    block[:k, k:] = core / 2.0
+    block[k:, :k] = core.T / 2.0
+    return Q, T @ block @ T.T

@@ -1,0 +1,111 @@
+"""Error-versus-sample-size sweeps (the paper's Figure 1), one method at a time."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import numpy as np
+import pandas as pd
+import scipy.linalg
+
+from .. import __version__
+from ..seeding import derive_seed
+from ..similarity import DenseOracle
+from .cur import sicur, stacur
+from .error import relative_frobenius_error
+from .nystrom import nystrom, shifted_nystrom_exact, sms_nystrom
+from .optimal import optimal
+
+__all__ = ["METHODS", "FULL_MATRIX_METHODS", "error_curve", "sample_size"]
+
+logger = logging.getLogger("lowdim")
+
+#: name -> function(oracle, s, random_state, **options) -> LowRankApprox
+METHODS = {
+    "nystrom": nystrom,
+    "sms_nystrom": sms_nystrom,
+    "shifted_nystrom_exact": shifted_nystrom_exact,
+    "sicur": sicur,
+    "stacur": stacur,
+    "optimal": optimal,
+}
+
+#: Baselines that read the whole matrix (charged n (n + 1) / 2 evaluations).
+FULL_MATRIX_METHODS = ("shifted_nystrom_exact", "optimal")
+
+
+def sample_size(fraction, n) -> int:
+    """``s = round(fraction * n)``, at least 2 (SiCUR needs ``s // 2 >= 1``)."""
+    if not 0.0 < fraction < 1.0:
+        raise ValueError(f"sample fractions must be in (0, 1), got {fraction}")
+    return max(2, int(round(fraction * n)))
+
+
+def _precompute(K, method):
+    """Spectral quantities the full-matrix baselines need, computed once per sweep."""
+    t0 = time.perf_counter()
+    if method == "optimal":
+        options = {"eigenpairs": scipy.linalg.eigh(K)}
+    elif method == "shifted_nystrom_exact":
+        w = scipy.linalg.eigh(K, eigvals_only=True, subset_by_index=[0, 0])
+        options = {"lambda_min_K": float(w[0])}
+    else:
+        options = {}
+    return options, time.perf_counter() - t0
+
+
+def error_curve(K, method, fractions, n_seeds, base_seed, matrix, options=None) -> pd.DataFrame:
+    """Relative Frobenius error of one method over sample fractions and seeds.
+
+    Each run gets a fresh count of evaluations on a :class:`DenseOracle` over
+    ``K`` and the seed ``derive_seed(base_seed, matrix, s, repetition)``;
+    the seed does not depend on the method, so methods share landmarks
+    (see :func:`lowdim.approx._linalg.draw_order`). ``seconds`` is the
+    method's wall time with ``K`` already computed (entries are looked up),
+    plus, for the full-matrix baselines, the eigendecomposition they need.
+
+    Parameters
+    ----------
+    K : ndarray of shape (n, n), symmetric
+    method : str
+        A key of :data:`METHODS`.
+    fractions : sequence of float
+        Sample fractions ``s / n``.
+    n_seeds : int
+        Repetitions per fraction.
+    base_seed : int
+    matrix : str
+        Name of the matrix (used in the seed and the output).
+    options : dict, optional
+        Keyword arguments for the method (e.g. ``multiplier``, ``alpha``).
+
+    Returns
+    -------
+    table : DataFrame
+        One row per run: ``matrix, method, s, s/n, repetition, seed, error,
+        evaluations, seconds, shift, version`` (of lowdim).
+    """
+    if method not in METHODS:
+        raise ValueError(f"`method` must be one of {sorted(METHODS)}, got {method!r}")
+    oracle = DenseOracle(K)
+    n = oracle.n
+    extra, setup_seconds = _precompute(oracle.K, method)
+    options = {**(options or {}), **extra}
+    rows = []
+    for fraction in fractions:
+        s = sample_size(fraction, n)
+        for rep in range(int(n_seeds)):
+            seed = derive_seed(base_seed, matrix, s, rep)
+            oracle.reset()
+            t0 = time.perf_counter()
+            approx = METHODS[method](oracle, s, random_state=seed, **options)
+            seconds = time.perf_counter() - t0 + setup_seconds
+            rows.append({"matrix": matrix, "method": method, "s": s, "s/n": s / n,
+                         "repetition": rep, "seed": seed,
+                         "error": relative_frobenius_error(approx, oracle),
+                         "evaluations": approx.evaluations, "seconds": seconds,
+                         "shift": approx.info.get("shift", np.nan), "version": __version__})
+        logger.info("%s %s s=%d: median error %.4g over %d seeds", matrix, method, s,
+                    np.median([r["error"] for r in rows[-int(n_seeds):]]), n_seeds)
+    return pd.DataFrame(rows)

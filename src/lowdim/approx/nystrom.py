@@ -1,0 +1,160 @@
+"""Nyström approximations: classic, SMS-Nyström and the exact-shift baseline.
+
+All three sample landmark columns ``S1`` and return
+
+.. math::
+
+    \\tilde K = K_{:, S_1}\\, (K_{S_1 S_1} - \\sigma I)^{+}\\, K_{S_1, :},
+
+with shift ``sigma = 0`` (classic), ``sigma = alpha * min(0, lambda_min(K[S2, S2]))``
+(SMS-Nyström, ``S2`` a larger sample containing ``S1``) or
+``sigma = min(0, lambda_min(K))`` (exact shift, needs all of ``K``). The shift
+is applied to the core only, as in the authors' code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from ..similarity import full_matrix
+from ._linalg import (as_oracle, check_sample_size, draw_order, lambda_min, pinv_symmetric,
+                      require_symmetric)
+from ._lowrank import LowRankApprox
+
+__all__ = ["nystrom", "sms_nystrom", "shifted_nystrom_exact"]
+
+
+def _shifted_core(oracle, landmarks, shift, rtol):
+    """Return ``C = K[:, S]``, ``pinv(K[S, S] - shift I)`` and the details for ``info``."""
+    C = oracle(np.arange(oracle.n), landmarks)
+    core, kept = pinv_symmetric(C[landmarks] - shift * np.eye(landmarks.size), rtol=rtol)
+    return C, core, {"shift": float(shift), "core_rank": kept, "pinv_rtol": rtol}
+
+
+def nystrom(oracle, s, random_state=None, *, rtol=None):
+    """Classic Nyström: ``K[:, S] pinv(K[S, S]) K[S, :]`` with ``s`` uniform landmarks.
+
+    Exact when ``K`` is PSD with ``rank(K) <= s`` and the landmark rows are
+    independent; unstable on indefinite ``K``, whose principal submatrices can
+    have eigenvalues near zero that the pseudo-inverse blows up.
+
+    Parameters
+    ----------
+    oracle : SimilarityOracle or ndarray of shape (n, n)
+        A symmetric similarity oracle (an array is wrapped in a DenseOracle).
+    s : int
+        Number of landmarks, ``1 <= s < n``.
+    random_state : int, RandomState or None
+    rtol : float, optional
+        Eigenvalues of the core with ``|mu| <= rtol * max|mu|`` are dropped by the
+        pseudo-inverse; default ``s * eps``.
+
+    Returns
+    -------
+    LowRankApprox
+        ``left = K[:, S]``, ``core = pinv(K[S, S])``, ``right = left.T``;
+        ``evaluations = n s - s (s - 1) / 2`` on a fresh symmetric oracle.
+    """
+    oracle = as_oracle(oracle)
+    require_symmetric(oracle, "nystrom")
+    s = check_sample_size(s, oracle.n)
+    rng = check_random_state(random_state)
+    start = oracle.evaluations
+    S = draw_order(rng, oracle.n)[:s]
+    C, core, info = _shifted_core(oracle, S, 0.0, rtol)
+    return LowRankApprox(C, core, C.T, oracle.evaluations - start, S, "nystrom", True, info)
+
+
+def sms_nystrom(oracle, s, random_state=None, *, multiplier=2, alpha=1.5, eigen_solver="auto",
+                rtol=None):
+    """Submatrix-shifted Nyström (SMS-Nyström, Algorithm 1 of the paper).
+
+    Samples ``S2`` of size ``multiplier * s`` and ``S1 ⊆ S2`` of size ``s``;
+    computes ``e = min(0, lambda_min(K[S2, S2]))`` and returns the Nyström
+    approximation with core ``pinv(K[S1, S1] - alpha * e * I)``. Since
+    ``lambda_min(K[S1, S1]) >= e`` (interlacing) and ``alpha >= 1``, the shifted
+    core is PSD and has no eigenvalues near zero to blow up.
+
+    Parameters
+    ----------
+    oracle : SimilarityOracle or ndarray of shape (n, n)
+        A symmetric similarity oracle.
+    s : int
+        Number of landmarks ``s1``, ``1 <= s < n``.
+    random_state : int, RandomState or None
+    multiplier : float, default=2
+        ``|S2| = round(multiplier * s)``; must be ``>= 1`` and give ``|S2| <= n``.
+    alpha : float, default=1.5
+        Safety factor on the shift (the paper's alpha).
+    eigen_solver : {"auto", "dense", "lanczos"}, default="auto"
+        How ``lambda_min(K[S2, S2])`` is computed (see :func:`lambda_min`).
+    rtol : float, optional
+        Pseudo-inverse tolerance, as in :func:`nystrom`.
+
+    Returns
+    -------
+    LowRankApprox
+        ``info`` holds ``S2``, ``lambda_min_S2``, ``shift`` (= alpha * e).
+        The extra evaluations beyond classic Nyström are the
+        ``m (m + 1) / 2`` entries of ``K[S2 \\ S1, S2 \\ S1]``, ``m = |S2| - s``.
+    """
+    oracle = as_oracle(oracle)
+    require_symmetric(oracle, "sms_nystrom")
+    n = oracle.n
+    s = check_sample_size(s, n)
+    if not (np.isscalar(multiplier) and np.isfinite(multiplier) and multiplier >= 1):
+        raise ValueError(f"`multiplier` must be a number >= 1, got {multiplier!r}")
+    if not (np.isscalar(alpha) and np.isfinite(alpha) and alpha >= 0):
+        raise ValueError(f"`alpha` must be a finite number >= 0, got {alpha!r}")
+    s2 = int(round(multiplier * s))
+    if s2 > n:
+        raise ValueError(f"`multiplier` * `s` = {multiplier} * {s} = {s2} must be <= n = {n}")
+    rng = check_random_state(random_state)
+    start = oracle.evaluations
+    S2 = draw_order(rng, n)[:s2]
+    S1 = S2[:s]
+    C = oracle(np.arange(n), S1)  # K[S1, S2 \ S1] comes with these columns
+    lam = lambda_min(oracle(S2, S2), solver=eigen_solver, random_state=rng)
+    shift = alpha * min(0.0, lam)
+    core, kept = pinv_symmetric(C[S1] - shift * np.eye(s), rtol=rtol)
+    info = {"S2": S2, "lambda_min_S2": lam, "alpha": float(alpha), "shift": float(shift),
+            "core_rank": kept, "pinv_rtol": rtol}
+    return LowRankApprox(C, core, C.T, oracle.evaluations - start, S1, "sms_nystrom", True, info)
+
+
+def shifted_nystrom_exact(oracle, s, random_state=None, *, lambda_min_K=None, rtol=None):
+    """Nyström on ``K - lambda_min(K) I`` (shift on the core): the full-matrix baseline.
+
+    Needs ``lambda_min`` of the whole matrix, so it forms ``K`` through the
+    oracle (unless ``lambda_min_K`` is given) and is charged the whole matrix:
+    ``n (n + 1) / 2`` evaluations.
+
+    Parameters
+    ----------
+    oracle : SimilarityOracle or ndarray of shape (n, n)
+    s : int
+    random_state : int, RandomState or None
+    lambda_min_K : float, optional
+        ``lambda_min(K)`` if already known (saves forming ``K`` again when
+        sweeping ``s`` and seeds).
+    rtol : float, optional
+
+    Returns
+    -------
+    LowRankApprox
+    """
+    oracle = as_oracle(oracle)
+    require_symmetric(oracle, "shifted_nystrom_exact")
+    n = oracle.n
+    s = check_sample_size(s, n)
+    rng = check_random_state(random_state)
+    start = oracle.evaluations
+    if lambda_min_K is None:
+        lambda_min_K = lambda_min(full_matrix(oracle), solver="dense")
+    shift = min(0.0, float(lambda_min_K))
+    S = draw_order(rng, n)[:s]
+    C, core, info = _shifted_core(oracle, S, shift, rtol)
+    info["lambda_min_K"] = float(lambda_min_K)
+    evaluations = max(oracle.evaluations - start, n * (n + 1) // 2)
+    return LowRankApprox(C, core, C.T, evaluations, S, "shifted_nystrom_exact", True, info)

@@ -1,0 +1,129 @@
+"""Word Mover's Embedding (WME, Wu et al. 2018): random features from WMD to random documents.
+
+WME draws ``R`` random documents ``omega_r``, each of ``D ~ U{1, ..., D_max}``
+random words whose vectors are uniform in the bounding box of the corpus'
+word vectors and scaled to unit length (as in the authors' code), and embeds a
+document ``x`` as
+
+.. math::
+
+    \\phi(x) = \\frac{1}{\\sqrt{R}} \\left(\\exp(-\\gamma\\,
+               \\mathrm{WMD}(x, \\omega_r))\\right)_{r=1}^{R},
+
+so ``phi(x) . phi(y)`` is a Monte-Carlo estimate of a positive-definite kernel.
+The ``n R`` distances are computed once with ``gamma = 1`` and stored as
+``S = exp(-WMD)``; the features for any ``gamma`` and any ``R' <= R`` (a
+prefix of the random documents) are then ``S[:, :R']**gamma / sqrt(R')``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from ..similarity import WMDOracle
+from ..similarity.wmd import document_bags
+
+__all__ = ["document_bags", "random_documents", "wme_features", "wme_similarities"]
+
+
+def random_documents(n_docs, d_max, dim, low, high, unit_norm=True, random_state=None):
+    """Random documents of WME: ``D ~ U{1..d_max}`` words uniform in ``[low, high]^dim``.
+
+    Parameters
+    ----------
+    n_docs : int
+        ``R``, the number of random documents.
+    d_max : int
+        Most words in one random document (``D_max``).
+    dim : int
+        Dimension of the word vectors.
+    low, high : float
+        Bounds of each coordinate (the authors use the smallest and largest
+        entry of the corpus' word vectors).
+    unit_norm : bool, default=True
+        Scale each random word vector to unit length (the authors' code).
+    random_state : int, RandomState or None
+
+    Returns
+    -------
+    documents : list of ndarray of shape (D_r, dim)
+    """
+    for name, value in (("n_docs", n_docs), ("d_max", d_max), ("dim", dim)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"`{name}` must be a positive integer, got {value!r}")
+    if not (np.isfinite(low) and np.isfinite(high) and low < high):
+        raise ValueError(f"`low` < `high` must be finite, got {low!r} and {high!r}")
+    rng = check_random_state(random_state)
+    sizes = rng.randint(1, d_max + 1, size=n_docs)
+    documents = []
+    for size in sizes:
+        words = rng.uniform(low, high, size=(size, dim))
+        if unit_norm:
+            words /= np.maximum(np.linalg.norm(words, axis=1, keepdims=True), 1e-300)
+        documents.append(words)
+    return documents
+
+
+def wme_similarities(docs, table, random_docs, n_jobs=1):
+    """``S[i, r] = exp(-WMD(docs[i], random_docs[r]))``, every random word weighing the same.
+
+    Parameters
+    ----------
+    docs : list of (ndarray of int, ndarray of float)
+        Rows of ``table`` and their counts per document (:func:`document_bags`).
+    table : ndarray of shape (m, dim)
+    random_docs : list of ndarray of shape (D_r, dim)
+        From :func:`random_documents`.
+    n_jobs : int, default=1
+        Worker processes for the transport problems.
+
+    Returns
+    -------
+    S : ndarray of shape (n, R)
+    evaluations : int
+        Distances computed, ``n * R``.
+    """
+    table = np.asarray(table, dtype=np.float64)
+    if not random_docs:
+        raise ValueError("`random_docs` is empty")
+    dims = {w.shape[1] for w in random_docs}
+    if dims != {table.shape[1]}:
+        raise ValueError(f"random words have dimension {sorted(dims)} but `table` has "
+                         f"{table.shape[1]}")
+    start = table.shape[0]
+    extra, pseudo = [], []
+    for words in random_docs:
+        pseudo.append((np.arange(start, start + len(words)), np.ones(len(words))))
+        extra.append(words)
+        start += len(words)
+    oracle = WMDOracle(list(docs) + pseudo, np.vstack([table] + extra), gamma=1.0,
+                       n_jobs=n_jobs, cache=False)
+    n = len(docs)
+    S = oracle(np.arange(n), n + np.arange(len(random_docs)))
+    return S, int(oracle.evaluations)
+
+
+def wme_features(S, gamma, n_components=None):
+    """WME features ``S[:, :R]**gamma / sqrt(R)`` for kernel width ``gamma``.
+
+    Parameters
+    ----------
+    S : ndarray of shape (n, R_max)
+        ``exp(-WMD)`` to the random documents (:func:`wme_similarities`).
+    gamma : float
+        Width of ``exp(-gamma * WMD)``, in inverse word-vector distance units; > 0.
+    n_components : int, optional
+        ``R <= R_max``: use the first ``R`` random documents; default all.
+
+    Returns
+    -------
+    Z : ndarray of shape (n, R)
+    """
+    S = np.asarray(S, dtype=np.float64)
+    R = S.shape[1] if n_components is None else n_components
+    if isinstance(R, bool) or not isinstance(R, (int, np.integer)) or not 1 <= R <= S.shape[1]:
+        raise ValueError(f"`n_components` must be an integer in [1, {S.shape[1]}], got {R!r}")
+    if not (np.isscalar(gamma) and np.isfinite(gamma) and gamma > 0):
+        raise ValueError(f"`gamma` must be a finite number > 0, got {gamma!r}")
+    return S[:, :R] ** gamma / np.sqrt(R)

@@ -1,0 +1,319 @@
+"""AppGrad and stochastic AppGrad CCA (Ma, Lu & Foster, ICML 2015)."""
+
+from __future__ import annotations
+
+import logging
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_random_state
+
+from ..progress import Progress
+from ..seeding import spawn_seeds
+from ._appgrad_solvers import DataSolver, GramSolver, StochasticSolver
+from ._base import BaseCCA, align_to_canonical
+from ._linalg import Diverged
+from ._validation import check_positive, check_view
+from .flops import appgrad_batch_flops, appgrad_stochastic_flops
+from .metrics import canonical_correlations
+
+__all__ = ["AppGradCCA", "GRAM_MAX_BYTES", "MAX_STEP_HALVINGS"]
+
+logger = logging.getLogger("lowdim")
+
+#: ``precompute='auto'`` precomputes ``S_x, S_y, S_xy`` only when together they
+#: take at most this many bytes (256 MiB: p1 = p2 ≈ 3,300), and only if cheaper.
+GRAM_MAX_BYTES = 256 * 2 ** 20
+
+#: A diverging step is halved at most this many times before fit gives up.
+MAX_STEP_HALVINGS = 60
+
+_TRACE_COLUMNS = ["iteration", "flops", "seconds", "tcc_train", "tcc_heldout"]
+
+
+class AppGradCCA(BaseCCA):
+    r"""Top-k CCA by augmented approximate gradient (AppGrad), batch or stochastic.
+
+    Each iteration takes a gradient step on the unnormalised weights Φ̃ of
+    the least-squares problem ``½‖XΦ̃ − YΨ‖²/n + ½λ‖Φ̃‖²`` and normalises
+    ``Φ = Φ̃ (Φ̃ᵀ(S_x+λI)Φ̃)^{-1/2}``, then does the same for Ψ with the new Φ.
+    The exact top-k regularised CCA solution is a fixed point. Only products
+    of the data with thin p×k matrices and k×k decompositions are needed:
+    beyond the data, memory is O(k(p1+p2)) + O(nk) and no p×p matrix is
+    formed unless the Gram path is chosen (see ``precompute``).
+
+    Moments are uncentred (``S_x = XᵀX/n``), as in the paper; centre dense
+    views beforehand if centred correlations are wanted. Constant columns
+    are handled by the ridge term ``reg``.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+        Dimension k of the canonical subspace.
+    reg : float, default=0.005
+        Ridge λ added to both Gram matrices (the authors' value).
+    step_size : 'auto' or float, default='auto'
+        Gradient step η (the same float for both views). 'auto' takes, per
+        view, ``1 / (λ_max + reg)`` for batch AppGrad, with λ_max a
+        power-iteration estimate of the largest eigenvalue of ``XᵀX/n``, and
+        ``0.5 / (λ_max + reg)`` for stochastic AppGrad, with λ_max the largest
+        eigenvalue of ``X_bᵀX_b/b`` over 10 random minibatches (a constant
+        stochastic step leaves noise proportional to η, so it stays at half
+        the largest stable step). The authors hand-tuned 0.05 on MNIST. A step that
+        makes the iterates non-finite (or blow up past 1e8 in the normaliser)
+        is halved and the fit restarted, with a ``RuntimeWarning``.
+    max_iter : int, default=1000
+        Number of iterations (each updates both views).
+    tol : float, default=1e-6
+        Batch AppGrad stops when the relative change of Φ̃ and Ψ̃ falls below
+        ``tol``; 0 runs ``max_iter`` iterations. Stochastic AppGrad always
+        runs ``max_iter`` iterations.
+    batch_size : int or None, default=None
+        None for batch AppGrad; an int b for stochastic AppGrad with
+        minibatches of b rows (the authors used 50).
+    normalization_size : int or None, default=None
+        Rows s of the random subsample used for the stochastic normalisation;
+        None means ``10·n_components`` (the authors' choice), capped at n.
+    precompute : 'auto' or bool, default='auto'
+        Batch AppGrad only: precompute ``S_x, S_y, S_xy`` (O(np²) once, then
+        O(p²k) per iteration instead of O(npk), or O(nnz·k) on sparse data).
+        'auto' does so when the three matrices fit in :data:`GRAM_MAX_BYTES`
+        and the FLOP estimate of the setup plus ``max_iter`` iterations is
+        below that of ``max_iter`` iterations on the data: dense views with
+        ``n`` well above ``(p1+p2)/2``, rarely very sparse ones.
+    checkpoints : None, int or sequence of int, default=None
+        Iterations recorded in ``trace_``: None for about 30 log-spaced ones,
+        an int for that many, or explicit iteration numbers. The last
+        iteration is always recorded.
+    trace_tcc : bool, default=False
+        Record the training TCC at checkpoints (and held-out TCC when ``fit``
+        gets ``heldout``). Its cost is excluded from ``seconds``.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the start Ψ⁰ and the minibatches.
+
+    Attributes
+    ----------
+    x_weights_ : ndarray of shape (p1, n_components)
+        Canonical weights Φ, columns ordered by canonical correlation.
+    y_weights_ : ndarray of shape (p2, n_components)
+        Canonical weights Ψ.
+    canonical_correlations_ : ndarray of shape (n_components,)
+        Regularised correlations of the weight pairs on the training views.
+    trace_ : pandas.DataFrame
+        One row per checkpoint: ``iteration``, ``flops`` (cumulative, the
+        authors' formula, see :mod:`lowdim.cca.flops`), ``seconds`` (wall
+        time since fit started, without TCC evaluation), ``tcc_train`` and
+        ``tcc_heldout`` (NaN unless requested).
+    flops_ : float
+        Cumulative FLOPs at the end.
+    n_iter_ : int
+    converged_ : bool
+        Batch only: the ``tol`` criterion was met.
+    step_size_ : tuple of float
+        Steps (η_x, η_y) actually used, after any halving.
+    n_step_halvings_ : int
+    solver_ : {'data', 'gram', 'stochastic'}
+    n_features_in_ : int
+
+    References
+    ----------
+    Z. Ma, Y. Lu and D. Foster. Finding linear structure in large datasets
+    with scalable canonical correlation analysis. ICML 2015.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.cca import AppGradCCA
+    >>> rng = np.random.default_rng(0)
+    >>> Z = rng.standard_normal((500, 2))
+    >>> X = np.hstack([Z, rng.standard_normal((500, 3))])
+    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
+    >>> cca = AppGradCCA(n_components=2, random_state=0).fit(X, Y)
+    >>> cca.score(X, Y).round(2)
+    array([0.9 , 0.88])
+    """
+
+    def __init__(self, n_components=2, *, reg=0.005, step_size="auto", max_iter=1000, tol=1e-6,
+                 batch_size=None, normalization_size=None, precompute="auto", checkpoints=None,
+                 trace_tcc=False, random_state=None):
+        self.n_components = n_components
+        self.reg = reg
+        self.step_size = step_size
+        self.max_iter = max_iter
+        self.tol = tol
+        self.batch_size = batch_size
+        self.normalization_size = normalization_size
+        self.precompute = precompute
+        self.checkpoints = checkpoints
+        self.trace_tcc = trace_tcc
+        self.random_state = random_state
+
+    # -- parameter checks -------------------------------------------------
+    def _check_params(self, n, p1, p2, k):
+        max_iter = check_positive(self.max_iter, "max_iter", integer=True)
+        check_positive(self.tol, "tol", allow_zero=True)
+        if not (self.step_size == "auto" or (not isinstance(self.step_size, str)
+                                             and check_positive(self.step_size, "step_size"))):
+            raise ValueError(f"`step_size` must be 'auto' or a positive number, "
+                             f"got {self.step_size!r}")
+        if self.precompute not in ("auto", True, False):
+            raise ValueError(f"`precompute` must be 'auto', True or False, got {self.precompute!r}")
+        b = s = None
+        if self.batch_size is not None:
+            b = check_positive(self.batch_size, "batch_size", integer=True)
+            if b > n:
+                raise ValueError(f"`batch_size` must be at most n_samples = {n}, got {b}")
+            s = 10 * k if self.normalization_size is None else check_positive(
+                self.normalization_size, "normalization_size", integer=True)
+            if self.normalization_size is not None and not k <= s <= n:
+                raise ValueError(f"`normalization_size` must be between n_components = {k} and "
+                                 f"n_samples = {n}, got {s}")
+            s = min(s, n)
+        return max_iter, b, s
+
+    def _checkpoints(self, max_iter):
+        if self.checkpoints is None or isinstance(self.checkpoints, (int, np.integer)):
+            count = 30 if self.checkpoints is None else int(self.checkpoints)
+            its = np.unique(np.round(np.logspace(0, np.log10(max_iter), max(count, 1))))
+        else:
+            its = np.asarray(self.checkpoints, dtype=float)
+            if its.ndim != 1 or np.any(its < 1) or np.any(its != np.round(its)):
+                raise ValueError(f"`checkpoints` must be positive iteration numbers, "
+                                 f"got {self.checkpoints!r}")
+        return {int(i) for i in its if i <= max_iter} | {max_iter}
+
+    # -- solver construction ----------------------------------------------
+    def _use_gram(self, X, Y, k, max_iter):
+        """Gram path: forced by ``precompute``, or cheaper by a FLOP estimate under 'auto'."""
+        if self.batch_size is not None or self.precompute is False:
+            return False
+        if self.precompute is True:
+            return True
+        (n, p1), p2 = X.shape, Y.shape[1]
+        if 8 * (p1 * p1 + p2 * p2 + p1 * p2) > GRAM_MAX_BYTES:
+            return False
+        nx, ny = (A.nnz if sp.issparse(A) else A.size for A in (X, Y))
+        rx, ry = nx / n, ny / n  # non-zeros per row
+        setup = 2.0 * (nx * rx + ny * ry + nx * ry)  # XᵀX, YᵀY, XᵀY
+        per_iteration_gram = 2.0 * k * (p1 + p2) ** 2
+        per_iteration_data = 4.0 * k * (nx + ny)
+        return setup + max_iter * per_iteration_gram < max_iter * per_iteration_data
+
+    def _make_solver(self, X, Y, k, b, s, rng, max_iter):
+        n, p1, p2 = X.shape[0], X.shape[1], Y.shape[1]
+        reg, auto = float(self.reg), self.step_size == "auto"
+        eta = None if auto else (float(self.step_size), float(self.step_size))
+        if b is not None:
+            if auto:
+                eta = tuple(0.5 / (StochasticSolver.lambda_max(A, rng, b) + reg) for A in (X, Y))
+            solver = StochasticSolver(X, Y, k, reg, *eta, batch_size=b, normalization_size=s)
+            return solver, appgrad_stochastic_flops(p1, p2, k, b, s)
+        if self._use_gram(X, Y, k, max_iter):
+            grams = GramSolver.grams(X, Y)
+            if auto:
+                eta = tuple(1.0 / (GramSolver.lambda_max(S, rng) + reg) for S in grams[:2])
+            solver = GramSolver(X, Y, k, reg, *eta, grams=grams)
+        else:
+            if auto:
+                eta = tuple(1.0 / (DataSolver.lambda_max(A, rng) + reg) for A in (X, Y))
+            solver = DataSolver(X, Y, k, reg, *eta)
+        return solver, appgrad_batch_flops(n, p1, p2, k)
+
+    # -- fitting ----------------------------------------------------------
+    def fit(self, X, Y, heldout=None):
+        """Fit AppGrad.
+
+        Parameters
+        ----------
+        X : array-like or scipy.sparse matrix of shape (n_samples, p1)
+        Y : array-like or scipy.sparse matrix of shape (n_samples, p2)
+        heldout : tuple (X_heldout, Y_heldout), optional
+            Views evaluated at checkpoints when ``trace_tcc`` is set.
+
+        Returns
+        -------
+        self
+        """
+        start = time.perf_counter()
+        X, Y, k = self._check_fit_inputs(X, Y)
+        max_iter, b, s = self._check_params(X.shape[0], X.shape[1], Y.shape[1], k)
+        heldout = self._check_heldout(heldout, X.shape[1], Y.shape[1])
+        rng = np.random.default_rng(spawn_seeds(check_random_state(self.random_state), 1)[0])
+        solver, flops_per_iter = self._make_solver(X, Y, k, b, s, rng, max_iter)
+        state = rng.bit_generator.state
+        for halvings in range(MAX_STEP_HALVINGS + 1):
+            rng.bit_generator.state = state  # every attempt sees the same random draws
+            try:
+                trace, n_iter, converged = self._iterate(solver, rng, max_iter, flops_per_iter,
+                                                         heldout, start)
+                break
+            except Diverged as exc:
+                self._halve(solver, exc)
+        else:
+            raise RuntimeError(f"AppGrad kept diverging after {MAX_STEP_HALVINGS} step halvings; "
+                               f"last step_size ({solver.eta_x:.3g}, {solver.eta_y:.3g})")
+        Wx, Wy, rho = align_to_canonical(*solver.weights(), *solver.moments())
+        self._set_fitted(X, Y, Wx, Wy)
+        self.canonical_correlations_ = rho
+        self.trace_ = pd.DataFrame(trace, columns=_TRACE_COLUMNS)
+        self.flops_ = float(self.trace_["flops"].iloc[-1])
+        self.n_iter_, self.converged_ = n_iter, converged
+        self.step_size_ = (solver.eta_x, solver.eta_y)
+        self.n_step_halvings_, self.solver_ = halvings, solver.kind
+        if self.tol > 0 and b is None and not converged:
+            warnings.warn(f"AppGrad did not reach tol={self.tol} in max_iter={max_iter} "
+                          f"iterations", ConvergenceWarning, stacklevel=2)
+        return self
+
+    def _check_heldout(self, heldout, p1, p2):
+        if heldout is None:
+            return None
+        if len(heldout) != 2:
+            raise ValueError("`heldout` must be a pair (X_heldout, Y_heldout)")
+        Xh, Yh = check_view(heldout[0], "X_heldout", p1), check_view(heldout[1], "Y_heldout", p2)
+        if Xh.shape[0] != Yh.shape[0]:
+            raise ValueError(f"`heldout` views must have the same rows, got {Xh.shape[0]} "
+                             f"and {Yh.shape[0]}")
+        return Xh, Yh
+
+    @staticmethod
+    def _halve(solver, exc):
+        warnings.warn(f"AppGrad diverged with step_size ({solver.eta_x:.3g}, "
+                      f"{solver.eta_y:.3g}): {exc}; halving the step and restarting",
+                      RuntimeWarning, stacklevel=3)
+        solver.eta_x /= 2.0
+        solver.eta_y /= 2.0
+
+    def _iterate(self, solver, rng, max_iter, flops_per_iter, heldout, start):
+        """Run the iterations; return (trace rows, iterations done, converged)."""
+        checkpoints = self._checkpoints(max_iter)
+        solver.start(rng)
+        trace, eval_seconds, converged, it = [], 0.0, False, 0
+        desc = f"AppGrad ({solver.kind}, k={self.n_components})"
+        with Progress(desc, total=max_iter, unit="iterations", logger=logger) as progress:
+            for it in range(1, max_iter + 1):
+                change = solver.step(rng)
+                progress.update(1)
+                converged = solver.kind != "stochastic" and change < self.tol
+                if it in checkpoints or converged:
+                    tick = time.perf_counter()
+                    row = [it, flops_per_iter * it, tick - start - eval_seconds,
+                           *self._evaluate(solver, heldout)]
+                    trace.append(row)
+                    eval_seconds += time.perf_counter() - tick
+                if converged:
+                    break
+        return trace, it, converged
+
+    def _evaluate(self, solver, heldout):
+        if not self.trace_tcc:
+            return np.nan, np.nan
+        train = float(np.sum(solver.train_correlations()))
+        if heldout is None:
+            return train, np.nan
+        Wx, Wy = solver.weights()
+        return train, float(np.sum(canonical_correlations(heldout[0] @ Wx, heldout[1] @ Wy)))

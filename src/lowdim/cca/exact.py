@@ -1,0 +1,174 @@
+"""Exact (regularised) CCA: whiten, then SVD of the whitened cross-covariance."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import scipy.linalg as la
+import scipy.sparse as sp
+from scipy.sparse.linalg import LinearOperator, svds
+
+from ._appgrad_solvers import GramSolver
+from ._base import BaseCCA, flip_signs
+from .flops import exact_cca_flops
+
+__all__ = ["ExactCCA", "exact_cca_from_grams", "FULL_SVD_MAX"]
+
+#: Above this min(p1, p2), the whitened cross-covariance is never formed: its
+#: top-k singular triplets come from ARPACK (``scipy.sparse.linalg.svds``,
+#: converged to machine precision) applied through triangular solves.
+FULL_SVD_MAX = 2000
+
+
+def _top_svd(M, k: int):
+    """Top-k SVD: full LAPACK SVD of a small matrix, ARPACK (to machine precision) otherwise."""
+    if isinstance(M, np.ndarray) and (min(M.shape) <= FULL_SVD_MAX or k >= min(M.shape) // 2):
+        U, s, Vt = la.svd(M, full_matrices=False)
+        return U[:, :k], s[:k], Vt[:k]
+    U, s, Vt = svds(M, k=k, tol=0, random_state=0)
+    order = np.argsort(s)[::-1]
+    return U[:, order], s[order], Vt[order]
+
+
+def _whiten_cholesky(C):
+    """Return ``(inv, inv_t)`` applying ``R⁻ᵀ`` and ``R⁻¹`` for ``C = RᵀR``.
+
+    Factorises in place (``C.T`` is Fortran-ordered, so LAPACK needs no copy);
+    only the lower triangle of ``C`` is overwritten. If ``C`` is not
+    numerically positive definite, ``C`` is restored from its upper triangle
+    and ``LinAlgError`` is raised.
+    """
+    diag = C.diagonal().copy()
+    try:
+        R, _ = la.cho_factor(C.T, lower=False, overwrite_a=True, check_finite=False)
+    except la.LinAlgError:
+        for i in range(1, C.shape[0]):
+            C[i, :i] = C[:i, i]
+        C[np.diag_indices_from(C)] = diag
+        raise
+    return (lambda A: la.solve_triangular(R, A, trans="T", overwrite_b=True, check_finite=False),
+            lambda A: la.solve_triangular(R, A, check_finite=False))
+
+
+def _whiten_eigh(C):
+    """``C^{-1/2}`` on the numerically non-zero eigenspace (a pseudo-inverse for singular C)."""
+    w, V = la.eigh(C, overwrite_a=True, check_finite=False)
+    keep = w > max(w[-1], 0.0) * C.shape[0] * np.finfo(float).eps * 10
+    inv_sqrt = (V[:, keep] / np.sqrt(w[keep])) @ V[:, keep].T
+    return (lambda A: inv_sqrt @ A), (lambda A: inv_sqrt @ A)
+
+
+def _whitener(C, method: str):
+    """Whitening of ``C`` by ``method``; Cholesky falls back to eigh with a warning."""
+    if method == "cholesky":
+        try:
+            return _whiten_cholesky(C), "cholesky"
+        except la.LinAlgError:
+            warnings.warn("S + reg·I is not numerically positive definite (raise `reg`); "
+                          "whitening with the eigendecomposition instead", RuntimeWarning,
+                          stacklevel=4)
+    return _whiten_eigh(C), "eigh"
+
+
+def exact_cca_from_grams(Sx, Sy, Sxy, k: int, reg: float, method: str = "cholesky"):
+    r"""Top-k CCA of ``C_x = S_x + λI``, ``C_y = S_y + λI`` and ``S_xy``.
+
+    With whitening ``W_x`` (``L⁻¹`` from Cholesky or ``C_x^{-1/2}`` from
+    eigh), the SVD ``W_x S_xy W_yᵀ = UDVᵀ`` gives ``Φ = W_xᵀU_k``,
+    ``Ψ = W_yᵀV_k`` (Lemma 1.1 of the paper) and correlations ``D_k``.
+    All three inputs are overwritten.
+
+    Returns
+    -------
+    Wx : ndarray of shape (p1, k)
+    Wy : ndarray of shape (p2, k)
+    rho : ndarray of shape (k,)
+    method : str
+        Whitening used per view, e.g. 'cholesky' or 'cholesky/eigh' (Cholesky
+        falls back to eigh, with a warning, when ``C`` is not numerically
+        positive definite).
+    """
+    for S in (Sx, Sy):
+        S[np.diag_indices_from(S)] += reg
+    (x_inv, x_inv_t), mx = _whitener(Sx, method)
+    (y_inv, y_inv_t), my = _whitener(Sy, method)
+    p1, p2 = Sxy.shape
+    if min(p1, p2) > FULL_SVD_MAX and k < min(p1, p2) // 2:
+        # W_x S_xy W_yᵀ applied to vectors: O(p²) per product instead of O(p³) to form it
+        M = LinearOperator((p1, p2), dtype=float,
+                           matvec=lambda v: x_inv(Sxy @ y_inv_t(np.ravel(v))),
+                           rmatvec=lambda u: y_inv(Sxy.T @ x_inv_t(np.ravel(u))))
+    else:
+        M = x_inv(np.asfortranarray(y_inv(Sxy.T).T))  # W_x S_xy W_yᵀ
+    U, rho, Vt = _top_svd(M, k)
+    return (*flip_signs(x_inv_t(U), y_inv_t(Vt.T)), rho, mx if mx == my else f"{mx}/{my}")
+
+
+def _exact_cca_qr(X, Y, k: int, reg: float):
+    """Björck–Golub route: QR of the ridge-augmented views, then SVD of ``Q_xᵀQ_y``."""
+    n = X.shape[0]
+    factors = []
+    for A in (X, Y):
+        aug = np.vstack([A, np.sqrt(n * reg) * np.eye(A.shape[1])]) if reg > 0 else A
+        Q, R = la.qr(aug, mode="economic", check_finite=False)
+        factors.append((Q[:n], R))
+    (Qx, Rx), (Qy, Ry) = factors
+    U, rho, Vt = _top_svd(Qx.T @ Qy, k)
+    scale = np.sqrt(n)  # so that ΦᵀC_xΦ = I with C_x = (XᵀX + nλI)/n
+    return (*flip_signs(la.solve_triangular(Rx, U, check_finite=False) * scale,
+                        la.solve_triangular(Ry, Vt.T, check_finite=False) * scale), rho)
+
+
+class ExactCCA(BaseCCA):
+    """Exact top-k regularised CCA: the reference solution of the paper's PCC.
+
+    Solves the generalised eigenproblem of ``C_x = XᵀX/n + λI``,
+    ``C_y = YᵀY/n + λI`` and ``S_xy = XᵀY/n`` (uncentred, as in the paper).
+    Memory is O(p1² + p2²): this is the method AppGrad avoids.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+    reg : float, default=0.005
+        Ridge λ; 0 is allowed (rank-deficient views then use the eigh
+        pseudo-inverse).
+    method : {'auto', 'cholesky', 'eigh', 'qr'}, default='auto'
+        Whitening: Cholesky of ``C_x`` (fastest), symmetric eigendecomposition
+        ``C_x^{-1/2}``, or the QR route of Björck & Golub (dense, tall data;
+        avoids squaring the condition number). 'auto' is 'cholesky'.
+
+    Attributes
+    ----------
+    x_weights_, y_weights_ : ndarray of shape (p1, k), (p2, k)
+        Normalised so that ``ΦᵀC_xΦ = I``.
+    canonical_correlations_ : ndarray of shape (k,)
+        Regularised canonical correlations.
+    method_ : str
+        Whitening actually used.
+    flops_ : float
+        See :func:`lowdim.cca.flops.exact_cca_flops`.
+    """
+
+    def __init__(self, n_components=2, *, reg=0.005, method="auto"):
+        self.n_components = n_components
+        self.reg = reg
+        self.method = method
+
+    def _fit(self, X, Y, k):
+        method = "cholesky" if self.method == "auto" else self.method
+        if method not in ("cholesky", "eigh", "qr"):
+            raise ValueError(f"`method` must be 'auto', 'cholesky', 'eigh' or 'qr', "
+                             f"got {self.method!r}")
+        if method == "qr":
+            if sp.issparse(X) or sp.issparse(Y):
+                raise ValueError("`method`='qr' needs dense views (a QR factor of sparse data "
+                                 "is dense); use 'cholesky' for sparse input")
+            Wx, Wy, rho = _exact_cca_qr(X, Y, k, float(self.reg))
+        else:
+            Wx, Wy, rho, method = exact_cca_from_grams(*GramSolver.grams(X, Y), k,
+                                                       float(self.reg), method)
+        self.canonical_correlations_ = rho
+        self.method_ = method
+        counted = "eigh" if "eigh" in method else method
+        return Wx, Wy, exact_cca_flops(X.shape[0], X.shape[1], Y.shape[1], k, counted)

@@ -1,0 +1,225 @@
+"""The paper's CCA experiments as plain functions: one call per workflow job.
+
+Each function takes a prepared two-view :class:`~lowdim.data.Dataset` (or the
+train/held-out views cut from it) and returns tidy rows: one row per
+measurement, with the method, the setting, FLOPs, seconds and TCC in-sample
+(``tcc_in``, training rows) and out-of-sample (``tcc_out``, held-out rows).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from .appgrad import AppGradCCA
+from .exact import ExactCCA
+from .heuristics import DWCCA, NWCCA, PCACCA
+
+__all__ = ["Views", "training_views", "load_views", "dataset_stats", "checkpoint_iterations", "run_exact",
+           "run_appgrad", "run_heuristic", "add_pcc", "table_datasets", "HEURISTICS"]
+
+#: heuristic method name -> estimator class (Figure 2)
+HEURISTICS = {"nw_cca": NWCCA, "dw_cca": DWCCA, "pca_cca": PCACCA}
+
+
+@dataclass
+class Views:
+    """Training and held-out views (held-out may be None)."""
+
+    X: object
+    Y: object
+    X_test: object = None
+    Y_test: object = None
+
+    @property
+    def heldout(self):
+        return None if self.X_test is None else (self.X_test, self.Y_test)
+
+
+def _scale(A, factor):
+    return A * factor if sp.issparse(A) else A * factor
+
+
+def _max_abs(A) -> float:
+    data = A.data if sp.issparse(A) else A
+    return float(np.max(np.abs(data))) if data.size else 0.0
+
+
+def training_views(dataset, *, rescale: str = "none", heldout_fraction: float = 0.2,
+                   seed: int = 0) -> Views:
+    """Cut a two-view dataset into training and held-out views.
+
+    The dataset's own split (``train_idx[0]``/``test_idx[0]``) is used when it
+    has one; otherwise a seeded random ``heldout_fraction`` of the rows is
+    held out (none when 0).
+
+    Parameters
+    ----------
+    dataset : lowdim.data.Dataset
+        ``kind == "two_view"``.
+    rescale : {"none", "max_abs"}, default="none"
+        "max_abs" divides each view by its largest absolute training value
+        (MNIST grey levels 0-255 become 0-1, as in the authors' code), which
+        sets the scale the ridge ``reg`` acts on. Sparse views stay sparse.
+    heldout_fraction : float, default=0.2
+    seed : int, default=0
+
+    Returns
+    -------
+    Views
+    """
+    if dataset.kind != "two_view" or dataset.Y is None:
+        raise ValueError(f"dataset {dataset.name!r} is not a two-view dataset "
+                         f"(kind {dataset.kind!r})")
+    if rescale not in ("none", "max_abs"):
+        raise ValueError(f"`rescale` must be 'none' or 'max_abs', got {rescale!r}")
+    n = dataset.X.shape[0]
+    if dataset.train_idx is not None and dataset.test_idx is not None:
+        train, test = dataset.train_idx[0], dataset.test_idx[0]
+    elif heldout_fraction > 0:
+        order = np.random.default_rng(seed).permutation(n)
+        cut = n - int(round(heldout_fraction * n))
+        train, test = np.sort(order[:cut]), np.sort(order[cut:])
+    else:
+        train, test = np.arange(n), None
+    views = [dataset.X[train], dataset.Y[train]]
+    views += [dataset.X[test], dataset.Y[test]] if test is not None and test.size else [None, None]
+    if rescale == "max_abs":
+        factors = [1.0 / max(_max_abs(views[0]), 1e-300), 1.0 / max(_max_abs(views[1]), 1e-300)]
+        views = [None if v is None else _scale(v, factors[i % 2]) for i, v in enumerate(views)]
+    return Views(*views)
+
+
+def load_views(path, settings: dict):
+    """Read a prepared two-view dataset and cut it with ``settings`` (a workflow job's params).
+
+    Returns
+    -------
+    name : str
+    views : Views
+    """
+    from ..data import load_dataset
+
+    dataset = load_dataset(path)
+    views = training_views(dataset, rescale=settings["rescale"],
+                           heldout_fraction=settings["heldout_fraction"],
+                           seed=settings["split_seed"])
+    return dataset.name, views
+
+
+def dataset_stats(name: str, views: Views) -> dict:
+    """One row of Table 1: rows, widths and sparsity (fraction of zeros) of both views."""
+    def zeros(A):
+        nnz = A.nnz if sp.issparse(A) else np.count_nonzero(A)
+        return 1.0 - nnz / max(1, A.shape[0] * A.shape[1])
+
+    return {"dataset": name, "n_train": views.X.shape[0],
+            "n_test": 0 if views.X_test is None else views.X_test.shape[0],
+            "p1": views.X.shape[1], "p2": views.Y.shape[1],
+            "sparsity_x": zeros(views.X), "sparsity_y": zeros(views.Y),
+            "storage": "sparse" if sp.issparse(views.X) else "dense"}
+
+
+def checkpoint_iterations(max_iter: int, count: int, extra=()) -> list[int]:
+    """About ``count`` log-spaced iterations up to ``max_iter``, plus ``extra`` ones."""
+    its = set(np.unique(np.round(np.logspace(0, np.log10(max_iter), max(count, 1)))).astype(int))
+    its |= {int(i) for i in extra if 1 <= int(i) <= max_iter} | {int(max_iter)}
+    return sorted(its)
+
+
+def _tcc(est, X, Y) -> float:
+    return float(np.sum(est.score(X, Y))) if X is not None else np.nan
+
+
+def run_exact(views: Views, *, n_components: int, reg: float, method: str = "auto") -> dict:
+    """Exact CCA on the training views: the denominator of PCC.
+
+    Returns
+    -------
+    row : dict
+        method, n_components, reg, flops, seconds, tcc_in, tcc_out.
+    """
+    start = time.perf_counter()
+    est = ExactCCA(n_components, reg=reg, method=method).fit(views.X, views.Y)
+    seconds = time.perf_counter() - start
+    return {"method": "exact_cca", "n_components": n_components, "reg": reg,
+            "flops": est.flops_, "seconds": seconds, "tcc_in": _tcc(est, views.X, views.Y),
+            "tcc_out": _tcc(est, views.X_test, views.Y_test), "whitening": est.method_}
+
+
+def run_appgrad(views: Views, *, method: str, n_components: int, reg: float, step_size,
+                max_iter: int, checkpoints, batch_size=None, normalization_size=None,
+                seed: int = 0) -> pd.DataFrame:
+    """Batch (``method='appgrad'``) or stochastic (``'sappgrad'``) AppGrad with a TCC trace.
+
+    Returns
+    -------
+    trace : pandas.DataFrame
+        One row per checkpoint: method, iteration, flops, seconds, tcc_in,
+        tcc_out, step_size_x, step_size_y, solver.
+    """
+    if method not in ("appgrad", "sappgrad"):
+        raise ValueError(f"`method` must be 'appgrad' or 'sappgrad', got {method!r}")
+    est = AppGradCCA(n_components, reg=reg, step_size=step_size, max_iter=max_iter, tol=0,
+                     batch_size=batch_size if method == "sappgrad" else None,
+                     normalization_size=normalization_size, checkpoints=list(checkpoints),
+                     trace_tcc=True, random_state=seed)
+    est.fit(views.X, views.Y, heldout=views.heldout)
+    trace = est.trace_.rename(columns={"tcc_train": "tcc_in", "tcc_heldout": "tcc_out"})
+    trace.insert(0, "method", method)
+    trace["step_size_x"], trace["step_size_y"] = est.step_size_
+    trace["solver"] = est.solver_
+    return trace
+
+
+def run_heuristic(views: Views, *, method: str, n_components: int, reg: float,
+                  n_pca_components: int = 100, oversample: int = 10, n_iter: int = 4,
+                  seed: int = 0) -> dict:
+    """One of NW-CCA, DW-CCA, PCA-CCA (Figure 2): a single (FLOPs, TCC) point."""
+    if method not in HEURISTICS:
+        raise ValueError(f"`method` must be one of {sorted(HEURISTICS)}, got {method!r}")
+    kw = dict(reg=reg, oversample=oversample, n_iter=n_iter, random_state=seed)
+    if method == "pca_cca":
+        kw["n_pca_components"] = n_pca_components
+    start = time.perf_counter()
+    est = HEURISTICS[method](n_components, **kw).fit(views.X, views.Y)
+    seconds = time.perf_counter() - start
+    return {"method": method, "setting": f"m={n_pca_components}" if method == "pca_cca" else "",
+            "flops": est.flops_, "seconds": seconds, "tcc_in": _tcc(est, views.X, views.Y),
+            "tcc_out": _tcc(est, views.X_test, views.Y_test)}
+
+
+def add_pcc(trace: pd.DataFrame, exact: pd.DataFrame) -> pd.DataFrame:
+    """Add ``pcc_in``/``pcc_out`` (fractions) and ``log_flops`` (natural log) to a trace.
+
+    Parameters
+    ----------
+    trace : DataFrame
+        Rows with ``dataset``, ``tcc_in``, ``tcc_out``, ``flops``.
+    exact : DataFrame
+        One row per dataset with ``dataset``, ``tcc_in``, ``tcc_out`` of exact CCA.
+    """
+    ref = exact.set_index("dataset")[["tcc_in", "tcc_out"]]
+    out = trace.copy()
+    out["pcc_in"] = out["tcc_in"] / out["dataset"].map(ref["tcc_in"])
+    out["pcc_out"] = out["tcc_out"] / out["dataset"].map(ref["tcc_out"])
+    out["log_flops"] = np.log(out["flops"])
+    return out
+
+
+def table_datasets(stats: pd.DataFrame) -> pd.DataFrame:
+    """Table 1 from :func:`dataset_stats` rows: n, p1, p2 and sparsity per dataset."""
+    return pd.DataFrame({
+        "dataset": stats["dataset"],
+        "n (training)": stats["n_train"],
+        "n (held out)": stats["n_test"],
+        "p1": stats["p1"],
+        "p2": stats["p2"],
+        "sparsity X": stats["sparsity_x"].map(lambda v: f"{v:.4g}"),
+        "sparsity Y": stats["sparsity_y"].map(lambda v: f"{v:.4g}"),
+        "storage": stats["storage"],
+    })

@@ -1,0 +1,116 @@
+r"""Floating-point operation counts, the x-axis of the paper's figures.
+
+Conventions (the same for every method, so counts are comparable):
+
+- a multiply-add counts as 2 FLOPs, so a product of an (a×b) and a (b×c)
+  matrix costs ``2abc``;
+- a data matrix counts as *dense*: an n×p sparse matrix costs ``n·p`` per
+  use, whatever its number of non-zeros. This is the paper's convention
+  (its FLOP axes use ``n·p``) and makes counts independent of the storage;
+- dense factorisations use the textbook counts of Golub & Van Loan,
+  *Matrix Computations* (4th ed.): Cholesky ``p³/3``, symmetric
+  eigendecomposition with vectors ``9p³``, thin SVD of an m×n matrix
+  (m >= n) with both factors ``6mn² + 20n³``, Householder QR with the thin Q
+  formed ``4mn² − 4n³/3``.
+
+AppGrad uses the authors' formulas (MNIST code), written for two views of
+widths ``p1, p2``:
+
+.. math::
+
+    \text{batch:}\quad 10\,k\,n\,(p_1+p_2) \text{ per iteration}
+    \qquad
+    \text{stochastic:}\quad k\,(p_1+p_2)\,(8b + 2s) \text{ per iteration}
+
+With ``p1 = p2 = p`` and ``s = 10k`` these are the authors' ``n·p·20k`` and
+``p·(16·k·b + 40·k²)``: per view and iteration, five n×p×k products
+(batch), or four b×p×k products for the minibatch gradient plus one s×p×k
+product for the normalisation (stochastic). They count the algorithm as
+written, not our implementation, which reuses products (4 per iteration in
+batch AppGrad) or precomputes Gram matrices when p is small.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "appgrad_batch_flops", "appgrad_stochastic_flops", "gram_flops", "svd_flops",
+    "qr_flops", "cholesky_flops", "eigh_flops", "randomized_svd_flops", "exact_cca_flops",
+]
+
+
+def appgrad_batch_flops(n: int, p1: int, p2: int, k: int, iterations: int = 1) -> float:
+    """Batch AppGrad, the authors' count: ``10·k·n·(p1+p2)`` per iteration."""
+    return 10.0 * k * n * (p1 + p2) * iterations
+
+
+def appgrad_stochastic_flops(p1: int, p2: int, k: int, batch_size: int,
+                             normalization_size: int, iterations: int = 1) -> float:
+    """Stochastic AppGrad, the authors' count: ``k·(p1+p2)·(8b + 2s)`` per iteration."""
+    return float(k) * (p1 + p2) * (8.0 * batch_size + 2.0 * normalization_size) * iterations
+
+
+def gram_flops(n: int, p1: int, p2: int) -> float:
+    """Forming ``XᵀX``, ``YᵀY`` and ``XᵀY`` as general products."""
+    return 2.0 * n * (p1 * p1 + p2 * p2 + p1 * p2)
+
+
+def cholesky_flops(p: int) -> float:
+    """Cholesky factorisation of a p×p matrix."""
+    return p ** 3 / 3.0
+
+
+def eigh_flops(p: int) -> float:
+    """Symmetric eigendecomposition with eigenvectors of a p×p matrix."""
+    return 9.0 * p ** 3
+
+
+def svd_flops(m: int, n: int) -> float:
+    """Thin SVD with both singular-vector factors of an m×n matrix."""
+    m, n = max(m, n), min(m, n)
+    return 6.0 * m * n * n + 20.0 * n ** 3
+
+
+def qr_flops(m: int, n: int) -> float:
+    """Householder QR of an m×n matrix (m >= n) with the thin Q formed."""
+    return 4.0 * m * n * n - 4.0 * n ** 3 / 3.0
+
+
+def randomized_svd_flops(product_cost: float, n_products: int, m: int, n: int,
+                         width: int) -> float:
+    """Randomized subspace iteration (Halko et al. 2011, Alg. 4.4) on an m×n operator.
+
+    Parameters
+    ----------
+    product_cost : float
+        FLOPs of one product of the operator (or its transpose) with a block
+        of ``width`` vectors.
+    n_products : int
+        Number of such products.
+    m, n : int
+        Shape of the operator.
+    width : int
+        Block width ``k + oversample``.
+    """
+    qr_count = n_products - 1  # every product but the last is orthonormalised
+    qr_cost = qr_count * qr_flops(max(m, n), width)
+    return product_cost * n_products + qr_cost + svd_flops(width, n) + 2.0 * m * width * width
+
+
+def exact_cca_flops(n: int, p1: int, p2: int, k: int, method: str) -> float:
+    """Exact CCA: whitening, SVD of the whitened cross-covariance, back-mapping."""
+    svd = svd_flops(p1, p2)
+    if method == "qr":
+        # QR of the ridge-augmented views, QxᵀQy, SVD, triangular back-solves
+        return (qr_flops(n + p1, p1) + qr_flops(n + p2, p2) + 2.0 * n * p1 * p2 + svd
+                + (p1 * p1 + p2 * p2) * k)
+    grams = gram_flops(n, p1, p2)
+    if method == "cholesky":
+        whiten = cholesky_flops(p1) + cholesky_flops(p2) + p1 * p1 * p2 + p1 * p2 * p2
+        back = (p1 * p1 + p2 * p2) * k
+    elif method == "eigh":
+        whiten = (eigh_flops(p1) + eigh_flops(p2) + 2.0 * (p1 ** 3 + p2 ** 3)
+                  + 2.0 * (p1 * p1 * p2 + p1 * p2 * p2))
+        back = 2.0 * (p1 * p1 + p2 * p2) * k
+    else:
+        raise ValueError(f"`method` must be 'cholesky', 'eigh' or 'qr', got {method!r}")
+    return grams + whiten + svd + back

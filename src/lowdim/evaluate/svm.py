@@ -1,0 +1,176 @@
+"""A support vector classifier whose C is chosen by cross-validation on the training data.
+
+The SMS-Nyström paper (following Wu et al. 2018) classifies documents with a
+linear SVM on approximate kernel features and picks the regularisation by
+cross-validation on the training split; the WMD-kernel baseline is the same
+SVM on the exact (precomputed) kernel.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.model_selection import StratifiedKFold
+from sklearn.svm import SVC, LinearSVC
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+__all__ = ["TunedSVM", "check_class_counts"]
+
+logger = logging.getLogger("lowdim")
+
+
+def check_class_counts(y, where="the training data", minimum=2) -> np.ndarray:
+    """Return the class counts of ``y`` after checking every class has ``minimum`` items.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+    where : str
+        Names the data in the error, e.g. ``"the training part of split 3"``.
+    minimum : int, default=2
+        Cross-validation stratified by class needs at least two items per class.
+
+    Raises
+    ------
+    ValueError
+        Naming the first class with fewer items and how many it has.
+    """
+    labels, counts = np.unique(np.asarray(y), return_counts=True)
+    if labels.size < 2:
+        raise ValueError(f"{where} has one class ({labels.tolist()}); a classifier needs "
+                         f"at least two")
+    small = np.flatnonzero(counts < minimum)
+    if small.size:
+        first = small[0]
+        noun = "a single document" if counts[first] == 1 else f"{counts[first]} documents"
+        raise ValueError(f"{where}: class {labels[first].item()!r} has {noun}; cross-validation "
+                         f"needs at least {minimum} per class ({small.size} classes affected)")
+    return counts
+
+
+class TunedSVM(ClassifierMixin, BaseEstimator):
+    """Linear or precomputed-kernel SVM with C chosen by stratified k-fold CV.
+
+    Parameters
+    ----------
+    kernel : {"linear", "precomputed"}, default="linear"
+        ``"linear"``: :class:`sklearn.svm.LinearSVC` (liblinear, squared hinge
+        loss, as the WME code's ``-s 2``) on feature vectors; ``"precomputed"``:
+        :class:`sklearn.svm.SVC` on a Gram matrix, ``X[i, j] = k(x_i, x_j)``
+        between the items to predict and the training items.
+    C_grid : sequence of float, default=(0.01, 0.1, 1, 10, 100)
+        Candidate regularisation constants.
+    n_folds : int, default=5
+        Folds of the stratified cross-validation; lowered to the size of the
+        smallest class when that is smaller (logged).
+    max_iter : int, default=20000
+        Iteration limit of each fit.
+    random_state : int, RandomState or None
+        Shuffles the folds and seeds liblinear.
+
+    Attributes
+    ----------
+    C_ : float
+        The chosen C (ties go to the smallest).
+    cv_accuracy_ : float
+        Mean cross-validated accuracy at ``C_``.
+    n_folds_ : int
+        Folds actually used.
+    estimator_ : LinearSVC or SVC
+        Refitted on all the training data with ``C_``.
+    classes_ : ndarray
+    n_features_in_ : int
+    n_iter_ : int
+        Iterations of the final fit.
+    """
+
+    def __init__(self, kernel="linear", C_grid=(0.01, 0.1, 1.0, 10.0, 100.0), n_folds=5,
+                 max_iter=20000, random_state=None):
+        self.kernel = kernel
+        self.C_grid = C_grid
+        self.n_folds = n_folds
+        self.max_iter = max_iter
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = self.kernel == "linear"
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        return tags
+
+    def _check_params(self):
+        if self.kernel not in ("linear", "precomputed"):
+            raise ValueError(f"`kernel` must be 'linear' or 'precomputed', got {self.kernel!r}")
+        grid = np.asarray(self.C_grid, dtype=float).ravel()
+        if grid.size == 0 or not np.all(np.isfinite(grid)) or grid.min() <= 0:
+            raise ValueError(f"`C_grid` must hold positive numbers, got {self.C_grid!r}")
+        if isinstance(self.n_folds, bool) or not isinstance(self.n_folds, (int, np.integer)) \
+                or self.n_folds < 2:
+            raise ValueError(f"`n_folds` must be an integer >= 2, got {self.n_folds!r}")
+        return np.sort(grid)
+
+    def fit(self, X, y):
+        """Choose C by cross-validation on ``(X, y)``, then refit on all of it.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, d), or (n, n) Gram matrix for ``kernel="precomputed"``
+        y : array-like of shape (n,)
+        """
+        grid = self._check_params()
+        X, y = validate_data(self, X, y, accept_sparse="csr" if self.kernel == "linear" else False,
+                             dtype=np.float64)
+        check_classification_targets(y)
+        counts = check_class_counts(y)
+        self.n_folds_ = int(min(self.n_folds, counts.min()))
+        if self.n_folds_ < self.n_folds:
+            logger.info("cross-validation with %d folds instead of %d: the smallest class has "
+                        "%d items", self.n_folds_, self.n_folds, counts.min())
+        rng = check_random_state(self.random_state)
+        seed = int(rng.randint(2**31 - 1))
+        folds = StratifiedKFold(self.n_folds_, shuffle=True, random_state=seed)
+        accuracy = np.zeros((self.n_folds_, grid.size))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ConvergenceWarning)
+            for k, (fit_rows, held_out) in enumerate(folds.split(np.zeros(y.size), y)):
+                X_fit, X_held = self._blocks(X, fit_rows, held_out)
+                for c, C in enumerate(grid):
+                    model = self._model(C, seed, X_fit).fit(X_fit, y[fit_rows])
+                    accuracy[k, c] = np.mean(model.predict(X_held) == y[held_out])
+            mean = accuracy.mean(axis=0)
+            best = int(np.argmax(mean))  # the first maximum: the smallest C
+            self.C_, self.cv_accuracy_ = float(grid[best]), float(mean[best])
+            self.estimator_ = self._model(self.C_, seed, X).fit(X, y)
+        unconverged = sum(issubclass(w.category, ConvergenceWarning) for w in caught)
+        if unconverged:
+            logger.debug("%d of %d SVM fits hit max_iter=%d", unconverged,
+                         grid.size * self.n_folds_ + 1, self.max_iter)
+        self.classes_ = self.estimator_.classes_
+        self.n_iter_ = int(np.max(self.estimator_.n_iter_))
+        return self
+
+    def _blocks(self, X, fit_rows, held_out):
+        if self.kernel == "precomputed":
+            return X[np.ix_(fit_rows, fit_rows)], X[np.ix_(held_out, fit_rows)]
+        return X[fit_rows], X[held_out]
+
+    def _model(self, C, seed, X):
+        if self.kernel == "precomputed":
+            return SVC(kernel="precomputed", C=C, max_iter=self.max_iter * 100)
+        # The primal solver (liblinear -s 2, as the WME code) converges in a few
+        # iterations when there are more items than features.
+        return LinearSVC(C=C, dual=X.shape[0] < X.shape[1], max_iter=self.max_iter,
+                         random_state=seed)
+
+    def predict(self, X):
+        """Class of each row of ``X`` (features, or kernel values against the training items)."""
+        check_is_fitted(self, "estimator_")
+        X = validate_data(self, X, accept_sparse="csr" if self.kernel == "linear" else False,
+                          dtype=np.float64, reset=False)
+        return self.estimator_.predict(X)

@@ -1,0 +1,95 @@
+"""Figures 1 and 2 of the AppGrad paper, drawn from tidy CSVs only."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from .style import method_style, use_style
+
+__all__ = ["figure_pcc", "figure_tcc_flops"]
+
+_SAMPLES = {"in": ("pcc_in", "-", "in-sample"), "out": ("pcc_out", "--", "out-of-sample")}
+
+
+def _panels(n: int, width: float = 3.2, height: float = 2.6):
+    fig, axes = plt.subplots(1, n, figsize=(width * n, height), squeeze=False)
+    return fig, axes[0]
+
+
+def figure_pcc(trace: pd.DataFrame, datasets=None, title_suffix: str = ""):
+    """Figure 1: PCC (%) against log(FLOP), in- and out-of-sample, one panel per dataset.
+
+    Parameters
+    ----------
+    trace : DataFrame
+        Tidy rows with ``dataset``, ``method`` (appgrad, sappgrad), ``log_flops``,
+        ``pcc_in``, ``pcc_out`` (fractions).
+    datasets : list of str, optional
+        Panel order; defaults to the order of first appearance.
+    title_suffix : str
+        Appended to each panel title (e.g. the profile).
+
+    Returns
+    -------
+    fig : matplotlib.figure.Figure
+    """
+    use_style()
+    datasets = list(dict.fromkeys(trace["dataset"])) if datasets is None else list(datasets)
+    fig, axes = _panels(max(len(datasets), 1))
+    for ax, name in zip(axes, datasets):
+        rows = trace[trace["dataset"] == name]
+        for method, part in rows.groupby("method", sort=False):
+            style = method_style(method)
+            part = part.sort_values("log_flops")
+            for column, linestyle, label in _SAMPLES.values():
+                values = 100.0 * part[column].to_numpy(dtype=float)
+                if np.all(np.isnan(values)):
+                    continue
+                ax.plot(part["log_flops"], values, linestyle=linestyle, marker=style["marker"],
+                        color=style["color"], markersize=3, label=f"{style['label']}, {label}")
+        ax.set_title(f"{name}{title_suffix}")
+        ax.set_xlabel("log(FLOP) (natural log)")
+        ax.set_ylabel("PCC (%)")
+    axes[0].legend(loc="lower right", frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def figure_tcc_flops(points: pd.DataFrame, dataset: str, title_suffix: str = ""):
+    """Figure 2: in-sample TCC against log(FLOP) on one large dataset.
+
+    Stochastic AppGrad is a curve (its checkpoints); each heuristic setting is a
+    point, PCA-CCA settings (m) joined in order of cost.
+
+    Parameters
+    ----------
+    points : DataFrame
+        Tidy rows with ``dataset``, ``method``, ``setting``, ``log_flops``, ``tcc_in``.
+    dataset : str
+
+    Returns
+    -------
+    fig : matplotlib.figure.Figure
+    """
+    use_style()
+    fig, axes = _panels(1, width=4.6, height=3.2)
+    ax = axes[0]
+    rows = points[points["dataset"] == dataset]
+    for method, part in rows.groupby("method", sort=False):
+        style = method_style(method)
+        part = part.sort_values("log_flops")
+        ax.plot(part["log_flops"], part["tcc_in"], marker=style["marker"], color=style["color"],
+                markersize=4, label=style["label"],
+                linestyle="-" if len(part) > 1 else "none")
+        if method == "pca_cca":
+            for _, row in part.iterrows():
+                ax.annotate(str(row["setting"]), (row["log_flops"], row["tcc_in"]),
+                            textcoords="offset points", xytext=(3, -8), fontsize=6)
+    ax.set_title(f"{dataset}{title_suffix}")
+    ax.set_xlabel("log(FLOP) (natural log)")
+    ax.set_ylabel("TCC (sum of k canonical correlations)")
+    ax.legend(loc="best", frameon=False)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,120 @@
+"""Cross-encoder similarity: a transformer reads both sentences and scores the pair.
+
+Needs the optional extra ``crossencoder`` (``transformers`` and ``torch``):
+``pip install "lowdim[crossencoder]"``. The model is loaded by name or local
+path with ``AutoModelForSequenceClassification``; nothing is downloaded unless
+the name is not already in the local Hugging Face cache.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._oracle import SimilarityOracle
+
+__all__ = ["CrossEncoderOracle"]
+
+
+def _crossencoder_pairs(oracle, i, j):
+    scores = oracle._score_ordered(i, j)
+    if oracle.symmetrize:
+        scores = 0.5 * (scores + oracle._score_ordered(j, i))
+    return scores
+
+
+class CrossEncoderOracle(SimilarityOracle):
+    """Score sentence pairs with a sequence-classification transformer.
+
+    ``K[i, j]`` is the model's score for the input ``(sentences[i], sentences[j])``.
+    A cross-encoder is not symmetric in its two inputs; with ``symmetrize=True``
+    (default) the oracle serves ``(K + K.T) / 2``, one counted evaluation then
+    costing two forward passes.
+
+    Parameters
+    ----------
+    sentences : sequence of str of shape (n,)
+    model : str or path
+        Hugging Face model name or local directory holding a
+        sequence-classification model and its tokenizer.
+    score : {"auto", "logit", "probability"}, default="auto"
+        ``"logit"``: the raw output for ``label_index``; ``"probability"``:
+        its softmax probability. ``"auto"`` takes the logit of a one-output
+        (regression, e.g. STS-B) model and the probability otherwise.
+    label_index : int, default=-1
+        Output used for multi-class models (``-1``: the last, conventionally
+        "similar"/"paraphrase").
+    symmetrize : bool, default=True
+    batch_size : int, default=32
+        Pairs per forward pass.
+    max_length : int, default=256
+        Tokens per pair after truncation.
+    n_jobs : int, default=1
+        Torch intra-op threads while a block is evaluated.
+    cache : bool, default=True
+    device : str, default="cpu"
+
+    Attributes
+    ----------
+    model_ : transformers.PreTrainedModel
+    tokenizer_ : transformers.PreTrainedTokenizerBase
+    """
+
+    def __init__(self, sentences, model, score="auto", label_index=-1, symmetrize=True,
+                 batch_size=32, max_length=256, n_jobs=1, cache=True, device="cpu"):
+        super().__init__(n_jobs=n_jobs, cache=cache, chunk_size=batch_size)
+        try:
+            import torch  # noqa: F401
+            from transformers import AutoModelForSequenceClassification, AutoTokenizer
+        except ImportError as err:  # pragma: no cover - depends on the environment
+            raise ImportError("CrossEncoderOracle needs the optional extra 'crossencoder': "
+                              "pip install 'lowdim[crossencoder]'") from err
+        if score not in ("auto", "logit", "probability"):
+            raise ValueError(f"`score` must be 'auto', 'logit' or 'probability', got {score!r}")
+        self.sentences = [str(s) for s in sentences]
+        if not self.sentences:
+            raise ValueError("`sentences` is empty")
+        empty = [k for k, s in enumerate(self.sentences) if not s.strip()]
+        if empty:
+            raise ValueError(f"`sentences`: {len(empty)} empty sentences, first at index "
+                             f"{empty[0]}")
+        self.tokenizer_ = AutoTokenizer.from_pretrained(model)
+        self.model_ = AutoModelForSequenceClassification.from_pretrained(model).to(device).eval()
+        n_labels = int(self.model_.config.num_labels)
+        if not -n_labels <= label_index < n_labels:
+            raise ValueError(f"`label_index` must be in [-{n_labels}, {n_labels}) for a model "
+                             f"with {n_labels} outputs, got {label_index}")
+        self.score = score if score != "auto" else ("logit" if n_labels == 1 else "probability")
+        self.label_index, self.symmetrize = int(label_index), bool(symmetrize)
+        self.max_length, self.device = int(max_length), device
+        self.symmetric = self.symmetrize
+        self._n = len(self.sentences)
+
+    def _score_ordered(self, i, j):
+        import torch
+
+        batch = self.tokenizer_([self.sentences[a] for a in i], [self.sentences[b] for b in j],
+                                padding=True, truncation=True, max_length=self.max_length,
+                                return_tensors="pt").to(self.device)
+        with torch.no_grad():
+            logits = self.model_(**batch).logits.double()
+        if self.score == "probability":
+            logits = torch.softmax(logits, dim=-1)
+        return logits[:, self.label_index].cpu().numpy()
+
+    def _pair_task(self):
+        return _crossencoder_pairs, (self,)
+
+    def _compute_chunks(self, i, j, progress):
+        import torch
+
+        previous = torch.get_num_threads()
+        torch.set_num_threads(self.n_jobs)
+        try:
+            out = np.empty(i.size, dtype=np.float64)
+            for a in range(0, i.size, self.chunk_size):
+                b = min(a + self.chunk_size, i.size)
+                out[a:b] = _crossencoder_pairs(self, i[a:b], j[a:b])
+                progress.update(b - a)
+            return out
+        finally:
+            torch.set_num_threads(previous)

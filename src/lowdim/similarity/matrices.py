@@ -1,0 +1,268 @@
+"""Similarity matrices of the SMS-Nyström experiments, built from a prepared dataset.
+
+A *matrix spec* (one entry of the workflow's ``similarity.matrices``) names a
+dataset and a similarity:
+
+- ``wmd``: the WMD kernel ``exp(-gamma * WMD)`` between the documents of a
+  ``text`` dataset, with the dataset's own word vectors (Kusner et al. files)
+  or a named word-vector table (GloVe 6B 50d offline);
+- ``mlp``: a :class:`PairwiseMLP` trained on labelled items (a ``dense``
+  dataset's rows, a ``text`` dataset's mean word vectors, or a ``mentions``
+  dataset's mean vectors of mention and sentence), scoring other items;
+- ``crossencoder``: a transformer cross-encoder over the distinct sentences of
+  a ``pairs`` dataset.
+
+:func:`build_oracle` returns the oracle and which dataset items it covers;
+the same function serves the downstream tasks, which keep the oracle lazy.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.utils import check_random_state
+
+from .full import full_matrix
+from .wmd import WMDOracle, in_vocabulary_counts
+
+__all__ = ["MATRIX_KINDS", "build_oracle", "build_matrix", "item_embeddings", "load_matrix",
+           "save_matrix"]
+
+logger = logging.getLogger("lowdim")
+
+MATRIX_KINDS = ("wmd", "mlp", "crossencoder")
+
+
+def _word_vectors(dataset, name):
+    """The dataset's own vectors (aligned with its vocabulary) or a named table."""
+    if dataset.word_vectors is not None:
+        return dataset.word_vectors
+    from ..data.word_vectors import load_word_vectors
+
+    return load_word_vectors(name)
+
+
+def _choose(candidates, n_items, rng):
+    """``n_items`` of ``candidates`` at random, kept in order (all when 0 or too few)."""
+    candidates = np.asarray(candidates, dtype=np.int64)
+    if n_items <= 0 or n_items >= candidates.size:
+        return candidates
+    return np.sort(rng.choice(candidates, size=n_items, replace=False))
+
+
+def _in_split(dataset, split, name="split"):
+    """Mask of items whose ``extra["split"]`` is ``split`` (all items when ``split`` is empty)."""
+    if not split:
+        return np.ones(dataset.n, dtype=bool)
+    if "split" not in dataset.extra:
+        raise ValueError(f"`{name}` is {split!r} but dataset {dataset.name!r} has no splits")
+    mask = dataset.extra["split"].astype(str) == split
+    if not mask.any():
+        known = sorted(set(dataset.extra["split"].astype(str).tolist()))
+        raise ValueError(f"`{name}`: dataset {dataset.name!r} has no split {split!r}; "
+                         f"it has {known}")
+    return mask
+
+
+def _mean_vectors(bow, vocab, word_vectors):
+    """Count-weighted mean word vector of each bag-of-words row; zero rows where none known."""
+    from .wmd import _align_vocab
+
+    rows, table = _align_vocab(np.asarray(vocab).astype(str), word_vectors)
+    known = np.flatnonzero(rows >= 0)
+    counts = sp.csr_matrix(bow, dtype=np.float64)[:, known]
+    total = np.asarray(counts.sum(axis=1)).ravel()
+    sums = counts @ np.asarray(table[rows[known]], dtype=np.float64)
+    return sums / np.maximum(total, 1.0)[:, None], total > 0
+
+
+def item_embeddings(dataset, word_vectors="glove50"):
+    """Vectors for the items of a dataset, as a pairwise MLP takes them.
+
+    Parameters
+    ----------
+    dataset : lowdim.data.Dataset
+        ``dense``/``sparse``: standardised rows of ``X``; ``text``: mean word
+        vector of each document; ``mentions``: mean word vector of the mention
+        text concatenated with that of its sentence (a stand-in for the
+        paper's RoBERTa mention embeddings).
+    word_vectors : str, default="glove50"
+        Table for text without its own vectors (see
+        :func:`lowdim.data.word_vectors.load_word_vectors`).
+
+    Returns
+    -------
+    X : ndarray of shape (n, d), float64
+    usable : ndarray of bool of shape (n,)
+        False for items with no known word.
+    """
+    if dataset.kind in ("dense", "sparse"):
+        from sklearn.preprocessing import StandardScaler
+
+        X = dataset.X.toarray() if sp.issparse(dataset.X) else np.asarray(dataset.X, float)
+        return StandardScaler().fit_transform(X), np.ones(X.shape[0], dtype=bool)
+    if dataset.kind == "text":
+        return _mean_vectors(dataset.bow, dataset.vocab, _word_vectors(dataset, word_vectors))
+    if dataset.kind == "mentions":
+        from ..data.text import bag_of_words, tokenize
+
+        table = _word_vectors(dataset, word_vectors)
+        parts, usable = [], np.ones(dataset.n, dtype=bool)
+        for texts in (dataset.texts, dataset.extra["sentence"]):
+            bow, vocab = bag_of_words([tokenize(str(t), stop_words=()) for t in texts])
+            means, known = _mean_vectors(bow, vocab, table)
+            parts.append(means)
+            usable &= known
+        return np.hstack(parts), usable
+    raise ValueError(f"an `mlp` matrix needs a dense, sparse, text or mentions dataset; "
+                     f"{dataset.name!r} is {dataset.kind!r}")
+
+
+def _wmd_oracle(spec, dataset, rng, n_jobs):
+    if dataset.kind != "text":
+        raise ValueError(f"a `wmd` matrix needs a text dataset; {dataset.name!r} is "
+                         f"{dataset.kind!r}")
+    options = spec.get("wmd", {})
+    vectors = _word_vectors(dataset, options.get("word_vectors", "glove50"))
+    counts = in_vocabulary_counts(dataset.bow, dataset.vocab, vectors)
+    usable = (counts > 0) & _in_split(dataset, spec.get("split", ""))
+    items = _choose(np.flatnonzero(usable), spec.get("n_items", 0), rng)
+    oracle = WMDOracle.from_bow(dataset.bow[items], dataset.vocab, vectors,
+                                gamma=options.get("gamma", 0.1), n_jobs=n_jobs)
+    return oracle, items, {"dropped_empty": int(np.sum(counts == 0)),
+                           "mean_words": float(oracle.doc_lengths_.mean())}
+
+
+def _mlp_oracle(spec, dataset, rng, n_jobs):
+    from .mlp import PairwiseMLP, PairwiseMLPOracle
+
+    options = dict(spec.get("mlp", {}))
+    if dataset.y is None:
+        raise ValueError(f"an `mlp` matrix needs labels to train on; {dataset.name!r} has none")
+    X, usable = item_embeddings(dataset, options.pop("word_vectors", "glove50"))
+    usable &= dataset.y >= 0
+    n_train = int(options.pop("train_items", 0))
+    train_split = options.pop("train_split", "")
+    candidates = usable & _in_split(dataset, spec.get("split", ""))
+    if train_split:  # the dataset's own split: train on it, build the matrix from the rest
+        in_train = _in_split(dataset, train_split, "train_split")
+        train = _choose(np.flatnonzero(usable & in_train), n_train, rng)
+        rest = np.flatnonzero(candidates & ~in_train)
+    elif n_train > 0:  # a random training set, disjoint from the matrix items
+        pool = rng.permutation(np.flatnonzero(candidates))
+        train, rest = np.sort(pool[:n_train]), np.sort(pool[n_train:])
+    else:  # train on the matrix items themselves
+        train, rest = None, np.flatnonzero(candidates)
+    items = _choose(rest, spec.get("n_items", 0), rng)
+    train = items if train is None else train
+    score = options.pop("score", "probability")
+    options["hidden_layer_sizes"] = tuple(options.get("hidden_layer_sizes", (64,)))
+    model = PairwiseMLP(**options, random_state=rng.randint(2**31 - 1))
+    t0 = time.perf_counter()
+    model.fit(X[train], dataset.y[train])
+    logger.info("pairwise MLP trained on %d items in %.1f s (%d epochs)", train.size,
+                time.perf_counter() - t0, model.mlp_.n_iter_)
+    oracle = PairwiseMLPOracle(X[items], model, score=score, n_jobs=n_jobs)
+    return oracle, items, {"train_items": int(train.size), "score": score,
+                           "train_disjoint": bool(train_split) or n_train > 0}
+
+
+def _crossencoder_oracle(spec, dataset, rng, n_jobs):
+    from .crossencoder import CrossEncoderOracle
+
+    if dataset.kind != "pairs":
+        raise ValueError(f"a `crossencoder` matrix needs a pairs dataset; {dataset.name!r} is "
+                         f"{dataset.kind!r}")
+    both = np.concatenate([dataset.extra["sentence_a"], dataset.extra["sentence_b"]])
+    in_split = np.tile(_in_split(dataset, spec.get("split", "")), 2)
+    _, first = np.unique(np.where(in_split, both, ""), return_index=True)
+    first = first[in_split[first]]
+    distinct = np.sort(first[np.char.strip(both[first].astype(str)) != ""])
+    items = _choose(distinct, spec.get("n_items", 0), rng)
+    options = dict(spec.get("crossencoder", {}))
+    oracle = CrossEncoderOracle(both[items].tolist(), options.pop("model"), n_jobs=n_jobs,
+                                **options)
+    # items index sentence_a for i < n_pairs and sentence_b[i - n_pairs] beyond
+    return oracle, items, {"n_pairs": int(dataset.n)}
+
+
+_BUILDERS = {"wmd": _wmd_oracle, "mlp": _mlp_oracle, "crossencoder": _crossencoder_oracle}
+
+
+def build_oracle(spec, dataset, seed=0, n_jobs=1):
+    """Build the similarity oracle a matrix spec describes.
+
+    Parameters
+    ----------
+    spec : dict
+        ``kind`` (one of :data:`MATRIX_KINDS`), ``n_items`` (0 = every usable
+        item), ``split`` (only items of this ``extra["split"]``; empty = all)
+        and the kind's options under ``spec[kind]`` (see config/README.md).
+    dataset : lowdim.data.Dataset
+    seed : int
+        Seeds item sampling and training.
+    n_jobs : int
+
+    Returns
+    -------
+    oracle : SimilarityOracle
+    items : ndarray of int64
+        Which dataset items (rows, documents, mentions) the oracle's rows are;
+        for ``crossencoder``, indices into ``concat(sentence_a, sentence_b)``.
+    info : dict
+    """
+    kind = spec.get("kind")
+    if kind not in _BUILDERS:
+        raise ValueError(f"`kind` must be one of {list(MATRIX_KINDS)}, got {kind!r}")
+    rng = check_random_state(seed)
+    oracle, items, info = _BUILDERS[kind](spec, dataset, rng, n_jobs)
+    if items.size < 4:
+        raise ValueError(f"matrix of {dataset.name!r} would have {items.size} items; need >= 4")
+    return oracle, items, {"kind": kind, "dataset": dataset.name, "n": int(items.size), **info}
+
+
+def build_matrix(spec, dataset, seed=0, n_jobs=1):
+    """Build the oracle of ``spec`` and evaluate its whole matrix.
+
+    Returns
+    -------
+    K : ndarray of shape (n, n)
+    items : ndarray of int64
+    info : dict
+        :func:`build_oracle`'s info plus ``seconds`` (to evaluate ``K``),
+        ``evaluations``, ``entries_per_second``, ``seed`` and ``version`` (of lowdim).
+    """
+    oracle, items, info = build_oracle(spec, dataset, seed=seed, n_jobs=n_jobs)
+    oracle.cache = False  # every entry is computed once; a cache would only cost memory
+    t0 = time.perf_counter()
+    K = full_matrix(oracle)
+    seconds = time.perf_counter() - t0
+    from .. import __version__
+
+    info.update(seconds=seconds, evaluations=int(oracle.evaluations),
+                entries_per_second=oracle.evaluations / max(seconds, 1e-12), seed=int(seed),
+                version=__version__)
+    return K, items, info
+
+
+def save_matrix(path, K, items, info) -> None:
+    """Write a matrix, its items and its info (JSON) to ``path`` (.npz) atomically."""
+    import json
+
+    from ..io import atomic_path
+
+    with atomic_path(path, suffix=".npz") as tmp:
+        with open(tmp, "wb") as fh:
+            np.savez(fh, K=np.asarray(K, dtype=np.float64), items=np.asarray(items, np.int64),
+                     info=np.asarray(json.dumps(info, sort_keys=True, default=str)))
+
+
+def load_matrix(path):
+    """Read what :func:`save_matrix` wrote: ``(K, items, info)``; no pickle is loaded."""
+    import json
+
+    with np.load(path, allow_pickle=False) as store:
+        return store["K"], store["items"], json.loads(str(store["info"]))

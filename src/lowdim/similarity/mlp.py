@@ -1,0 +1,203 @@
+"""A learned pairwise similarity: an MLP on ``[a, b, a * b]`` (Cattan et al. 2020).
+
+The SMS-Nyström paper's coreference application scores a pair of mention
+embeddings ``(a, b)`` with a multi-layer perceptron on the concatenation of
+``a``, ``b`` and their elementwise product, trained to say whether the two
+mentions corefer. We train the same model with scikit-learn on pairs of items
+that share a label (positives) or do not (negatives). Because ``[a, b, a*b]``
+is not symmetric in ``(a, b)``, the induced matrix is neither symmetric nor
+PSD; :class:`PairwiseMLPOracle` serves its symmetric part ``(K + K.T) / 2``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.neural_network import MLPClassifier
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_array, check_is_fitted, check_X_y
+
+from ._oracle import SimilarityOracle
+
+__all__ = ["PairwiseMLP", "PairwiseMLPOracle", "pair_features", "sample_label_pairs"]
+
+_ACTIVATIONS = {
+    "relu": lambda z: np.maximum(z, 0.0),
+    "tanh": np.tanh,
+    "logistic": lambda z: 0.5 * (1.0 + np.tanh(0.5 * z)),
+    "identity": lambda z: z,
+}
+
+
+def pair_features(A, B):
+    """Return ``[A, B, A * B]`` row by row, shape (m, 3 * d)."""
+    return np.hstack([A, B, A * B])
+
+
+def sample_label_pairs(y, n_pairs, positive_fraction=0.5, random_state=None):
+    """Draw index pairs ``(i, j)``, ``i != j``, a given share of them with ``y[i] == y[j]``.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Labels (classes, or gold cluster ids for mentions).
+    n_pairs : int
+    positive_fraction : float, default=0.5
+        Share of same-label pairs; the rest have different labels.
+    random_state : int, RandomState or None
+
+    Returns
+    -------
+    i, j : ndarray of int64 of shape (n_pairs,)
+    same : ndarray of bool of shape (n_pairs,)
+    """
+    y = np.asarray(y)
+    rng = check_random_state(random_state)
+    labels, inverse, counts = np.unique(y, return_inverse=True, return_counts=True)
+    n_pos = int(round(n_pairs * positive_fraction))
+    eligible = np.flatnonzero(counts[inverse] >= 2)
+    if n_pos and eligible.size == 0:
+        raise ValueError("`y` has no label shared by two items: no same-label pairs to train on")
+    if n_pairs - n_pos and labels.size < 2:
+        raise ValueError("`y` has a single label: no different-label pairs to train on")
+    members = [np.flatnonzero(inverse == c) for c in range(labels.size)]
+    i_pos = rng.choice(eligible, size=n_pos)
+    j_pos = np.empty(n_pos, dtype=np.int64)
+    for t, a in enumerate(i_pos):
+        group = members[inverse[a]]
+        j_pos[t] = group[(np.searchsorted(group, a) + 1 + rng.randint(group.size - 1)) % group.size]
+    n_neg = n_pairs - n_pos
+    i_neg = rng.randint(y.size, size=n_neg)
+    j_neg = rng.randint(y.size, size=n_neg)
+    clash = inverse[i_neg] == inverse[j_neg]
+    while clash.any():  # redraw partners until the labels differ
+        j_neg[clash] = rng.randint(y.size, size=int(clash.sum()))
+        clash = inverse[i_neg] == inverse[j_neg]
+    i = np.concatenate([i_pos, i_neg]).astype(np.int64)
+    j = np.concatenate([j_pos, j_neg]).astype(np.int64)
+    return i, j, inverse[i] == inverse[j]
+
+
+class PairwiseMLP(BaseEstimator):
+    """Learn ``P(same label | a, b)`` with an MLP on ``[a, b, a * b]``.
+
+    Parameters
+    ----------
+    hidden_layer_sizes : tuple of int, default=(64,)
+    activation : {"relu", "tanh", "logistic"}, default="relu"
+    alpha : float, default=1e-4
+        L2 penalty.
+    n_pairs : int, default=20000
+        Training pairs drawn from the labelled items.
+    positive_fraction : float, default=0.5
+        Share of same-label pairs among them.
+    max_iter : int, default=200
+    random_state : int, RandomState or None, default=None
+
+    Attributes
+    ----------
+    mlp_ : sklearn.neural_network.MLPClassifier
+    n_features_in_ : int
+        Dimension ``d`` of one item embedding.
+    """
+
+    def __init__(self, hidden_layer_sizes=(64,), activation="relu", alpha=1e-4, n_pairs=20000,
+                 positive_fraction=0.5, max_iter=200, random_state=None):
+        self.hidden_layer_sizes = hidden_layer_sizes
+        self.activation = activation
+        self.alpha = alpha
+        self.n_pairs = n_pairs
+        self.positive_fraction = positive_fraction
+        self.max_iter = max_iter
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        """Train on ``n_pairs`` pairs of rows of ``X`` labelled by whether ``y`` agrees.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, d)
+            Item embeddings.
+        y : array-like of shape (n,)
+        """
+        X, y = check_X_y(X, y, dtype=np.float64)
+        if X.shape[0] < 2:
+            raise ValueError(f"`X` has n_samples = {X.shape[0]}; pairs need at least two items")
+        if self.activation not in ("relu", "tanh", "logistic"):
+            raise ValueError(f"`activation` must be 'relu', 'tanh' or 'logistic', "
+                             f"got {self.activation!r}")
+        if not isinstance(self.n_pairs, (int, np.integer)) or self.n_pairs < 2:
+            raise ValueError(f"`n_pairs` must be an integer >= 2, got {self.n_pairs!r}")
+        if not 0.0 < self.positive_fraction < 1.0:
+            raise ValueError(f"`positive_fraction` must be in (0, 1), "
+                             f"got {self.positive_fraction!r}")
+        rng = check_random_state(self.random_state)
+        i, j, same = sample_label_pairs(y, self.n_pairs, self.positive_fraction, rng)
+        self.mlp_ = MLPClassifier(hidden_layer_sizes=self.hidden_layer_sizes,
+                                  activation=self.activation, alpha=self.alpha,
+                                  max_iter=self.max_iter, early_stopping=True,
+                                  random_state=rng.randint(2**31 - 1))
+        self.mlp_.fit(pair_features(X[i], X[j]), same.astype(np.int64))
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def decision_pairs(self, A, B):
+        """Logit of ``P(same | a, b)`` for rows ``a`` of ``A`` and ``b`` of ``B``, shape (m,)."""
+        check_is_fitted(self, "mlp_")
+        A = check_array(A, dtype=np.float64)
+        B = check_array(B, dtype=np.float64)
+        if A.shape != B.shape or A.shape[1] != self.n_features_in_:
+            raise ValueError(f"`A` and `B` must both have shape (m, {self.n_features_in_}), "
+                             f"got {A.shape} and {B.shape}")
+        h = pair_features(A, B)
+        act = _ACTIVATIONS[self.mlp_.activation]
+        for W, b in zip(self.mlp_.coefs_[:-1], self.mlp_.intercepts_[:-1]):
+            h = act(h @ W + b)
+        return (h @ self.mlp_.coefs_[-1] + self.mlp_.intercepts_[-1]).ravel()
+
+    def predict_proba_pairs(self, A, B):
+        """``P(same | a, b)`` for rows of ``A`` and ``B``, shape (m,)."""
+        return _ACTIVATIONS["logistic"](self.decision_pairs(A, B))
+
+
+def _mlp_pairs(model, X, score, i, j):
+    f = model.decision_pairs if score == "logit" else model.predict_proba_pairs
+    return 0.5 * (f(X[i], X[j]) + f(X[j], X[i]))
+
+
+class PairwiseMLPOracle(SimilarityOracle):
+    """Similarity of items under a trained :class:`PairwiseMLP`, symmetrised.
+
+    ``K[i, j] = (f(x_i, x_j) + f(x_j, x_i)) / 2`` where ``f`` is the MLP's
+    probability (or logit) that the two items share a label. The network
+    itself is asymmetric; the oracle serves the symmetric part
+    ``(K + K.T) / 2`` of its matrix, which is what the approximation methods
+    (and the SMS-Nyström paper) work with. One counted evaluation therefore
+    costs two forward passes.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+        Embeddings of the items whose similarity matrix is wanted.
+    model : PairwiseMLP
+        Fitted on labelled items (typically a disjoint training set).
+    score : {"probability", "logit"}, default="probability"
+    n_jobs, cache, chunk_size
+        See :class:`~lowdim.similarity.SimilarityOracle` (threads: the
+        forward pass runs in BLAS, which releases the GIL).
+    """
+
+    def __init__(self, X, model, score="probability", n_jobs=1, cache=True, chunk_size=8192):
+        super().__init__(n_jobs=n_jobs, cache=cache, chunk_size=chunk_size)
+        check_is_fitted(model, "mlp_")
+        if score not in ("probability", "logit"):
+            raise ValueError(f"`score` must be 'probability' or 'logit', got {score!r}")
+        X = check_array(X, dtype=np.float64)
+        if X.shape[1] != model.n_features_in_:
+            raise ValueError(f"`X` has {X.shape[1]} features but `model` was fitted on "
+                             f"{model.n_features_in_}")
+        self.X, self.model, self.score = X, model, score
+        self._n = X.shape[0]
+
+    def _pair_task(self):
+        return _mlp_pairs, (self.model, self.X, self.score)

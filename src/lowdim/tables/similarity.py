@@ -1,0 +1,62 @@
+"""SMS-Nyström paper tables, built from tidy result files."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..approx.diagnostics import spectrum_summary
+from ..plots.style import METHOD_STYLES, method_style
+
+__all__ = ["diagnostics_table"]
+
+
+def diagnostics_table(eigenvalues, errors, matrices=None, fraction=0.1) -> pd.DataFrame:
+    """Per-matrix diagnostics beside the methods' errors at one sample fraction.
+
+    Parameters
+    ----------
+    eigenvalues : DataFrame
+        ``matrix, rank, eigenvalue``: the full spectrum of each matrix.
+    errors : DataFrame
+        Tidy errors ``matrix, method, s, s/n, seed, error, ...``.
+    matrices : DataFrame, optional
+        ``matrix, kind, dataset, seconds`` (time to evaluate the whole matrix).
+    fraction : float, default=0.1
+        Sample fraction whose errors are shown; per matrix the row with
+        ``s/n`` closest to it (``s`` is rounded, so ``s/n`` is rarely exact).
+
+    Returns
+    -------
+    table : DataFrame
+        One row per matrix: n, negative eigenvalues, negative eigenvalue mass
+        ``sum |lambda < 0| / sum |lambda|``, lambda_min / lambda_max, and the
+        median relative error of each method at ``s/n ≈ fraction``.
+    """
+    info = {} if matrices is None else matrices.set_index("matrix").to_dict("index")
+    methods = [m for m in METHOD_STYLES if m in set(errors["method"])]
+    methods += sorted(set(errors["method"]) - set(methods))
+    rows = []
+    for name, spectrum in eigenvalues.groupby("matrix", sort=False):
+        summary = spectrum_summary(spectrum["eigenvalue"].to_numpy())
+        lam_min = summary["lambda_min"] if summary["n_negative"] else max(summary["lambda_min"], 0)
+        row = {"matrix": name}
+        if name in info:
+            row.update({"kind": info[name].get("kind"), "dataset": info[name].get("dataset")})
+        row.update({"n": summary["n"], "negative eigenvalues": summary["n_negative"],
+                    "negative mass": round(summary["negative_mass"], 4),
+                    # rounding noise below the tolerance of spectrum_summary counts as 0
+                    "λmin / λmax": float(f"{lam_min / summary['lambda_max']:.3g}")})
+        if name in info and "seconds" in info[name]:
+            row["time to form K (s)"] = round(float(info[name]["seconds"]), 2)
+        table = errors[errors["matrix"] == name]
+        if len(table):
+            closest = table["s/n"].iloc[np.argmin(np.abs(table["s/n"].to_numpy() - fraction))]
+            at = table[np.isclose(table["s/n"], closest)]
+            row["s/n"] = round(float(closest), 3)
+            for method in methods:
+                values = at.loc[at["method"] == method, "error"]
+                row[f"error {method_style(method)['label']}"] = (
+                    float(f"{values.median():.3g}") if len(values) else np.nan)
+        rows.append(row)
+    return pd.DataFrame(rows)

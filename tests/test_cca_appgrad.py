@@ -1,0 +1,177 @@
+"""AppGrad and stochastic AppGrad against the exact CCA solution on planted data."""
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from lowdim.cca import AppGradCCA, ExactCCA, pcc, tcc
+from lowdim.cca._appgrad_solvers import GramSolver, ViewState, data_half_step, gram_half_step
+from lowdim.cca.flops import appgrad_batch_flops, appgrad_stochastic_flops
+from fixtures.cca_data import planted_views, sparse_views
+
+RHO = np.array([0.9, 0.8, 0.7, 0.6])
+
+
+@pytest.fixture(scope="module")
+def planted():
+    X, Y = planted_views(4000, 40, 30, RHO, random_state=0, condition=5.0)
+    Xt, Yt = planted_views(2000, 40, 30, RHO, random_state=0, condition=5.0)  # same mixing
+    return X, Y, Xt, Yt, ExactCCA(4).fit(X, Y)
+
+
+@pytest.mark.parametrize("precompute", [True, False], ids=["gram_path", "data_path"])
+def test_batch_appgrad_reaches_exact_pcc(planted, precompute):
+    X, Y, Xt, Yt, exact = planted
+    est = AppGradCCA(4, precompute=precompute, max_iter=3000, tol=1e-10, random_state=0).fit(X, Y)
+    assert est.solver_ == ("gram" if precompute else "data")
+    assert pcc(X, Y, est.x_weights_, est.y_weights_, exact.x_weights_, exact.y_weights_) >= 0.999
+    assert pcc(Xt, Yt, est.x_weights_, est.y_weights_, exact.x_weights_, exact.y_weights_) >= 0.99
+    np.testing.assert_allclose(est.canonical_correlations_, exact.canonical_correlations_,
+                               rtol=1e-4)
+
+
+def test_stochastic_appgrad_reaches_95_percent(planted):
+    X, Y, _, _, exact = planted
+    est = AppGradCCA(4, batch_size=50, max_iter=3000, random_state=0).fit(X, Y)
+    assert est.solver_ == "stochastic"
+    assert pcc(X, Y, est.x_weights_, est.y_weights_, exact.x_weights_, exact.y_weights_) >= 0.95
+
+
+def test_gram_and_data_paths_follow_the_same_iterates(planted):
+    X, Y, *_ = planted
+    kw = dict(max_iter=40, tol=0, step_size=0.01, random_state=3)
+    gram = AppGradCCA(4, precompute=True, **kw).fit(X, Y)
+    data = AppGradCCA(4, precompute=False, **kw).fit(X, Y)
+    np.testing.assert_allclose(gram.x_weights_, data.x_weights_, rtol=1e-7, atol=1e-10)
+    np.testing.assert_allclose(gram.y_weights_, data.y_weights_, rtol=1e-7, atol=1e-10)
+
+
+def _exact_state(A, W, rho):
+    tilde = W * rho
+    return ViewState(tilde, W, A @ tilde, A @ W)
+
+
+@pytest.mark.parametrize("reg", [0.0, 0.05], ids=["no_ridge", "ridge"])
+def test_exact_solution_is_a_fixed_point(planted, reg):
+    X, Y, *_ = planted
+    exact = ExactCCA(4, reg=reg).fit(X, Y)
+    Wx, Wy, rho = exact.x_weights_, exact.y_weights_, exact.canonical_correlations_
+    x, y = _exact_state(X, Wx, rho), _exact_state(Y, Wy, rho)
+    new_x = data_half_step(X, x, y.proj, eta=0.01, reg=reg)
+    new_y = data_half_step(Y, y, new_x.proj, eta=0.01, reg=reg)
+    for new, old in ((new_x, x), (new_y, y)):
+        np.testing.assert_allclose(new.tilde, old.tilde, rtol=1e-8, atol=1e-12)
+        np.testing.assert_allclose(new.weights, old.weights, rtol=1e-8, atol=1e-12)
+    Sx, Sy, Sxy = GramSolver.grams(X, Y)
+    gx = ViewState(Wx * rho, Wx, Sx @ (Wx * rho))
+    new_gx = gram_half_step(Sx, Sxy, gx, Wy, eta=0.01, reg=reg)
+    np.testing.assert_allclose(new_gx.weights, Wx, rtol=1e-8, atol=1e-12)
+
+
+def test_a_non_solution_is_not_a_fixed_point(planted):
+    X, Y, *_ = planted
+    rng = np.random.default_rng(0)
+    Wx, Wy = rng.standard_normal((40, 4)), rng.standard_normal((30, 4))
+    x, y = _exact_state(X, Wx, RHO), _exact_state(Y, Wy, RHO)
+    new_x = data_half_step(X, x, y.proj, eta=0.01, reg=0.0)
+    assert np.linalg.norm(new_x.tilde - x.tilde) > 1e-3 * np.linalg.norm(x.tilde)
+
+
+@pytest.mark.parametrize("batch_size,precompute", [(None, True), (None, False), (20, "auto")],
+                         ids=["batch_gram", "batch_data", "stochastic"])
+def test_sparse_and_dense_inputs_give_the_same_result(batch_size, precompute):
+    X, Y = sparse_views(1500, 60, 50, nnz_per_row=4, k=5, random_state=1)
+    kw = dict(batch_size=batch_size, precompute=precompute, max_iter=200, tol=0, random_state=0)
+    sparse = AppGradCCA(3, **kw).fit(X, Y)
+    dense = AppGradCCA(3, **kw).fit(X.toarray(), Y.toarray())
+    assert sparse.solver_ == dense.solver_
+    np.testing.assert_allclose(sparse.x_weights_, dense.x_weights_, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(sparse.y_weights_, dense.y_weights_, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(sparse.score(X, Y), dense.score(X.toarray(), Y.toarray()),
+                               rtol=1e-8)
+
+
+@pytest.mark.parametrize("batch_size", [None, 50], ids=["batch", "stochastic"])
+def test_huge_step_is_halved_and_never_returns_nan(planted, batch_size):
+    X, Y, _, _, exact = planted
+    est = AppGradCCA(4, step_size=1e6, batch_size=batch_size, max_iter=500, tol=0,
+                     random_state=0)
+    with pytest.warns(RuntimeWarning, match="halving the step"):
+        est.fit(X, Y)
+    assert est.n_step_halvings_ > 0
+    assert np.all(np.isfinite(est.x_weights_)) and np.all(np.isfinite(est.y_weights_))
+    assert est.step_size_[0] < 1e6
+    captured = pcc(X, Y, est.x_weights_, est.y_weights_, exact.x_weights_, exact.y_weights_)
+    # batch: the halved step converges; stochastic: it sits near the edge of stability
+    assert captured > (0.8 if batch_size is None else 0.0)
+
+
+def test_trace_records_checkpoints_flops_and_tcc(planted):
+    X, Y, Xt, Yt, _ = planted
+    est = AppGradCCA(4, max_iter=100, tol=0, checkpoints=[1, 10, 50], trace_tcc=True,
+                     precompute=False, random_state=0).fit(X, Y, heldout=(Xt, Yt))
+    trace = est.trace_
+    assert list(trace["iteration"]) == [1, 10, 50, 100]
+    np.testing.assert_allclose(trace["flops"], appgrad_batch_flops(4000, 40, 30, 4)
+                               * trace["iteration"])
+    assert np.all(np.diff(trace["seconds"]) >= 0)
+    np.testing.assert_allclose(trace["tcc_train"].iloc[-1], est.score(X, Y).sum(), rtol=1e-8)
+    np.testing.assert_allclose(trace["tcc_heldout"].iloc[-1], est.score(Xt, Yt).sum(), rtol=1e-8)
+    assert trace["tcc_train"].iloc[-1] > trace["tcc_train"].iloc[0]
+
+
+def test_stochastic_trace_uses_the_authors_flop_formula(planted):
+    X, Y, *_ = planted
+    est = AppGradCCA(4, batch_size=25, max_iter=30, checkpoints=[10], random_state=0).fit(X, Y)
+    per_iter = appgrad_stochastic_flops(40, 30, 4, batch_size=25, normalization_size=40)
+    np.testing.assert_allclose(est.trace_["flops"], per_iter * np.array([10, 30]))
+    assert np.isnan(est.trace_["tcc_train"]).all()
+
+
+def test_flop_formulas_reduce_to_the_authors_code():
+    n, p, k, b = 60000, 392, 20, 50
+    assert appgrad_batch_flops(n, p, p, k, iterations=7) == 7 * n * p * 20 * k
+    assert appgrad_stochastic_flops(p, p, k, b, 10 * k, iterations=3) == \
+        3 * p * (16 * k * b + 40 * k ** 2)
+
+
+def test_batch_stops_at_tol_and_warns_when_it_cannot(planted):
+    X, Y, *_ = planted
+    est = AppGradCCA(4, max_iter=5000, tol=1e-4, random_state=0).fit(X, Y)
+    assert est.converged_ and est.n_iter_ < 5000
+    with pytest.warns(Warning, match="did not reach tol"):
+        AppGradCCA(4, max_iter=3, tol=1e-12, random_state=0).fit(X, Y)
+
+
+def test_same_seed_same_result_and_tcc_is_rotation_invariant(planted):
+    X, Y, *_ = planted
+    a = AppGradCCA(4, batch_size=40, max_iter=200, random_state=7).fit(X, Y)
+    b = AppGradCCA(4, batch_size=40, max_iter=200, random_state=7).fit(X, Y)
+    np.testing.assert_array_equal(a.x_weights_, b.x_weights_)
+    Q = np.linalg.qr(np.random.default_rng(0).standard_normal((4, 4)))[0]
+    np.testing.assert_allclose(tcc(X, Y, a.x_weights_ @ Q, a.y_weights_),
+                               tcc(X, Y, a.x_weights_, a.y_weights_), rtol=1e-10)
+
+
+def test_data_path_never_forms_a_p_by_p_matrix():
+    import tracemalloc
+
+    X, Y = sparse_views(3000, 4000, 4000, nnz_per_row=5, k=5, random_state=0)
+    tracemalloc.start()
+    AppGradCCA(5, precompute="auto", max_iter=5, tol=0, random_state=0).fit(X, Y)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 0.1 * 8 * 4000 * 4000  # a single 4000×4000 float64 matrix is 128 MB
+
+
+def test_stochastic_lazy_scaling_matches_exact_recomputation(planted, monkeypatch):
+    from lowdim.cca._appgrad_solvers import StochasticSolver
+
+    X, Y, *_ = planted
+    kw = dict(batch_size=30, max_iter=60, reg=0.5, random_state=0)
+    lazy = AppGradCCA(4, **kw).fit(X, Y)
+    monkeypatch.setattr(StochasticSolver, "REFRESH", 1)  # fold the scale and recompute TᵀT every step
+    eager = AppGradCCA(4, **kw).fit(X, Y)
+    np.testing.assert_allclose(lazy.x_weights_, eager.x_weights_, rtol=1e-7, atol=1e-10)

@@ -1,0 +1,126 @@
+"""The experiment layer of the CCA workflow, the word/context dataset and the figures."""
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+
+from lowdim.cca.experiments import (Views, add_pcc, checkpoint_iterations, dataset_stats,
+                                    run_appgrad, run_exact, run_heuristic, table_datasets,
+                                    training_views)
+from lowdim.data import Dataset, get_spec
+from lowdim.data.sources.word_context import ptb_style_tokens
+from fixtures.cca_data import planted_views
+
+
+def test_ptb_style_tokens():
+    assert ptb_style_tokens("It cost $3.5 million. Prices rose! Don't  panic?") == [
+        "it", "cost", "N", "million", "<eos>", "prices", "rose", "<eos>", "don't", "panic",
+        "<eos>"]
+
+
+@pytest.fixture(scope="module")
+def word_context():
+    return get_spec("word_context").prepare(corpora=["lee.cor"], vocab_size=50, window=2)
+
+
+def test_word_context_views_are_one_hot_words_against_positional_contexts(word_context):
+    X, Y = word_context.X, word_context.Y
+    assert sp.issparse(X) and sp.issparse(Y)
+    assert X.shape == (word_context.n, 50) and Y.shape == (word_context.n, 4 * 50)
+    np.testing.assert_array_equal(X.getnnz(axis=1), 1)  # one word per row
+    assert Y.getnnz(axis=1).max() <= 4  # at most one word per offset block
+    train, test = word_context.train_idx[0], word_context.test_idx[0]
+    assert np.intersect1d(train, test).size == 0 and train.size + test.size == word_context.n
+    # training documents come first, so held-out rows are a suffix
+    assert train.max() < test.min()
+
+
+def test_word_context_is_deterministic_and_seeded():
+    a = get_spec("word_context").prepare(corpora=["lee.cor"], vocab_size=30, seed=1)
+    b = get_spec("word_context").prepare(corpora=["lee.cor"], vocab_size=30, seed=1)
+    c = get_spec("word_context").prepare(corpora=["lee.cor"], vocab_size=30, seed=2)
+    assert (a.X != b.X).nnz == 0 and np.array_equal(a.test_idx, b.test_idx)
+    assert a.test_idx.shape != c.test_idx.shape or not np.array_equal(a.test_idx, c.test_idx)
+
+
+def _two_view(n=600, split=False, sparse=False):
+    X, Y = planted_views(n, 8, 6, [0.9, 0.7], random_state=0)
+    X, Y = 7.0 * X, Y
+    if sparse:
+        X, Y = sp.csr_matrix(np.where(np.abs(X) > 5, X, 0)), sp.csr_matrix(Y)
+    kw = {}
+    if split:
+        kw = dict(train_idx=np.arange(0, n - 100)[None], test_idx=np.arange(n - 100, n)[None])
+    return Dataset(name="toy", kind="two_view", X=X, Y=Y, **kw)
+
+
+def test_training_views_use_the_dataset_split_or_a_seeded_one():
+    views = training_views(_two_view(split=True), heldout_fraction=0.5)
+    assert views.X.shape[0] == 500 and views.X_test.shape[0] == 100
+    a = training_views(_two_view(), heldout_fraction=0.25, seed=3)
+    b = training_views(_two_view(), heldout_fraction=0.25, seed=3)
+    assert a.X.shape[0] == 450 and a.X_test.shape[0] == 150
+    np.testing.assert_array_equal(a.X_test, b.X_test)
+    assert training_views(_two_view(), heldout_fraction=0).X_test is None
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
+def test_max_abs_rescaling_uses_training_rows_and_keeps_sparsity(sparse):
+    views = training_views(_two_view(split=True, sparse=sparse), rescale="max_abs")
+    data = views.X.data if sparse else views.X
+    assert sp.issparse(views.X) == sparse
+    np.testing.assert_allclose(np.abs(data).max(), 1.0)
+    stats = dataset_stats("toy", views)
+    assert stats["n_train"] == 500 and stats["p1"] == 8 and (stats["sparsity_x"] > 0) == sparse
+
+
+def test_checkpoint_iterations():
+    its = checkpoint_iterations(4000, 5, extra=[100, 300, 5000])
+    assert its[0] == 1 and its[-1] == 4000 and {100, 300} <= set(its) and 5000 not in its
+    assert its == sorted(set(its))
+
+
+def test_runs_produce_consistent_tidy_rows():
+    views = training_views(_two_view(n=3000), heldout_fraction=0.2, seed=0)
+    exact = run_exact(views, n_components=2, reg=0.0)
+    trace = run_appgrad(views, method="appgrad", n_components=2, reg=0.0, step_size="auto",
+                        max_iter=300, checkpoints=[1, 10, 300])
+    assert list(trace["iteration"]) == [1, 10, 300]
+    pcc = add_pcc(trace.assign(dataset="toy"), pd.DataFrame([{"dataset": "toy", **exact}]))
+    np.testing.assert_allclose(pcc["pcc_in"].iloc[-1], 1.0, atol=1e-4)
+    np.testing.assert_allclose(pcc["log_flops"], np.log(trace["flops"]))
+    stochastic = run_appgrad(views, method="sappgrad", n_components=2, reg=0.0,
+                             step_size="auto", max_iter=50, checkpoints=[50], batch_size=20)
+    assert stochastic["solver"].iloc[0] == "stochastic" and stochastic["tcc_out"].notna().all()
+    for method in ("nw_cca", "dw_cca", "pca_cca"):
+        row = run_heuristic(views, method=method, n_components=2, reg=0.0, n_pca_components=4)
+        assert 0 < row["tcc_in"] <= exact["tcc_in"] + 1e-9 and row["flops"] > 0
+
+
+def test_unknown_methods_are_rejected():
+    views = Views(np.eye(3), np.eye(3))
+    with pytest.raises(ValueError, match="`method` must be 'appgrad' or 'sappgrad'"):
+        run_appgrad(views, method="sgd", n_components=1, reg=0, step_size="auto", max_iter=1,
+                    checkpoints=[1])
+    with pytest.raises(ValueError, match="`method` must be one of"):
+        run_heuristic(views, method="cca", n_components=1, reg=0)
+
+
+def test_figures_have_one_panel_per_dataset():
+    from lowdim.plots.cca import figure_pcc, figure_tcc_flops
+
+    trace = pd.DataFrame({"dataset": ["a", "a", "b", "b"], "method": ["appgrad", "sappgrad"] * 2,
+                          "log_flops": [1.0, 2.0, 1.0, 2.0], "pcc_in": [0.5, 0.9, 0.4, 0.8],
+                          "pcc_out": [0.4, 0.8, np.nan, np.nan]})
+    fig = figure_pcc(trace, datasets=["a", "b"])
+    assert len(fig.axes) == 2 and len(fig.axes[0].lines) == 4 and len(fig.axes[1].lines) == 2
+    points = pd.DataFrame({"dataset": "d", "method": ["sappgrad", "sappgrad", "nw_cca"],
+                           "setting": ["", "", ""], "log_flops": [1.0, 2.0, 3.0],
+                           "tcc_in": [1.0, 2.0, 1.5]})
+    fig = figure_tcc_flops(points, "d")
+    assert len(fig.axes[0].lines) == 2
+    table = table_datasets(pd.DataFrame([{"dataset": "d", "n_train": 5, "n_test": 1, "p1": 2,
+                                          "p2": 3, "sparsity_x": 0.5, "sparsity_y": 0.25,
+                                          "storage": "dense"}]))
+    assert list(table.columns)[:5] == ["dataset", "n (training)", "n (held out)", "p1", "p2"]

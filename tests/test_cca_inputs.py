@@ -1,0 +1,112 @@
+"""Bad input gives a clear error naming the argument; the estimators pass scikit-learn's checks."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA
+from fixtures.cca_data import planted_views
+
+ESTIMATORS = [AppGradCCA, ExactCCA, NWCCA, DWCCA, PCACCA]
+IDS = ["appgrad", "exact", "nw", "dw", "pca"]
+
+
+@pytest.fixture(scope="module")
+def views():
+    return planted_views(300, 6, 5, [0.9, 0.5], random_state=0)
+
+
+@pytest.mark.parametrize("Estimator", ESTIMATORS, ids=IDS)
+def test_views_with_different_rows(views, Estimator):
+    X, Y = views
+    with pytest.raises(ValueError, match=r"`Y` must have as many rows as `X` \(300\), got 299"):
+        Estimator(2).fit(X, Y[:-1])
+
+
+@pytest.mark.parametrize("Estimator", ESTIMATORS, ids=IDS)
+def test_too_many_components(views, Estimator):
+    X, Y = views
+    with pytest.raises(ValueError, match=r"`n_components` must be between 1 and min\(p1, p2\) "
+                                         r"= 5 \(p1 = 6, p2 = 5\), got 6"):
+        Estimator(6).fit(X, Y)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf], ids=["nan", "inf"])
+@pytest.mark.parametrize("view", ["X", "Y"])
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
+def test_non_finite_values(views, bad, view, sparse):
+    X, Y = (v.copy() for v in views)
+    (X if view == "X" else Y)[3, 1] = bad
+    if sparse:
+        X, Y = sp.csr_matrix(X), sp.csr_matrix(Y)
+    with pytest.raises(ValueError, match=rf"Input {view} contains (NaN|infinity)"):
+        AppGradCCA(2).fit(X, Y)
+
+
+@pytest.mark.parametrize("view", ["X", "Y"])
+@pytest.mark.parametrize("Estimator", ESTIMATORS, ids=IDS)
+def test_zero_variance_view(views, view, Estimator):
+    X, Y = views
+    const = np.full_like(X if view == "X" else Y, 3.0)
+    args = (const, Y) if view == "X" else (X, const)
+    with pytest.raises(ValueError, match=rf"`{view}` has zero variance"):
+        Estimator(2).fit(*args)
+
+
+def test_constant_columns_are_handled_by_the_ridge(views):
+    X, Y = views
+    X = np.hstack([X, np.zeros((300, 2)), np.ones((300, 1))])
+    for est in (AppGradCCA(2, random_state=0, max_iter=3000), ExactCCA(2)):
+        rho = est.fit(X, Y).score(X, Y)
+        assert np.all(np.isfinite(est.x_weights_)) and rho[0] > 0.85
+
+
+@pytest.mark.parametrize("params,match", [
+    ({"step_size": -1.0}, "`step_size` must be a positive number"),
+    ({"step_size": "big"}, "`step_size` must be 'auto' or a positive number"),
+    ({"max_iter": 0}, "`max_iter` must be a positive int"),
+    ({"batch_size": 301}, "`batch_size` must be at most n_samples = 300"),
+    ({"batch_size": 10, "normalization_size": 1}, "`normalization_size` must be between"),
+    ({"reg": -0.1}, "`reg` must be a non-negative number"),
+    ({"precompute": "yes"}, "`precompute` must be 'auto', True or False"),
+    ({"checkpoints": [0, 5]}, "`checkpoints` must be positive iteration numbers"),
+], ids=["negative_step", "string_step", "zero_max_iter", "huge_batch", "tiny_normalization",
+        "negative_reg", "bad_precompute", "zero_checkpoint"])
+def test_bad_parameters(views, params, match):
+    with pytest.raises(ValueError, match=match):
+        AppGradCCA(2, **params).fit(*views)
+
+
+def test_transform_checks_feature_count(views):
+    X, Y = views
+    est = ExactCCA(2).fit(X, Y)
+    with pytest.raises(ValueError, match="X has 5 features, but ExactCCA is expecting "
+                                         "6 features as input"):
+        est.transform(X[:, :5])
+    assert est.transform(X).shape == (300, 2)
+    xs, ys = est.fit_transform(X, Y)
+    assert xs.shape == ys.shape == (300, 2)
+
+
+def test_pca_cca_needs_enough_principal_components(views):
+    with pytest.raises(ValueError, match="`n_pca_components` must be at least n_components = 2"):
+        PCACCA(2, n_pca_components=1).fit(*views)
+
+
+# scikit-learn's checks pass a 1-D target as Y, so the estimators run with one component.
+_TUPLE = ("fit_transform(X, Y) returns (x_scores, y_scores) like scikit-learn's CCA; the check "
+          "allows tuples only for estimators named CCA/PLS*")
+_EXPECTED = {
+    "check_transformer_general": _TUPLE,
+    "check_transformer_general(readonly_memmap=True)": _TUPLE,
+    "check_transformer_data_not_an_array": _TUPLE,
+}
+
+
+@parametrize_with_checks([AppGradCCA(1, max_iter=50, tol=0, random_state=0), ExactCCA(1),
+                          NWCCA(1, random_state=0), DWCCA(1, random_state=0),
+                          PCACCA(1, n_pca_components=1, random_state=0)],
+                         expected_failed_checks=lambda est: _EXPECTED)
+def test_scikit_learn_compatible(estimator, check):
+    check(estimator)

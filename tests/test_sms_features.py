@@ -1,0 +1,147 @@
+"""Feature maps of the approximations, WME random features and the CV-tuned SVM."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from lowdim.approx import nystrom, sicur, sms_nystrom, stacur
+from lowdim.approx.features import eigen_feature_map, feature_map
+from lowdim.approx.wme import document_bags, random_documents, wme_features, wme_similarities
+from lowdim.evaluate.svm import TunedSVM, check_class_counts
+from lowdim.similarity import DenseOracle
+
+
+def indefinite_matrix(n=70, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 6))
+    noise = rng.normal(scale=0.3, size=(n, n))
+    return X @ X.T + (noise + noise.T) / 2
+
+
+@pytest.mark.parametrize("method", [nystrom, sms_nystrom, sicur, stacur],
+                         ids=["nystrom", "sms_nystrom", "sicur", "stacur"])
+def test_feature_map_gram_is_the_positive_part_of_the_approximation(method):
+    K = indefinite_matrix()
+    approx = method(DenseOracle(K), 14, random_state=3)
+    fmap = feature_map(approx)
+    Z = fmap.transform(K[:, fmap.columns])
+    F = approx.features()  # the library's own factor of the same matrix
+    np.testing.assert_allclose(Z @ Z.T, F @ F.T, atol=1e-9 * np.abs(F @ F.T).max())
+    # Only sampled items' similarities are read.
+    sampled = set(approx.landmarks.tolist()) | set(np.asarray(approx.info.get("rows", [])).tolist())
+    assert set(fmap.columns.tolist()) == sampled
+
+
+def test_nystrom_features_of_new_items_are_exact_on_a_low_rank_psd_kernel():
+    # K = X X^T of rank 5 over 80 items: Nyström on 60 of them with 10 landmarks reproduces
+    # every similarity, also between the 20 held-out items and the 60.
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(80, 5))
+    K = X @ X.T
+    train, test = np.arange(60), np.arange(60, 80)
+    fmap = feature_map(nystrom(DenseOracle(K[np.ix_(train, train)]), 10, random_state=0))
+    Z_train = fmap.transform(K[np.ix_(train, train[fmap.columns])])
+    Z_test = fmap.transform(K[np.ix_(test, train[fmap.columns])])
+    np.testing.assert_allclose(Z_test @ Z_train.T, K[np.ix_(test, train)], atol=1e-8)
+
+
+def test_exact_features_at_full_rank_reproduce_the_kernel():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(40, 60))
+    K = np.exp(-0.02 * ((X[:, None] - X[None]) ** 2).sum(-1))  # a PSD (Gaussian) kernel
+    fmap = eigen_feature_map(K, 40)
+    Z = fmap.transform(K)
+    np.testing.assert_allclose(Z @ Z.T, K, atol=1e-8)
+    # Rank k keeps the k largest eigenvalues: the best rank-k approximation.
+    w, V = np.linalg.eigh(K)
+    Z5 = eigen_feature_map(K, 5).transform(K)
+    np.testing.assert_allclose(Z5 @ Z5.T, (V[:, -5:] * w[-5:]) @ V[:, -5:].T, atol=1e-8)
+
+
+def test_exact_features_of_an_indefinite_kernel_give_its_positive_part():
+    K = indefinite_matrix(40)
+    w, V = np.linalg.eigh(K)
+    Z = eigen_feature_map(K, 40).transform(K)
+    np.testing.assert_allclose(Z @ Z.T, (V * np.maximum(w, 0)) @ V.T, atol=1e-8)
+    with pytest.raises(ValueError, match=r"`rank` must be an integer in \[1, n = 40\], got 41"):
+        eigen_feature_map(K, 41)
+
+
+def test_feature_map_refuses_the_optimal_approximation():
+    from lowdim.approx import optimal
+
+    with pytest.raises(ValueError, match="use eigen_feature_map"):
+        feature_map(optimal(DenseOracle(indefinite_matrix(20)), 5))
+
+
+def test_random_documents_have_1_to_d_max_unit_words():
+    docs = random_documents(200, 4, 7, -2.0, 3.0, random_state=0)
+    sizes = [len(d) for d in docs]
+    assert min(sizes) == 1 and max(sizes) == 4
+    np.testing.assert_allclose(np.linalg.norm(np.vstack(docs), axis=1), 1.0)
+    raw = random_documents(50, 4, 7, -2.0, 3.0, unit_norm=False, random_state=0)
+    assert np.vstack(raw).min() >= -2.0 and np.vstack(raw).max() <= 3.0
+    again = random_documents(50, 4, 7, -2.0, 3.0, unit_norm=False, random_state=0)
+    np.testing.assert_array_equal(np.vstack(raw), np.vstack(again))
+    with pytest.raises(ValueError, match="`d_max` must be a positive integer, got 0"):
+        random_documents(3, 0, 7, -1.0, 1.0)
+
+
+def test_wme_similarities_are_exp_minus_wmd_to_the_random_documents():
+    rng = np.random.default_rng(4)
+    vocab = np.array(["a", "b", "c", "d", "e"])
+    table = rng.normal(size=(5, 3))
+    bow = sp.csr_matrix(np.array([[1, 2, 0, 0, 0], [0, 0, 1, 1, 3], [2, 0, 0, 1, 0]]))
+    docs, compact = document_bags(bow, vocab, table)
+    randoms = random_documents(4, 3, 3, -1.0, 1.0, random_state=1)
+    S, evaluations = wme_similarities(docs, compact, randoms)
+    assert S.shape == (3, 4) and evaluations == 12
+    # Reference: POT on one pair, weights normalised, random words equally weighted.
+    ot = pytest.importorskip("ot")
+    cost = np.linalg.norm(table[[0, 1]][:, None] - randoms[2][None], axis=-1)
+    reference = ot.emd2(np.array([1 / 3, 2 / 3]), np.full(len(randoms[2]), 1 / len(randoms[2])),
+                        cost)
+    np.testing.assert_allclose(S[0, 2], np.exp(-reference), rtol=1e-10)
+    Z = wme_features(S, 2.0, n_components=3)
+    np.testing.assert_allclose(Z, S[:, :3] ** 2 / np.sqrt(3))
+
+
+def test_document_bags_looks_words_up_and_drops_unknown_ones():
+    class Table:
+        vocab = {"x": 2, "y": 0}
+        vectors = np.arange(12.0).reshape(4, 3)
+
+    bow = sp.csr_matrix(np.array([[1, 0, 2], [0, 3, 1]]))
+    docs, table = document_bags(bow, ["x", "unknown", "y"], Table())
+    np.testing.assert_array_equal(table, Table.vectors[[2, 0]])
+    np.testing.assert_array_equal(docs[0][0], [0, 1])
+    np.testing.assert_array_equal(docs[0][1], [1, 2])
+    np.testing.assert_array_equal(docs[1][0], [1])  # "unknown" is dropped
+
+
+def test_tuned_svm_picks_c_by_cross_validation_and_predicts():
+    rng = np.random.default_rng(5)
+    X = np.vstack([rng.normal(-2, 1, size=(30, 4)), rng.normal(2, 1, size=(30, 4))])
+    y = np.repeat([0, 1], 30)
+    svm = TunedSVM(C_grid=(0.01, 1.0, 100.0), n_folds=3, random_state=0).fit(X, y)
+    assert svm.C_ in (0.01, 1.0, 100.0) and svm.cv_accuracy_ > 0.9
+    assert np.mean(svm.predict(X) == y) > 0.9
+    gram = TunedSVM(kernel="precomputed", C_grid=(1.0,), n_folds=3, random_state=0)
+    gram.fit(X @ X.T, y)
+    assert np.mean(gram.predict(X @ X.T) == y) > 0.9
+
+
+def test_a_class_with_a_single_document_is_a_clear_error():
+    y = np.array([0, 0, 0, 1, 1, 2])
+    with pytest.raises(ValueError, match="class 2 has a single document"):
+        check_class_counts(y, "the training part of split 0")
+    with pytest.raises(ValueError, match="class 2 has a single document"):
+        TunedSVM().fit(np.zeros((6, 2)), y)
+    with pytest.raises(ValueError, match="`C_grid` must hold positive numbers"):
+        TunedSVM(C_grid=(0.0, 1.0)).fit(np.zeros((6, 2)), [0, 0, 0, 1, 1, 1])
+
+
+@parametrize_with_checks([TunedSVM(C_grid=(1.0,), n_folds=2, random_state=0)])
+def test_tuned_svm_passes_sklearn_checks(estimator, check):
+    check(estimator)

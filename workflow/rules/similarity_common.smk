@@ -1,0 +1,63 @@
+# Config checks and input functions of the `similarity` part (workflow/rules/similarity.smk).
+
+from lowdim.seeding import derive_seed
+
+
+SIM = config["similarity"]
+SIM_MATRICES = {spec["name"]: spec for spec in SIM["matrices"]}
+SIM_TIDY = "results/similarity/tidy"
+
+
+def _check_similarity_config():
+    names = [spec["name"] for spec in SIM["matrices"]]
+    duplicated = sorted({n for n in names if names.count(n) > 1})
+    if duplicated:
+        sys.exit(f"config: similarity.matrices: duplicated name(s) {duplicated}")
+    if SIM["enabled"] and not names:
+        sys.exit("config: similarity.matrices: empty, but similarity.enabled is true")
+    if not any(abs(f - SIM["table_fraction"]) < 1e-12 for f in SIM["fractions"]):
+        sys.exit(f"config: similarity.table_fraction: got {SIM['table_fraction']}; "
+                 f"must be one of similarity.fractions {SIM['fractions']}")
+    too_big = [f for f in SIM["fractions"] if f * SIM["sms"]["multiplier"] > 1]
+    if "sms_nystrom" in SIM["methods"] and too_big:
+        sys.exit(f"config: similarity.fractions: {too_big} times sms.multiplier "
+                 f"{SIM['sms']['multiplier']} exceeds 1 (|S2| would exceed n)")
+
+
+_check_similarity_config()
+
+
+def sim_sorted(value):
+    """`value` with dict keys sorted at every level: reordering keys in a YAML file must
+    not look like a change of params (Snakemake compares params as written)."""
+    if isinstance(value, dict):
+        return {key: sim_sorted(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [sim_sorted(item) for item in value]
+    return value
+
+
+def sim_spec(matrix):
+    """The result-changing part of a matrix's config: its kind's options only."""
+    spec = SIM_MATRICES[matrix]
+    keys = ("kind", "dataset", "n_items", "split", spec["kind"])
+    return sim_sorted({key: spec[key] for key in keys})
+
+
+def sim_method_options(method):
+    return sim_sorted(SIM["sms"]) if method == "sms_nystrom" else {}
+
+
+def sim_per_matrix(pattern):
+    return expand(pattern, matrix=list(SIM_MATRICES))
+
+
+def sim_per_matrix_method(pattern):
+    return expand(pattern, matrix=list(SIM_MATRICES), method=SIM["methods"])
+
+
+# Per rule, not global: other parts of the workflow have wildcards of the same names.
+SIM_WILDCARDS = {
+    "matrix": "|".join(SIM_MATRICES) or "__no_matrix__",
+    "method": "|".join(SIM["methods"]),
+}

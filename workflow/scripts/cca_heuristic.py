@@ -1,0 +1,19 @@
+from lowdim.log import log_to_file
+
+log_to_file(snakemake.log[0])
+
+from threadpoolctl import threadpool_limits
+
+threadpool_limits(snakemake.threads)
+
+import pandas as pd
+
+from lowdim.cca.experiments import load_views, run_heuristic
+from lowdim.tables import write_table
+
+s = snakemake.params.settings
+name, views = load_views(snakemake.input.npz, s)
+row = run_heuristic(views, method=s["method"], n_components=s["n_components"], reg=s["reg"],
+                    n_pca_components=s["n_pca_components"], oversample=s["oversample"],
+                    n_iter=s["n_iter"], seed=s["seed"])
+write_table(pd.DataFrame([{"dataset": name, **row}]), snakemake.output.csv, formats=("csv",))
