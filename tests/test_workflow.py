@@ -221,3 +221,46 @@ def test_changing_one_cca_override_reruns_only_that_dataset(tiny_run, tmp_path):
     assert "prepare" not in jobs and "cca_heuristic" not in jobs
     assert "output: results/cca/word_context/exact.csv" in out
     assert "output: results/cca/digits_halves/exact.csv" not in out
+
+
+
+def test_embedding_outputs(tiny_run):
+    config = yaml.safe_load(TINY.read_text())["embedding"]
+    for name in ("figure3_timing", "figure4_knn_accuracy", "figure5_sensitivity"):
+        for ext in ("pdf", "png"):
+            assert (tiny_run / "results" / "figures" / "embedding" / f"{name}.{ext}").stat().st_size
+    for name in ("table2_datasets", "table3_clustering_ari", "knn_accuracy", "ttests"):
+        for ext in ("md", "csv", "tex"):
+            assert (tiny_run / "results" / "tables" / "embedding" / f"{name}.{ext}").exists()
+    tidy = tiny_run / "results" / "embedding" / "tidy"
+    classification = pd.read_csv(tidy / "classification.csv")
+    assert set(classification["method"]) == set(config["methods"])
+    assert set(classification["dataset"]) == set(config["datasets"])
+    assert classification.groupby(["dataset", "method"]).size().eq(4).all()  # 4 folds
+    assert classification["accuracy"].between(0, 1).all()
+    ttests = pd.read_csv(tidy / "ttests.csv")
+    assert set(ttests["task"]) == {"classification", "clustering"}
+    assert "vec2vec" not in set(ttests["method"])
+    # Timing comes from Snakemake's benchmark files, one per (axis, value, method).
+    timing = pd.read_csv(tidy / "timing.csv")
+    points = {(a, v, m) for a in ("n_samples", "n_features") for v in config["timing"][a]
+              for m in config["timing"]["methods"]}
+    assert set(zip(timing["axis"], timing["value"], timing["method"])) == points
+    assert (timing["seconds"] >= timing["fit_seconds"]).all()
+    bench = tiny_run / "results" / "benchmarks" / "embedding_timing" / "n_samples" / "100"
+    assert (bench / "vec2vec.tsv").exists()
+    sensitivity = pd.read_csv(tidy / "sensitivity.csv")
+    assert set(sensitivity["parameter"]) == {"n_components", "topk"}
+
+
+def test_changing_a_vec2vec_parameter_reruns_only_vec2vec_jobs(tiny_run, tmp_path):
+    config = yaml.safe_load(TINY.read_text())
+    config["embedding"]["vec2vec"]["epochs"] = 2
+    changed = tmp_path / "changed.yaml"
+    changed.write_text(yaml.safe_dump(config))
+    out = snakemake(tiny_run, "-n", configfile=changed).stdout
+    jobs = jobs_in_dry_run(out)
+    assert jobs.get("embedding_embed") == len(config["embedding"]["datasets"])  # vec2vec only
+    assert "embedding_features" not in jobs and "prepare" not in jobs
+    rerun = set(re.findall(r"output: results/embedding/embeddings/\w+/(\w+)\.npz", out))
+    assert rerun == {"vec2vec"}

@@ -1,1 +1,274 @@
-# The `embedding` part of the workflow (config section `embedding:`).
+# The `embedding` part of the workflow (config section `embedding:`): the Vec2vec paper.
+#
+#   features (raw rows or TF-IDF) -> embed (one job per dataset x method, neighbour
+#   sweep inside) -> score (kNN accuracy per fold, ARI per gamma) -> select (best
+#   setting, t-tests) -> Figure 4, Tables 2 and 3, t-test table;
+#   sensitivity (one job per dataset x parameter, values swept inside) -> Figure 5;
+#   timing (one job per axis x value x method, timed by `benchmark:`) -> Figure 3.
+
+
+include: "embedding_common.smk"
+
+
+EMB_RES = EMB["resources"]
+EMB_CATEGORY = "Vec2vec"
+
+
+wildcard_constraints:
+    method="|".join(["vec2vec", "pca", "mds", "isomap", "lle", "le", "umap"]),
+    axis="n_samples|n_features",
+    parameter="n_components|topk",
+    value=r"\d+",
+
+
+rule embedding_features:
+    input:
+        npz=lambda w: dataset_npz(w.dataset),
+    output:
+        npz="results/embedding/features/{dataset}.npz",
+    params:
+        max_samples=EMB["max_samples"],
+        seed=lambda w: embedding_seed("rows", w.dataset),
+        tfidf=EMB["tfidf"],
+    log:
+        "logs/embedding_features/{dataset}.log",
+    benchmark:
+        "results/benchmarks/embedding_features/{dataset}.tsv"
+    threads: 1
+    script:
+        "../scripts/embedding_features.py"
+
+
+rule embedding_embed:
+    input:
+        features="results/embedding/features/{dataset}.npz",
+    output:
+        npz="results/embedding/embeddings/{dataset}/{method}.npz",
+    params:
+        n_components=EMB["n_components"],
+        neighbors=EMB["neighbors"],
+        params=lambda w: embedding_method_params(w.method),
+        seed=lambda w: embedding_seed("embed", w.dataset, w.method),
+        n_jobs=EMB_RES["threads"],
+    log:
+        "logs/embedding_embed/{dataset}/{method}.log",
+    benchmark:
+        "results/benchmarks/embedding_embed/{dataset}/{method}.tsv"
+    threads: EMB_RES["threads"]
+    resources:
+        mem_mb=EMB_RES["mem_mb"],
+        runtime=EMB_RES["runtime"],
+    script:
+        "../scripts/embedding_embed.py"
+
+
+rule embedding_score:
+    input:
+        embeddings="results/embedding/embeddings/{dataset}/{method}.npz",
+    output:
+        csv="results/embedding/tidy/scores/{dataset}/{method}.csv",
+    params:
+        classification=EMB["classification"],
+        clustering=EMB["clustering"],
+        seed=lambda w: embedding_seed("score", w.dataset),
+    log:
+        "logs/embedding_score/{dataset}/{method}.log",
+    benchmark:
+        "results/benchmarks/embedding_score/{dataset}/{method}.tsv"
+    threads: EMB_RES["threads"]
+    resources:
+        mem_mb=EMB_RES["mem_mb"],
+        runtime=EMB_RES["runtime"],
+    script:
+        "../scripts/embedding_score.py"
+
+
+rule embedding_select:
+    input:
+        scores=embedding_scores(),
+    output:
+        classification="results/embedding/tidy/classification.csv",
+        clustering="results/embedding/tidy/clustering.csv",
+        ttests="results/embedding/tidy/ttests.csv",
+        scores="results/embedding/tidy/scores.csv",
+    params:
+        alpha=EMB["alpha"],
+    log:
+        "logs/embedding_select/select.log",
+    threads: 1
+    script:
+        "../scripts/embedding_select.py"
+
+
+rule embedding_datasets:
+    input:
+        features=expand("results/embedding/features/{dataset}.npz", dataset=EMB["datasets"]),
+    output:
+        csv="results/embedding/tidy/datasets.csv",
+    log:
+        "logs/embedding_datasets/datasets.log",
+    threads: 1
+    script:
+        "../scripts/embedding_datasets.py"
+
+
+rule embedding_tables:
+    input:
+        datasets="results/embedding/tidy/datasets.csv",
+        classification="results/embedding/tidy/classification.csv",
+        clustering="results/embedding/tidy/clustering.csv",
+        ttests="results/embedding/tidy/ttests.csv",
+    output:
+        table2=report("results/tables/embedding/table2_datasets.md",
+                      caption="../report/embedding_table2.rst", category=EMB_CATEGORY,
+                      subcategory="Datasets", labels={"table": "Table 2"}),
+        table3=report("results/tables/embedding/table3_clustering_ari.md",
+                      caption="../report/embedding_table3.rst", category=EMB_CATEGORY,
+                      subcategory="Clustering", labels={"table": "Table 3"}),
+        accuracy=report("results/tables/embedding/knn_accuracy.md",
+                        caption="../report/embedding_accuracy.rst", category=EMB_CATEGORY,
+                        subcategory="Classification", labels={"table": "Figure 4 numbers"}),
+        ttests=report("results/tables/embedding/ttests.md",
+                      caption="../report/embedding_ttests.rst", category=EMB_CATEGORY,
+                      subcategory="Significance", labels={"table": "t-tests"}),
+        csv=expand("results/tables/embedding/{table}.csv", table=EMBEDDING_TABLES),
+        tex=expand("results/tables/embedding/{table}.tex", table=EMBEDDING_TABLES),
+    params:
+        profile=config["profile"],
+        methods=EMB["methods"],
+    log:
+        "logs/embedding_tables/tables.log",
+    threads: 1
+    script:
+        "../scripts/embedding_tables.py"
+
+
+rule embedding_figure4:
+    input:
+        classification="results/embedding/tidy/classification.csv",
+    output:
+        pdf="results/figures/embedding/figure4_knn_accuracy.pdf",
+        png=report("results/figures/embedding/figure4_knn_accuracy.png",
+                   caption="../report/embedding_figure4.rst", category=EMB_CATEGORY,
+                   subcategory="Classification", labels={"figure": "Figure 4"}),
+    params:
+        profile=config["profile"],
+        methods=EMB["methods"],
+    log:
+        "logs/embedding_figure4/figure4.log",
+    threads: 1
+    script:
+        "../scripts/embedding_figure.py"
+
+
+rule embedding_sensitivity:
+    input:
+        features="results/embedding/features/{dataset}.npz",
+    output:
+        csv="results/embedding/sensitivity/{dataset}/{parameter}.csv",
+    params:
+        values=lambda w: EMB_SENS[w.parameter],
+        max_samples=EMB_SENS["max_samples"],
+        n_components=EMB["n_components"],
+        vec2vec=EMB["vec2vec"],
+        classification=EMB["classification"],
+        seed=lambda w: embedding_seed("sensitivity", w.dataset),
+        n_jobs=EMB_RES["threads"],
+    log:
+        "logs/embedding_sensitivity/{dataset}/{parameter}.log",
+    benchmark:
+        "results/benchmarks/embedding_sensitivity/{dataset}/{parameter}.tsv"
+    threads: EMB_RES["threads"]
+    resources:
+        mem_mb=EMB_RES["mem_mb"],
+        runtime=EMB_RES["runtime"],
+    script:
+        "../scripts/embedding_sensitivity.py"
+
+
+rule embedding_sensitivity_tidy:
+    input:
+        parts=embedding_sensitivity_parts(),
+    output:
+        csv="results/embedding/tidy/sensitivity.csv",
+    log:
+        "logs/embedding_sensitivity_tidy/sensitivity.log",
+    threads: 1
+    script:
+        "../scripts/embedding_concat.py"
+
+
+rule embedding_figure5:
+    input:
+        sensitivity="results/embedding/tidy/sensitivity.csv",
+    output:
+        pdf="results/figures/embedding/figure5_sensitivity.pdf",
+        png=report("results/figures/embedding/figure5_sensitivity.png",
+                   caption="../report/embedding_figure5.rst", category=EMB_CATEGORY,
+                   subcategory="Sensitivity", labels={"figure": "Figure 5"}),
+    params:
+        profile=config["profile"],
+    log:
+        "logs/embedding_figure5/figure5.log",
+    threads: 1
+    script:
+        "../scripts/embedding_figure.py"
+
+
+rule embedding_timing:
+    output:
+        json="results/embedding/timing/{axis}/{value}/{method}.json",
+    params:
+        n_components=EMB_TIMING["n_components"],
+        n_neighbors=EMB_TIMING["n_neighbors"],
+        fixed=lambda w: EMB_TIMING["n_features_at"] if w.axis == "n_samples"
+        else EMB_TIMING["n_samples_at"],
+        params=lambda w: embedding_method_params(w.method),
+        seed=lambda w: embedding_seed("timing", w.axis, w.value),
+        n_jobs=EMB_TIMING["threads"],
+    log:
+        "logs/embedding_timing/{axis}/{value}/{method}.log",
+    benchmark:
+        "results/benchmarks/embedding_timing/{axis}/{value}/{method}.tsv"
+    threads: EMB_TIMING["threads"]
+    resources:
+        mem_mb=EMB_RES["mem_mb"],
+        runtime=EMB_RES["runtime"],
+    script:
+        "../scripts/embedding_timing.py"
+
+
+rule embedding_timing_tidy:
+    input:
+        benchmarks=[f"results/benchmarks/embedding_timing/{a}/{v}/{m}.tsv"
+                    for a, v, m in embedding_timing_points()],
+        runs=[f"results/embedding/timing/{a}/{v}/{m}.json" for a, v, m in embedding_timing_points()],
+    output:
+        csv="results/embedding/tidy/timing.csv",
+    params:
+        points=embedding_timing_points(),
+    log:
+        "logs/embedding_timing_tidy/timing.log",
+    threads: 1
+    script:
+        "../scripts/embedding_timing_tidy.py"
+
+
+rule embedding_figure3:
+    input:
+        timing="results/embedding/tidy/timing.csv",
+    output:
+        pdf="results/figures/embedding/figure3_timing.pdf",
+        png=report("results/figures/embedding/figure3_timing.png",
+                   caption="../report/embedding_figure3.rst", category=EMB_CATEGORY,
+                   subcategory="Timing", labels={"figure": "Figure 3"}),
+    params:
+        profile=config["profile"],
+    log:
+        "logs/embedding_figure3/figure3.log",
+    threads: 1
+    script:
+        "../scripts/embedding_figure.py"
+
+
+FINAL_OUTPUTS.append(embedding_final_outputs)

@@ -1,1 +1,24 @@
-"""(to be filled by its issue)"""
+"""Vec2vec dimensionality reduction and the paper's baselines.
+
+- :class:`Vec2Vec`: top-k cosine graph -> weighted random walks -> skip-gram.
+- Baselines with the same interface: :class:`PCAEmbedding`,
+  :class:`ClassicalMDS`, :class:`IsomapEmbedding`, :class:`LLEEmbedding`,
+  :class:`LaplacianEigenmaps`, :class:`UMAPEmbedding`; build any by name with
+  :func:`make_embedder`.
+- Building blocks: :func:`cosine_knn_graph`, :func:`random_walks`,
+  :func:`skipgram_embedding`, :func:`classical_mds`.
+"""
+
+from .baselines import (METHODS, NEIGHBOR_PARAMETER, IsomapEmbedding, LaplacianEigenmaps,
+                        LLEEmbedding, PCAEmbedding, UMAPEmbedding, isometric_dense_rows,
+                        make_embedder)
+from .graph import CSRGraph, add_self_loops_to_isolated, as_csr_graph, cosine_knn_graph
+from .mds import ClassicalMDS, classical_mds
+from .vec2vec import IsolatedSamplesWarning, Vec2Vec, skipgram_embedding
+from .walks import random_walks
+
+__all__ = ["METHODS", "NEIGHBOR_PARAMETER", "CSRGraph", "ClassicalMDS", "IsolatedSamplesWarning",
+           "IsomapEmbedding", "LLEEmbedding", "LaplacianEigenmaps", "PCAEmbedding",
+           "UMAPEmbedding", "Vec2Vec", "add_self_loops_to_isolated", "as_csr_graph",
+           "classical_mds", "cosine_knn_graph", "isometric_dense_rows", "make_embedder",
+           "random_walks", "skipgram_embedding"]

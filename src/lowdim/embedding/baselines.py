@@ -1,0 +1,269 @@
+"""The paper's baselines, one scikit-learn-style wrapper each.
+
+PCA (TruncatedSVD for sparse input), classical MDS (:mod:`.mds`), Isomap, LLE,
+Laplacian Eigenmaps (scikit-learn ``SpectralEmbedding``) and UMAP. Every
+wrapper has ``fit``, ``fit_transform`` and ``embedding_`` (float64), takes
+``n_components`` and, where the method has them, ``n_neighbors``,
+``random_state`` and ``n_jobs``; the fitted library object is ``estimator_``.
+:func:`make_embedder` builds any method, Vec2vec included, by name.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import scipy.sparse as sp
+from scipy import linalg
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+
+from ._validation import check_embedding_input, check_n_components, check_n_neighbors
+from .mds import ClassicalMDS
+from .vec2vec import Vec2Vec
+
+__all__ = ["PCAEmbedding", "IsomapEmbedding", "LLEEmbedding", "LaplacianEigenmaps",
+           "UMAPEmbedding", "METHODS", "NEIGHBOR_PARAMETER", "make_embedder",
+           "isometric_dense_rows"]
+
+logger = logging.getLogger("lowdim")
+
+
+class _LibraryEmbedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Common fit logic: validate, build the library estimator, store ``embedding_``."""
+
+    _accepts_sparse = True
+
+    def fit(self, X, y=None):
+        """Compute the embedding of ``X`` of shape (n_samples, n_features); ``y`` is ignored."""
+        X = check_embedding_input(self, X, accept_sparse=self._accepts_sparse)
+        check_n_components(self.n_components, X.shape[0])
+        if hasattr(self, "n_neighbors") and self.n_neighbors is not None:
+            check_n_neighbors(self.n_neighbors, X.shape[0])
+        self.estimator_ = self._make_estimator(X)
+        self.embedding_ = np.asarray(self.estimator_.fit_transform(self._prepare(X)),
+                                     dtype=np.float64)
+        return self
+
+    def fit_transform(self, X, y=None):
+        """Fit and return ``embedding_`` of shape (n_samples, n_components)."""
+        return self.fit(X).embedding_
+
+    def _prepare(self, X):
+        return X
+
+    @property
+    def _n_features_out(self):
+        return self.embedding_.shape[1]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = self._accepts_sparse
+        return tags
+
+
+class PCAEmbedding(_LibraryEmbedding):
+    """PCA scores; TruncatedSVD (no centring, sparse kept sparse) for sparse input.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+    random_state : int, RandomState instance or None, default=None
+        For the randomized solvers.
+    """
+
+    def __init__(self, n_components=2, *, random_state=None):
+        self.n_components = n_components
+        self.random_state = random_state
+
+    def _make_estimator(self, X):
+        from sklearn.decomposition import PCA, TruncatedSVD
+
+        if sp.issparse(X):
+            if self.n_components >= X.shape[1]:
+                raise ValueError(f"`n_components` must be < n_features = {X.shape[1]} for "
+                                 f"sparse input (TruncatedSVD), got {self.n_components}")
+            return TruncatedSVD(self.n_components, random_state=self.random_state)
+        if self.n_components > X.shape[1]:
+            raise ValueError(f"`n_components` must be <= n_features = {X.shape[1]}, "
+                             f"got {self.n_components}")
+        return PCA(self.n_components, random_state=self.random_state)
+
+
+class IsomapEmbedding(_LibraryEmbedding):
+    """Isomap (scikit-learn): geodesic distances on the kNN graph + kernel PCA.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+    n_neighbors : int, default=5
+    n_jobs : int or None, default=None
+    """
+
+    def __init__(self, n_components=2, *, n_neighbors=5, n_jobs=None):
+        self.n_components = n_components
+        self.n_neighbors = n_neighbors
+        self.n_jobs = n_jobs
+
+    def _make_estimator(self, X):
+        from sklearn.manifold import Isomap
+
+        return Isomap(n_neighbors=self.n_neighbors, n_components=self.n_components,
+                      n_jobs=self.n_jobs)
+
+
+def isometric_dense_rows(X):
+    """Dense rows with the same pairwise inner products as ``X``.
+
+    Sparse ``X`` of shape (n, D) with D > n is replaced by ``V sqrt(L)`` from the
+    eigendecomposition ``X X^T = V L V^T`` (at most n columns): every distance and
+    local Gram matrix is unchanged, so LLE gives the same embedding without
+    an n x D dense copy. Sparse input with D <= n is densified; dense input is
+    returned as is.
+    """
+    if not sp.issparse(X):
+        return X
+    n, d = X.shape
+    if d <= n:
+        return X.toarray()
+    gram = (X @ X.T).toarray().astype(np.float64)
+    w, V = linalg.eigh(gram)
+    keep = w > max(w[-1], 0.0) * n * np.finfo(np.float64).eps
+    return V[:, keep] * np.sqrt(w[keep])
+
+
+class LLEEmbedding(_LibraryEmbedding):
+    """Standard locally linear embedding (scikit-learn).
+
+    scikit-learn's LLE needs dense input; sparse wide input is first mapped
+    to at most n dense columns with the same inner products
+    (:func:`isometric_dense_rows`), which leaves LLE's result unchanged.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+    n_neighbors : int, default=5
+    random_state : int, RandomState instance or None, default=None
+        Seeds the ARPACK start vector.
+    n_jobs : int or None, default=None
+    """
+
+    def __init__(self, n_components=2, *, n_neighbors=5, random_state=None, n_jobs=None):
+        self.n_components = n_components
+        self.n_neighbors = n_neighbors
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _make_estimator(self, X):
+        from sklearn.manifold import LocallyLinearEmbedding
+
+        return LocallyLinearEmbedding(n_neighbors=self.n_neighbors,
+                                      n_components=self.n_components,
+                                      random_state=self.random_state, n_jobs=self.n_jobs)
+
+    def _prepare(self, X):
+        return isometric_dense_rows(X)
+
+
+class LaplacianEigenmaps(_LibraryEmbedding):
+    """Laplacian Eigenmaps: scikit-learn ``SpectralEmbedding`` on the kNN graph.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+    n_neighbors : int or None, default=None
+        None: scikit-learn's default, max(n_samples / 10, 1).
+    random_state : int, RandomState instance or None, default=None
+    n_jobs : int or None, default=None
+    """
+
+    def __init__(self, n_components=2, *, n_neighbors=None, random_state=None, n_jobs=None):
+        self.n_components = n_components
+        self.n_neighbors = n_neighbors
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _make_estimator(self, X):
+        from sklearn.manifold import SpectralEmbedding
+
+        return SpectralEmbedding(n_components=self.n_components, affinity="nearest_neighbors",
+                                 n_neighbors=self.n_neighbors, random_state=self.random_state,
+                                 n_jobs=self.n_jobs)
+
+
+class UMAPEmbedding(_LibraryEmbedding):
+    """UMAP (umap-learn) with its defaults but for the swept ``n_neighbors``.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+    n_neighbors : int, default=15
+    min_dist : float, default=0.1
+    metric : str, default="euclidean"
+    random_state : int, RandomState instance or None, default=None
+        A fixed seed makes umap-learn single-threaded (reproducible).
+    n_jobs : int or None, default=None
+        Threads when ``random_state`` is None (None -> all).
+    """
+
+    def __init__(self, n_components=2, *, n_neighbors=15, min_dist=0.1, metric="euclidean",
+                 random_state=None, n_jobs=None):
+        self.n_components = n_components
+        self.n_neighbors = n_neighbors
+        self.min_dist = min_dist
+        self.metric = metric
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _make_estimator(self, X):
+        from umap import UMAP
+
+        # umap-learn forces one thread (and warns) when seeded: ask for that directly.
+        n_jobs = 1 if self.random_state is not None else (-1 if self.n_jobs is None
+                                                          else self.n_jobs)
+        return UMAP(n_components=self.n_components, n_neighbors=self.n_neighbors,
+                    min_dist=self.min_dist, metric=self.metric,
+                    random_state=self.random_state, n_jobs=n_jobs)
+
+    def _prepare(self, X):
+        # umap-learn's small-data path fails on scipy sparse *arrays*; its own
+        # sparse-matrix path handles CSR without densifying.
+        return sp.csr_matrix(X) if sp.issparse(X) else X
+
+
+#: method name (as used in configs and result files) -> estimator class
+METHODS = {
+    "vec2vec": Vec2Vec,
+    "pca": PCAEmbedding,
+    "mds": ClassicalMDS,
+    "isomap": IsomapEmbedding,
+    "lle": LLEEmbedding,
+    "le": LaplacianEigenmaps,
+    "umap": UMAPEmbedding,
+}
+
+#: method -> the neighbourhood-size parameter swept in the paper (None: no sweep)
+NEIGHBOR_PARAMETER = {"vec2vec": "topk", "pca": None, "mds": None, "isomap": "n_neighbors",
+                      "lle": "n_neighbors", "le": "n_neighbors", "umap": "n_neighbors"}
+
+
+def make_embedder(method, *, random_state=None, n_jobs=None, **params):
+    """Build the estimator of ``method`` with ``params``.
+
+    ``random_state`` and ``n_jobs`` are passed only to methods that take them.
+
+    Raises
+    ------
+    ValueError
+        For an unknown method or a parameter the method does not take.
+    """
+    if method not in METHODS:
+        raise ValueError(f"`method` must be one of {sorted(METHODS)}, got {method!r}")
+    estimator = METHODS[method]()
+    accepted = estimator.get_params()
+    unknown = sorted(set(params) - set(accepted))
+    if unknown:
+        raise ValueError(f"method {method!r} takes no parameter(s) {unknown}; it takes "
+                         f"{sorted(accepted)}")
+    common = {"random_state": random_state, "n_jobs": n_jobs}
+    params.update({k: v for k, v in common.items() if k in accepted})
+    return estimator.set_params(**params)

@@ -1,0 +1,274 @@
+"""The Vec2vec paper's experiments as plain functions on arrays and tidy tables.
+
+Workflow scripts call one function each:
+
+- :func:`embed_sweep`: one method on one dataset for each neighbourhood size of
+  the sweep (the paper keeps the best of 2..30 step 2 for Isomap, LLE, LE, UMAP).
+- :func:`score_sweep`: kNN accuracy per fold and spectral-clustering ARI per
+  gamma for every embedding of a sweep, as one tidy table.
+- :func:`select_best`: the best setting per dataset and method, for Figure 4
+  (accuracy) and Table 3 (ARI), and :func:`significance_tests` on them.
+- :func:`sensitivity_scores`: Vec2vec accuracy as one parameter varies (Figure 5).
+
+Tidy tables have one row per measurement; see each function's Returns.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+
+import numpy as np
+import pandas as pd
+from numpy.linalg import LinAlgError
+from scipy.sparse.linalg import ArpackNoConvergence
+
+from ..evaluate.classification import KNN_K_GRID, knn_cv_accuracy
+from ..evaluate.clustering import GAMMA_GRID, spectral_ari_sweep
+from ..evaluate.stats import ttests_against
+from .baselines import NEIGHBOR_PARAMETER, make_embedder
+
+__all__ = ["sweep_settings", "fit_embedding", "embed_sweep", "score_sweep", "select_best",
+           "significance_tests", "sensitivity_scores", "sensitivity_sweep", "save_sweep", "load_sweep", "write_csv",
+           "features_summary"]
+
+logger = logging.getLogger("lowdim")
+
+#: Errors a baseline can raise on an unsuitable setting (e.g. LLE with 2 neighbours
+#: and 10 components); the sweep records them and goes on.
+SETTING_ERRORS = (ValueError, LinAlgError, ArpackNoConvergence, RuntimeError)
+
+
+def sweep_settings(method, neighbors, n_samples):
+    """Settings of the paper's neighbourhood sweep for ``method``.
+
+    Returns ``[{}]`` for methods without a neighbourhood size (PCA, CMDS, and
+    Vec2vec, whose ``topk`` keeps its configured value), else one
+    ``{"n_neighbors": k}`` per ``k`` in ``neighbors`` with ``k < n_samples``.
+    """
+    parameter = NEIGHBOR_PARAMETER[method]
+    if parameter is None or method == "vec2vec":
+        return [{}]
+    return [{parameter: int(k)} for k in neighbors if int(k) < n_samples]
+
+
+def setting_label(setting: dict) -> str:
+    """``"n_neighbors=10"``, or ``"default"`` for no setting."""
+    return ",".join(f"{k}={v}" for k, v in sorted(setting.items())) or "default"
+
+
+def fit_embedding(X, method, *, n_components, params=None, random_state=None, n_jobs=None):
+    """Embed ``X`` with ``method``; return (embedding, wall seconds of the fit)."""
+    model = make_embedder(method, n_components=n_components, random_state=random_state,
+                          n_jobs=n_jobs, **(params or {}))
+    start = time.perf_counter()
+    embedding = model.fit_transform(X)
+    return embedding, time.perf_counter() - start
+
+
+def embed_sweep(X, method, *, n_components, settings, params=None, random_state=None,
+                n_jobs=None):
+    """Fit ``method`` once per setting.
+
+    Parameters
+    ----------
+    X : ndarray or CSR matrix of shape (n_samples, n_features)
+    method : str
+        A key of :data:`lowdim.embedding.METHODS`.
+    n_components : int
+    settings : list of dict
+        From :func:`sweep_settings`; each is merged over ``params``.
+    params : dict, optional
+        Fixed parameters of the method (e.g. Vec2vec's walk settings).
+    random_state : int or None
+    n_jobs : int or None
+
+    Returns
+    -------
+    dict
+        ``settings`` (list of str labels), ``embeddings`` (ndarray of shape
+        (n_settings, n_samples, n_components), NaN where the fit failed),
+        ``seconds`` (fit wall time per setting, NaN on failure) and ``errors``
+        (message per setting, "" on success).
+    """
+    n = X.shape[0]
+    out = {"settings": [], "embeddings": np.full((len(settings), n, n_components), np.nan),
+           "seconds": np.full(len(settings), np.nan), "errors": []}
+    for i, setting in enumerate(settings):
+        label = setting_label(setting)
+        out["settings"].append(label)
+        try:
+            Z, seconds = fit_embedding(X, method, n_components=n_components,
+                                       params={**(params or {}), **setting},
+                                       random_state=random_state, n_jobs=n_jobs)
+        except SETTING_ERRORS as exc:
+            logger.warning("%s %s failed: %s", method, label, exc)
+            out["errors"].append(f"{type(exc).__name__}: {exc}")
+            continue
+        logger.info("%s %s: %.2f s", method, label, seconds)
+        out["embeddings"][i] = Z
+        out["seconds"][i] = seconds
+        out["errors"].append("")
+    return out
+
+
+def score_sweep(embeddings, settings, y, *, k_grid=KNN_K_GRID, n_splits=4, standardize=True,
+                gammas=GAMMA_GRID, standardize_clustering=False, random_state=None):
+    """kNN accuracy per fold and ARI per gamma of every embedding of a sweep.
+
+    Returns
+    -------
+    DataFrame
+        One row per measurement: ``setting``, ``metric`` ("accuracy" or "ari"),
+        ``fold`` (accuracy rows), ``gamma`` (ARI rows), ``value``, plus
+        ``best_k`` on accuracy rows. Failed embeddings (NaN) give no rows.
+    """
+    rows = []
+    for label, Z in zip(settings, embeddings):
+        if not np.all(np.isfinite(Z)):
+            continue
+        accuracy = knn_cv_accuracy(Z, y, k_grid=k_grid, n_splits=n_splits,
+                                   standardize=standardize, random_state=random_state)
+        for fold, (value, k) in enumerate(zip(accuracy.fold_accuracy, accuracy.best_k)):
+            rows.append({"setting": label, "metric": "accuracy", "fold": fold, "gamma": np.nan,
+                         "value": value, "best_k": int(k)})
+        ari = spectral_ari_sweep(Z, y, gammas=gammas, standardize=standardize_clustering,
+                                 random_state=random_state)
+        for gamma, value in zip(gammas, ari):
+            rows.append({"setting": label, "metric": "ari", "fold": np.nan, "gamma": gamma,
+                         "value": value, "best_k": np.nan})
+    return pd.DataFrame(rows, columns=["setting", "metric", "fold", "gamma", "value", "best_k"])
+
+
+def select_best(scores: pd.DataFrame):
+    """Best setting per (dataset, method), as the paper keeps the best of its sweep.
+
+    Parameters
+    ----------
+    scores : DataFrame
+        :func:`score_sweep` rows with ``dataset`` and ``method`` columns added.
+
+    Returns
+    -------
+    classification : DataFrame
+        The fold rows (``dataset, method, setting, fold, accuracy, best_k``) of the
+        setting with the highest mean accuracy.
+    clustering : DataFrame
+        One row per (dataset, method): ``setting``, ``gamma`` and ``ari`` of the
+        highest ARI over settings and gammas.
+    """
+    scores = scores.reset_index(drop=True)
+    acc = scores[scores["metric"] == "accuracy"]
+    means = acc.groupby(["dataset", "method", "setting"], sort=False)["value"].mean()
+    best = means.groupby(level=["dataset", "method"], sort=False).idxmax().tolist()
+    keep = acc.set_index(["dataset", "method", "setting"]).loc[best].reset_index()
+    classification = keep.rename(columns={"value": "accuracy"})[
+        ["dataset", "method", "setting", "fold", "accuracy", "best_k"]]
+    ari = scores[(scores["metric"] == "ari") & scores["value"].notna()]
+    top = ari.loc[ari.groupby(["dataset", "method"], sort=False)["value"].idxmax()]
+    clustering = top.rename(columns={"value": "ari"})[["dataset", "method", "setting", "gamma",
+                                                       "ari"]]
+    return classification.reset_index(drop=True), clustering.reset_index(drop=True)
+
+
+def significance_tests(classification, clustering, reference="vec2vec", alpha=0.1):
+    """Paired t-tests of ``reference`` against each method across datasets.
+
+    Returns
+    -------
+    DataFrame
+        Rows (task, method, t, p, H, n_pairs, mean_difference) for task
+        "classification" (mean accuracy per dataset) and "clustering" (best ARI).
+    """
+    tables = []
+    mean_accuracy = classification.groupby(["dataset", "method"])["accuracy"].mean().unstack()
+    best_ari = clustering.set_index(["dataset", "method"])["ari"].unstack()
+    for task, scores in (("classification", mean_accuracy), ("clustering", best_ari)):
+        if reference not in scores.columns:
+            continue
+        table = ttests_against(scores, reference=reference, alpha=alpha)
+        tables.append(table.assign(task=task, alpha=alpha))
+    columns = ["task", "method", "t", "p", "H", "alpha", "n_pairs", "mean_difference"]
+    if not tables:
+        return pd.DataFrame(columns=columns)
+    return pd.concat(tables, ignore_index=True)[columns]
+
+
+def sensitivity_scores(X, y, *, parameter, value, n_components, params, k_grid=KNN_K_GRID,
+                       n_splits=4, standardize=True, random_state=None, n_jobs=None):
+    """Vec2vec kNN accuracy with ``parameter`` set to ``value`` (Figure 5).
+
+    ``parameter`` is "n_components" or any Vec2Vec parameter; the others keep
+    ``n_components`` and ``params``.
+
+    Returns
+    -------
+    DataFrame
+        One row per fold: ``parameter``, ``value``, ``fold``, ``accuracy``,
+        ``fit_seconds``.
+    """
+    params = dict(params)
+    if parameter == "n_components":
+        n_components = int(value)
+    else:
+        params[parameter] = value
+    Z, seconds = fit_embedding(X, "vec2vec", n_components=n_components, params=params,
+                               random_state=random_state, n_jobs=n_jobs)
+    accuracy = knn_cv_accuracy(Z, y, k_grid=k_grid, n_splits=n_splits, standardize=standardize,
+                               random_state=random_state)
+    return pd.DataFrame({"parameter": parameter, "value": value,
+                         "fold": np.arange(accuracy.fold_accuracy.size),
+                         "accuracy": accuracy.fold_accuracy, "fit_seconds": seconds})
+
+
+def sensitivity_sweep(X, y, *, parameter, values, **kwargs):
+    """:func:`sensitivity_scores` for each of ``values``, concatenated."""
+    return pd.concat([sensitivity_scores(X, y, parameter=parameter, value=v, **kwargs)
+                      for v in values], ignore_index=True)
+
+
+def save_sweep(path, sweep, *, dataset, method, y, meta=None):
+    """Write an :func:`embed_sweep` result, with labels, to ``path`` (.npz) atomically."""
+    from .. import __version__
+    from ..io import atomic_path
+
+    info = {"dataset": dataset, "method": method, "lowdim_version": __version__, **(meta or {})}
+    with atomic_path(path, suffix=".npz") as tmp:
+        with open(tmp, "wb") as fh:
+            np.savez_compressed(fh, embeddings=sweep["embeddings"],
+                                settings=np.asarray(sweep["settings"], dtype=str),
+                                seconds=sweep["seconds"],
+                                errors=np.asarray(sweep["errors"], dtype=str),
+                                y=np.asarray(y), info=np.asarray(json.dumps(info)))
+
+
+def load_sweep(path):
+    """Read a file written by :func:`save_sweep` (no pickle)."""
+    with np.load(path, allow_pickle=False) as store:
+        return {"embeddings": store["embeddings"], "settings": store["settings"].tolist(),
+                "seconds": store["seconds"], "errors": store["errors"].tolist(),
+                "y": store["y"], "info": json.loads(str(store["info"]))}
+
+
+def write_csv(df: pd.DataFrame, path) -> None:
+    """Write a tidy table to ``path`` atomically."""
+    from ..io import atomic_path
+
+    with atomic_path(path) as tmp:
+        df.to_csv(tmp, index=False)
+
+
+def features_summary(dataset) -> dict:
+    """One row of Table 2 for a feature dataset from :func:`embedding_features`."""
+    import scipy.sparse as sp
+
+    X = dataset.X
+    nnz = X.nnz if sp.issparse(X) else int(np.count_nonzero(X))
+    return {"dataset": dataset.name, "source_kind": dataset.meta.get("source_kind", dataset.kind),
+            "n": int(X.shape[0]), "n_features": int(X.shape[1]),
+            "n_classes": int(np.unique(dataset.y).size),
+            "features": dataset.meta.get("features", "raw"),
+            "sparsity": 1.0 - nnz / max(1, X.shape[0] * X.shape[1]),
+            "rows_available": dataset.meta.get("rows_available", X.shape[0]),
+            "source": dataset.meta.get("source", "")}

@@ -1,0 +1,127 @@
+"""Input features for the Vec2vec experiments: raw dense rows, or TF-IDF of a text dataset.
+
+The paper represents every image as its pixel vector and every text by TF-IDF
+weights after "stemming, removing stop words, lemmatization, and lowercasing".
+Any prepared dataset of kind ``dense``, ``sparse`` or ``text`` (with labels)
+becomes a feature matrix here, so a new text dataset needs only a config entry.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.feature_extraction.text import TfidfTransformer, TfidfVectorizer
+
+from ..data.prepared import Dataset
+from ..data.text import tokenize
+
+__all__ = ["tfidf_features", "embedding_features", "subsample_rows"]
+
+
+def _stemmed_tokens(text, stem):
+    tokens = tokenize(text)
+    if not stem:
+        return tokens
+    from gensim.parsing.porter import PorterStemmer
+
+    stemmer = _STEMMER.setdefault("porter", PorterStemmer())
+    return [stemmer.stem(t) for t in tokens]
+
+
+_STEMMER: dict = {}
+
+
+def tfidf_features(dataset: Dataset, *, stem=True, min_df=1, sublinear_tf=False):
+    """TF-IDF matrix of a text dataset, rows L2-normalised.
+
+    Documents are tokenised by :func:`lowdim.data.text.tokenize` (lower case,
+    English stop words removed) and, with ``stem``, Porter-stemmed (gensim's
+    stemmer; the paper's lemmatisation needs a tagger we do not ship). Without
+    raw texts, the dataset's bag of words is weighted instead.
+
+    Parameters
+    ----------
+    dataset : Dataset
+        Kind "text", with ``texts`` or ``bow``.
+    stem : bool, default=True
+    min_df : int, default=1
+        Drop terms in fewer documents.
+    sublinear_tf : bool, default=False
+        Use 1 + log(tf) instead of tf.
+
+    Returns
+    -------
+    X : scipy.sparse.csr_matrix of shape (n_documents, n_terms), float64
+    vocabulary : ndarray of str of shape (n_terms,)
+    """
+    if dataset.texts is not None:
+        vectorizer = TfidfVectorizer(analyzer=lambda text: _stemmed_tokens(text, stem),
+                                     min_df=int(min_df), sublinear_tf=bool(sublinear_tf),
+                                     dtype=np.float64)
+        X = vectorizer.fit_transform(list(dataset.texts))
+        return sp.csr_matrix(X), vectorizer.get_feature_names_out().astype(str)
+    if dataset.bow is None:
+        raise ValueError(f"dataset {dataset.name!r}: a text dataset needs `texts` or `bow`")
+    bow = sp.csr_matrix(dataset.bow, dtype=np.float64)
+    keep = np.flatnonzero(np.asarray((bow > 0).sum(axis=0)).ravel() >= int(min_df))
+    X = TfidfTransformer(sublinear_tf=bool(sublinear_tf)).fit_transform(bow[:, keep])
+    vocab = dataset.vocab[keep] if dataset.vocab is not None else keep.astype(str)
+    return sp.csr_matrix(X), np.asarray(vocab, dtype=str)
+
+
+def subsample_rows(n, max_samples, seed):
+    """All rows when ``max_samples`` is 0 or >= n, else a seeded sorted random subset."""
+    if max_samples <= 0 or max_samples >= n:
+        return np.arange(n)
+    rng = np.random.default_rng(seed)
+    return np.sort(rng.choice(n, size=int(max_samples), replace=False))
+
+
+def embedding_features(dataset: Dataset, *, max_samples=0, seed=0, stem=True, min_df=1,
+                       sublinear_tf=False) -> Dataset:
+    """Labelled feature matrix for the embedding experiments.
+
+    Parameters
+    ----------
+    dataset : Dataset
+        Kind "dense" or "sparse" (``X``), or "text" (TF-IDF is computed), with
+        labels ``y``.
+    max_samples : int, default=0
+        Keep this many random rows (0 keeps all); the paper uses 5,000 images.
+        Rows are drawn before TF-IDF, so IDF weights use the kept documents.
+    seed : int
+        Seed of the row sample.
+    stem, min_df, sublinear_tf
+        TF-IDF options (text datasets only), see :func:`tfidf_features`.
+
+    Returns
+    -------
+    Dataset
+        Kind "dense" (float64 ``X``) or "sparse" (CSR ``X``), with ``y`` and
+        ``label_names``; ``meta`` records the source kind, features and rows kept.
+    """
+    if dataset.y is None:
+        raise ValueError(f"dataset {dataset.name!r} has no labels `y`; the embedding "
+                         "experiments score embeddings against class labels")
+    rows = subsample_rows(dataset.n, max_samples, seed)
+    meta = {"source_kind": dataset.kind, "rows_kept": int(rows.size),
+            "rows_available": int(dataset.n), "source": dataset.meta.get("source", ""),
+            "licence": dataset.meta.get("licence", "")}
+    if dataset.kind == "text":
+        subset = Dataset(name=dataset.name, kind="text", y=dataset.y[rows],
+                         texts=None if dataset.texts is None else dataset.texts[rows],
+                         bow=None if dataset.bow is None else sp.csr_matrix(dataset.bow)[rows],
+                         vocab=dataset.vocab)
+        X, vocab = tfidf_features(subset, stem=stem, min_df=min_df, sublinear_tf=sublinear_tf)
+        meta.update(features="tf-idf", stem=bool(stem), min_df=int(min_df),
+                    sublinear_tf=bool(sublinear_tf))
+    elif dataset.kind in ("dense", "sparse"):
+        X = dataset.X[rows]
+        X = sp.csr_matrix(X, dtype=np.float64) if sp.issparse(X) else np.asarray(X, np.float64)
+        meta.update(features="raw")
+    else:
+        raise ValueError(f"dataset {dataset.name!r} is of kind {dataset.kind!r}; the embedding "
+                         "experiments take kinds 'dense', 'sparse' or 'text'")
+    kind = "sparse" if sp.issparse(X) else "dense"
+    return Dataset(name=dataset.name, kind=kind, X=X, y=np.asarray(dataset.y)[rows],
+                   label_names=dataset.label_names, meta=meta)

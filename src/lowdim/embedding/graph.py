@@ -1,0 +1,182 @@
+"""The Vec2vec similarity graph: symmetric top-k cosine neighbours.
+
+Definition 1 of the paper: nodes ``i`` and ``j`` are joined when ``j`` is one of
+the ``topk`` most cosine-similar rows of ``i`` *or* ``i`` is one of ``j``'s (the
+union of both directions); the edge weight is the cosine similarity.
+
+Policy for rows that have no usable neighbour
+---------------------------------------------
+Random-walk transition probabilities must be positive, so an edge is kept only
+when its cosine similarity is > 0. All-zero rows (cosine undefined) therefore
+get no edge, and neither do rows whose ``topk`` best similarities are all <= 0
+(e.g. a short text sharing no term with any other). Such *isolated* nodes get a
+self-loop of weight 1 from :func:`add_self_loops_to_isolated`, so their walks
+stay in place: their embedding is then shaped only by negative sampling and
+carries no neighbourhood information. The paper assumes there are none;
+Vec2Vec counts them in a warning and exposes them as ``isolated_``.
+
+CSR convention
+--------------
+One convention is used by every kernel: ``indptr`` int64 (n + 1,), ``indices``
+int32 (nnz,) sorted within rows, ``data`` float64 (nnz,) positive and finite.
+:func:`as_csr_graph` is the single boundary that converts and checks it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import NamedTuple
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.neighbors import NearestNeighbors
+
+__all__ = ["CSRGraph", "as_csr_graph", "cosine_knn_graph", "add_self_loops_to_isolated",
+           "topk_cosine_neighbors"]
+
+logger = logging.getLogger("lowdim")
+
+
+class CSRGraph(NamedTuple):
+    """A weighted graph in the kernels' CSR convention (see module docstring)."""
+
+    indptr: np.ndarray   # int64, (n + 1,)
+    indices: np.ndarray  # int32, (nnz,)
+    data: np.ndarray     # float64, (nnz,)
+
+    @property
+    def n_nodes(self) -> int:
+        return self.indptr.size - 1
+
+
+def as_csr_graph(adjacency) -> CSRGraph:
+    """Convert a square sparse or dense adjacency matrix to :class:`CSRGraph`.
+
+    Parameters
+    ----------
+    adjacency : sparse matrix or ndarray of shape (n, n)
+        Non-negative edge weights; zeros are not edges.
+
+    Returns
+    -------
+    graph : CSRGraph
+        With int64 ``indptr``, int32 ``indices`` and float64 ``data``.
+
+    Raises
+    ------
+    ValueError
+        If the matrix is not square, has a negative or non-finite weight, or
+        a row without any edge (a walk could not leave that node).
+    """
+    csr = sp.csr_matrix(adjacency, dtype=np.float64)
+    csr.eliminate_zeros()
+    csr.sum_duplicates()
+    csr.sort_indices()
+    n, m = csr.shape
+    if n != m:
+        raise ValueError(f"`adjacency` must be square, got shape {csr.shape}")
+    if n >= np.iinfo(np.int32).max:
+        raise ValueError(f"`adjacency` has {n} nodes; int32 node ids allow at most 2**31 - 2")
+    if csr.nnz and (not np.all(np.isfinite(csr.data)) or csr.data.min() < 0):
+        raise ValueError("`adjacency` weights must be finite and >= 0")
+    empty = np.flatnonzero(np.diff(csr.indptr) == 0)
+    if empty.size:
+        raise ValueError(f"`adjacency` has {empty.size} node(s) without an edge (first: "
+                         f"{empty[0]}); give them a self-loop first")
+    return CSRGraph(csr.indptr.astype(np.int64), csr.indices.astype(np.int32),
+                    np.ascontiguousarray(csr.data, dtype=np.float64))
+
+
+def topk_cosine_neighbors(X, topk, knn="exact", n_jobs=None, random_state=None):
+    """The ``topk`` most cosine-similar other rows of every row of ``X``.
+
+    Parameters
+    ----------
+    X : ndarray or CSR matrix of shape (n_samples, n_features)
+        Sparse input stays sparse.
+    topk : int
+        Neighbours per row, ``1 <= topk < n_samples``.
+    knn : {"exact", "approximate"}, default="exact"
+        "exact": brute-force cosine with scikit-learn, in memory-bounded
+        chunks. "approximate": nearest-neighbour descent (pynndescent).
+    n_jobs : int or None
+        Threads for the neighbour search.
+    random_state : int or None
+        Seed of pynndescent (ignored by "exact").
+
+    Returns
+    -------
+    indices : ndarray of int64 of shape (n_samples, topk)
+    similarities : ndarray of float64 of shape (n_samples, topk)
+        Cosine similarities, 0 for pairs involving an all-zero row.
+    """
+    if knn == "exact":
+        nn = NearestNeighbors(n_neighbors=topk, metric="cosine", algorithm="brute", n_jobs=n_jobs)
+        # kneighbors() without X excludes each point from its own neighbours.
+        dist, ind = nn.fit(X).kneighbors()
+        return ind.astype(np.int64), 1.0 - dist.astype(np.float64)
+    if knn == "approximate":
+        return _approximate_neighbors(X, topk, n_jobs, random_state)
+    raise ValueError(f"`knn` must be 'exact' or 'approximate', got {knn!r}")
+
+
+def _approximate_neighbors(X, topk, n_jobs, random_state):
+    from pynndescent import NNDescent
+
+    n = X.shape[0]
+    k = min(topk + 1, n)
+    index = NNDescent(X, metric="cosine", n_neighbors=k, random_state=random_state,
+                      n_jobs=n_jobs, compressed=True)
+    ind, dist = index.neighbor_graph
+    # Drop each row's own index; rows where the search missed it drop the last column.
+    is_self = ind == np.arange(n)[:, None]
+    keep = ~is_self
+    keep[~is_self.any(axis=1), -1] = False
+    ind = ind[keep].reshape(n, k - 1)[:, :topk]
+    dist = dist[keep].reshape(n, k - 1)[:, :topk]
+    return ind.astype(np.int64), 1.0 - dist.astype(np.float64)
+
+
+def cosine_knn_graph(X, topk, knn="exact", n_jobs=None, random_state=None):
+    """Symmetric top-k cosine graph (union of both directions), weight = cosine.
+
+    Edges with cosine <= 0 are dropped (see the module's policy), so rows with
+    no positive similarity among their ``topk`` best are isolated.
+
+    Parameters
+    ----------
+    X : ndarray or CSR matrix of shape (n_samples, n_features)
+    topk, knn, n_jobs, random_state
+        As in :func:`topk_cosine_neighbors`.
+
+    Returns
+    -------
+    adjacency : scipy.sparse.csr_matrix of shape (n_samples, n_samples)
+        Symmetric, float64, zero diagonal.
+    """
+    n = X.shape[0]
+    ind, sim = topk_cosine_neighbors(X, topk, knn=knn, n_jobs=n_jobs, random_state=random_state)
+    rows = np.repeat(np.arange(n, dtype=np.int64), ind.shape[1])
+    keep = (sim.ravel() > 0) & (ind.ravel() != rows)
+    directed = sp.csr_matrix((sim.ravel()[keep], (rows[keep], ind.ravel()[keep])), shape=(n, n))
+    # Union of both directions; cosine is symmetric so max() only absorbs rounding.
+    return directed.maximum(directed.T).tocsr()
+
+
+def add_self_loops_to_isolated(adjacency):
+    """Give every node without an edge a self-loop of weight 1.
+
+    Returns
+    -------
+    adjacency : csr_matrix
+        A copy with the self-loops added.
+    isolated : ndarray of bool of shape (n,)
+        Which nodes had no edge.
+    """
+    adjacency = sp.csr_matrix(adjacency, copy=True)
+    adjacency.eliminate_zeros()
+    isolated = np.diff(adjacency.indptr) == 0
+    if isolated.any():
+        loops = sp.diags(isolated.astype(np.float64), format="csr")
+        adjacency = (adjacency + loops).tocsr()
+    return adjacency, isolated

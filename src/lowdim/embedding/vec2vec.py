@@ -1,0 +1,267 @@
+"""Vec2vec: top-k cosine graph -> weighted random walks -> skip-gram embedding.
+
+Wang et al., "A Local Similarity-Preserving Framework for Nonlinear
+Dimensionality Reduction with Neural Networks" (Vec2vec).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.utils import check_random_state
+
+from ..progress import Progress
+from ..seeding import spawn_seeds
+from ._validation import (check_choice, check_embedding_input, check_float, check_int,
+                          check_n_components, check_n_neighbors)
+from .graph import add_self_loops_to_isolated, cosine_knn_graph
+from .walks import effective_n_jobs, random_walks
+
+__all__ = ["Vec2Vec", "IsolatedSamplesWarning", "skipgram_embedding"]
+
+logger = logging.getLogger("lowdim")
+
+
+class IsolatedSamplesWarning(UserWarning):
+    """Some samples have no neighbour with positive cosine similarity."""
+
+
+class Vec2Vec(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Vec2vec dimensionality reduction.
+
+    Builds the symmetric top-k cosine similarity graph of the rows of ``X``
+    (union of both directions, weight = cosine similarity), simulates
+    weighted first-order random walks on it, and learns one vector per row
+    with skip-gram and negative sampling (gensim ``Word2Vec``, ``sg=1``) on
+    the walks read as sentences of integer tokens. Rows that co-occur within
+    ``window`` steps of a walk get similar vectors.
+
+    The defaults are the authors' (paper and public code): ``topk=5``,
+    10 walks of length 20 per node, window 10, 10 epochs, 5 negative samples,
+    downsampling threshold 1e-3.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+        Dimension ``d`` of the embedding.
+    topk : int, default=5
+        Neighbours per row in the similarity graph (before symmetrisation).
+    walks_per_node : int, default=10
+        Random walks started from every node.
+    walk_length : int, default=20
+        Nodes per walk, the start included; at least 2.
+    window : int, default=10
+        Skip-gram context window, in walk steps.
+    epochs : int, default=10
+        Passes of skip-gram over the walks.
+    negative : int, default=5
+        Negative samples per (node, context) pair.
+    sample : float, default=1e-3
+        Downsampling threshold for frequent nodes (gensim ``sample``).
+    knn : {"exact", "approximate"}, default="exact"
+        "exact": brute-force cosine neighbours (memory-bounded chunks).
+        "approximate": nearest-neighbour descent (pynndescent), for large n.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the neighbour search, the walks and the skip-gram.
+    n_jobs : int or None, default=None
+        Threads for the neighbour search, the walks and gensim (None -> 1,
+        -1 -> all). With ``n_jobs=None`` or 1 and a fixed ``random_state``
+        the embedding is reproducible bit for bit; with more threads gensim's
+        asynchronous updates make it vary slightly (the walks do not).
+
+    Attributes
+    ----------
+    embedding_ : ndarray of shape (n_samples, n_components)
+        The learned vectors (float64).
+    graph_ : scipy.sparse.csr_matrix of shape (n_samples, n_samples)
+        The similarity graph walked on, self-loops of isolated nodes included.
+    isolated_ : ndarray of bool of shape (n_samples,)
+        Samples with no neighbour of positive cosine similarity (e.g. all-zero
+        rows). They get a self-loop; their vectors carry no neighbourhood
+        information. Counted in an :class:`IsolatedSamplesWarning`.
+    timings_ : dict
+        Wall seconds of the stages "graph", "walks" and "skipgram".
+    n_features_in_ : int
+
+    References
+    ----------
+    Wang, D. et al. A Local Similarity-Preserving Framework for Nonlinear
+    Dimensionality Reduction with Neural Networks (Vec2vec).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_blobs
+    >>> X, y = make_blobs(200, n_features=20, centers=4, random_state=0)
+    >>> Z = Vec2Vec(n_components=4, epochs=2, random_state=0).fit_transform(X)
+    >>> Z.shape
+    (200, 4)
+    """
+
+    def __init__(self, n_components=2, *, topk=5, walks_per_node=10, walk_length=20, window=10,
+                 epochs=10, negative=5, sample=1e-3, knn="exact", random_state=None,
+                 n_jobs=None):
+        self.n_components = n_components
+        self.topk = topk
+        self.walks_per_node = walks_per_node
+        self.walk_length = walk_length
+        self.window = window
+        self.epochs = epochs
+        self.negative = negative
+        self.sample = sample
+        self.knn = knn
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _check_params(self, n_samples):
+        check_n_components(self.n_components, n_samples)
+        check_n_neighbors(self.topk, n_samples, name="topk")
+        check_int(self.walks_per_node, "walks_per_node", min_val=1)
+        check_int(self.walk_length, "walk_length", min_val=2)
+        check_int(self.window, "window", min_val=1)
+        check_int(self.epochs, "epochs", min_val=1)
+        check_int(self.negative, "negative", min_val=1)
+        check_float(self.sample, "sample", min_val=0.0)
+        check_choice(self.knn, "knn", ("exact", "approximate"))
+        if self.n_jobs is not None:
+            check_int(self.n_jobs, "n_jobs")
+            if self.n_jobs == 0:
+                raise ValueError("`n_jobs` must be a positive int, -1 or None, got 0")
+
+    def fit(self, X, y=None):
+        """Learn the embedding of the rows of ``X``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Sparse input (e.g. TF-IDF) is never densified.
+        y : Ignored
+
+        Returns
+        -------
+        self : Vec2Vec
+        """
+        X = check_embedding_input(self, X)
+        n = X.shape[0]
+        self._check_params(n)
+        rng = check_random_state(self.random_state)
+        knn_seed, walk_seed, skipgram_seed = (int(s) for s in spawn_seeds(rng, 3))
+        threads = effective_n_jobs(self.n_jobs)
+        self.timings_ = {}
+
+        start = time.perf_counter()
+        graph = cosine_knn_graph(X, self.topk, knn=self.knn, n_jobs=threads,
+                                 random_state=knn_seed)
+        self.graph_, self.isolated_ = add_self_loops_to_isolated(graph)
+        self._warn_isolated(X)
+        self.timings_["graph"] = time.perf_counter() - start
+
+        start = time.perf_counter()
+        walks = random_walks(self.graph_, self.walks_per_node, self.walk_length,
+                             random_state=walk_seed, n_jobs=threads)
+        self.timings_["walks"] = time.perf_counter() - start
+
+        start = time.perf_counter()
+        self.embedding_ = skipgram_embedding(
+            walks, n, self.n_components, window=self.window, epochs=self.epochs,
+            negative=self.negative, sample=self.sample, seed=skipgram_seed, workers=threads)
+        self.timings_["skipgram"] = time.perf_counter() - start
+        logger.info("Vec2vec n=%d: graph %.2f s, walks %.2f s, skip-gram %.2f s", n,
+                    *self.timings_.values())
+        return self
+
+    def fit_transform(self, X, y=None):
+        """Fit and return ``embedding_`` of shape (n_samples, n_components)."""
+        return self.fit(X).embedding_
+
+    def _warn_isolated(self, X):
+        n_isolated = int(self.isolated_.sum())
+        if not n_isolated:
+            return
+        if sp.issparse(X):
+            zero_rows = np.asarray(abs(X).sum(axis=1)).ravel() == 0
+        else:
+            zero_rows = ~np.any(X, axis=1)
+        n_zero = int(zero_rows.sum())
+        warnings.warn(
+            f"{n_isolated} of {X.shape[0]} samples have no neighbour with positive cosine "
+            f"similarity among their topk={self.topk} ({n_zero} are all-zero rows); they get a "
+            "self-loop and their vectors carry no neighbourhood information (see `isolated_`)",
+            IsolatedSamplesWarning, stacklevel=3)
+
+    @property
+    def _n_features_out(self):
+        return self.embedding_.shape[1]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.transformer_tags.preserves_dtype = ["float64"]
+        return tags
+
+
+class _EpochProgress:
+    """gensim callback that reports epochs to a :class:`~lowdim.progress.Progress`."""
+
+    def __init__(self, progress):
+        self.progress = progress
+
+    def on_epoch_begin(self, model):
+        pass
+
+    def on_epoch_end(self, model):
+        self.progress.update(1)
+
+    def on_train_begin(self, model):
+        pass
+
+    def on_train_end(self, model):
+        pass
+
+
+def skipgram_embedding(walks, n_nodes, n_components, *, window=10, epochs=10, negative=5,
+                       sample=1e-3, seed=0, workers=1):
+    """Skip-gram with negative sampling (gensim) on walks of integer node ids.
+
+    Maximises :math:`\\sum_i \\sum_{j \\in NC(i)} \\log \\sigma(z_i^T \\theta_j)
+    + \\sum_{k=1}^{K} \\mathbb{E}_{j' \\sim P_n} \\log \\sigma(-z_i^T \\theta_{j'})`
+    by SGD, with the unigram^(3/4) noise distribution :math:`P_n`.
+
+    Parameters
+    ----------
+    walks : ndarray of int of shape (n_walks, walk_length)
+        Every node in ``range(n_nodes)`` must occur at least once.
+    n_nodes : int
+    n_components : int
+    window, epochs, negative, sample : see :class:`Vec2Vec`
+    seed : int
+        gensim seed (initial vectors, negative draws, window shrinking).
+    workers : int
+        gensim worker threads.
+
+    Returns
+    -------
+    embedding : ndarray of float64 of shape (n_nodes, n_components)
+        Row ``i`` is the input vector of node ``i``.
+    """
+    from gensim.models import Word2Vec
+
+    counts = np.bincount(walks.ravel(), minlength=n_nodes)
+    if counts.size != n_nodes or np.any(counts == 0):
+        raise ValueError("`walks` must visit every node of range(n_nodes) at least once")
+    sentences = walks.tolist()
+    model = Word2Vec(vector_size=int(n_components), window=int(window), min_count=1, sg=1, hs=0,
+                     negative=int(negative), sample=float(sample), seed=int(seed) % 2**31,
+                     workers=int(workers), epochs=int(epochs))
+    model.build_vocab_from_freq({i: int(c) for i, c in enumerate(counts)},
+                                corpus_count=len(sentences))
+    with Progress("Vec2vec skip-gram", total=int(epochs), unit="epochs") as progress:
+        model.train(sentences, total_examples=len(sentences), epochs=int(epochs),
+                    callbacks=[_EpochProgress(progress)])
+    order = np.fromiter((model.wv.key_to_index[i] for i in range(n_nodes)), dtype=np.int64,
+                        count=n_nodes)
+    return model.wv.vectors[order].astype(np.float64)

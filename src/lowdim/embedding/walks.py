@@ -1,0 +1,93 @@
+"""Weighted first-order random walks (Definition 2 and Equation 4 of the paper).
+
+From node ``v`` the walk moves to neighbour ``u`` with probability
+``w(v, u) / sum_u' w(v, u')``. Walks are produced by the compiled kernel in
+:mod:`lowdim.embedding._kernels`, in parallel over blocks of start nodes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import numba
+import numpy as np
+from sklearn.utils import check_random_state
+
+from ..seeding import spawn_seeds
+from ._kernels import random_walks_kernel, row_cumsum
+from .graph import CSRGraph, as_csr_graph
+
+__all__ = ["random_walks", "numba_threads", "effective_n_jobs"]
+
+#: Walks per task. Fixed (not derived from the thread count) so that the walks
+#: depend only on the seed.
+BLOCK_SIZE = 2048
+
+
+def effective_n_jobs(n_jobs) -> int:
+    """Threads for ``n_jobs`` (scikit-learn meaning: None -> 1, -1 -> all)."""
+    available = numba.config.NUMBA_NUM_THREADS
+    if n_jobs is None:
+        return 1
+    if n_jobs < 0:
+        return max(1, available + 1 + n_jobs)
+    return max(1, min(int(n_jobs), available))
+
+
+@contextlib.contextmanager
+def numba_threads(n_threads: int):
+    """Run numba parallel regions with ``n_threads`` threads, then restore."""
+    previous = numba.get_num_threads()
+    numba.set_num_threads(n_threads)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(previous)
+
+
+def random_walks(graph, walks_per_node=10, walk_length=20, random_state=None, n_jobs=None,
+                 block_size=BLOCK_SIZE):
+    """Simulate ``walks_per_node`` weighted random walks from every node.
+
+    The walks are ordered in rounds: round ``r`` starts one walk from every
+    node, in an order shuffled afresh each round (as DeepWalk does, so the
+    skip-gram's learning-rate schedule does not favour low node ids).
+
+    Parameters
+    ----------
+    graph : CSRGraph, sparse matrix or ndarray of shape (n, n)
+        Non-negative weights, at least one edge per node.
+    walks_per_node : int, default=10
+    walk_length : int, default=20
+        Nodes per walk, the start included.
+    random_state : int, RandomState, Generator or None
+        Source of the round orders and of one seed per block of walks.
+    n_jobs : int or None
+        Threads (None -> 1, -1 -> all). The walks do not depend on it.
+    block_size : int
+        Walks per task.
+
+    Returns
+    -------
+    walks : ndarray of int32 of shape (n * walks_per_node, walk_length)
+    """
+    if not isinstance(graph, CSRGraph):
+        graph = as_csr_graph(graph)
+    if walk_length < 1:
+        raise ValueError(f"`walk_length` must be >= 1, got {walk_length}")
+    if walks_per_node < 1:
+        raise ValueError(f"`walks_per_node` must be >= 1, got {walks_per_node}")
+    rng = check_random_state(random_state) if not isinstance(random_state, np.random.Generator) \
+        else random_state
+    n = graph.n_nodes
+    starts = np.concatenate([_permutation(rng, n) for _ in range(walks_per_node)])
+    n_blocks = -(-starts.size // block_size)
+    seeds = spawn_seeds(rng, n_blocks).astype(np.uint64)
+    cumw = row_cumsum(graph.indptr, graph.data)
+    with numba_threads(effective_n_jobs(n_jobs)):
+        return random_walks_kernel(graph.indptr, graph.indices, cumw, starts, int(walk_length),
+                                   int(block_size), seeds)
+
+
+def _permutation(rng, n):
+    return rng.permutation(n).astype(np.int64)

@@ -1,0 +1,145 @@
+"""Figures of the Vec2vec paper, each drawn from one tidy table.
+
+- :func:`timing_figure` (Figure 3): wall time against number of points and
+  against input dimensionality.
+- :func:`accuracy_figure` (Figure 4): kNN accuracy per method and dataset,
+  mean with 2 x std error bars.
+- :func:`sensitivity_figure` (Figure 5): Vec2vec accuracy against d and topk.
+"""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib.pyplot as plt
+from matplotlib.ticker import FuncFormatter, NullFormatter
+import numpy as np
+import pandas as pd
+
+from .style import method_style, use_style
+
+__all__ = ["timing_figure", "accuracy_figure", "sensitivity_figure"]
+
+_AXIS_LABELS = {"n_samples": "number of points n", "n_features": "input dimensionality D"}
+_PARAMETER_LABELS = {"n_components": "target dimensionality d", "topk": "topk neighbours"}
+
+
+def timing_figure(timing: pd.DataFrame, profile: str = ""):
+    """Figure 3: wall time of each method against n and against D.
+
+    Parameters
+    ----------
+    timing : DataFrame
+        Columns ``axis`` ("n_samples" or "n_features"), ``value``, ``method`` and
+        ``seconds`` (wall seconds of the whole job, from Snakemake benchmarks).
+    profile : str
+        Shown in the title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    use_style()
+    axes_names = [a for a in ("n_samples", "n_features") if a in set(timing["axis"])]
+    fig, axes = plt.subplots(1, max(len(axes_names), 1), figsize=(3.3 * max(len(axes_names), 1),
+                                                                   2.8), squeeze=False)
+    for ax, axis in zip(axes[0], axes_names):
+        part = timing[timing["axis"] == axis]
+        for method, rows in part.groupby("method", sort=False):
+            rows = rows.groupby("value")["seconds"].mean().sort_index()
+            ax.plot(rows.index, rows.values, linestyle="-", **method_style(method))
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        values = sorted(part["value"].unique())
+        ax.set_xticks(values, [f"{v:,}" for v in values])
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.yaxis.set_minor_formatter(NullFormatter())
+        ax.set_xlabel(_AXIS_LABELS.get(axis, axis))
+        ax.set_ylabel("wall time (s)")
+        fixed = part["fixed"].iloc[0] if "fixed" in part and len(part) else ""
+        ax.set_title(f"({'ab'[axes_names.index(axis)]}) {fixed}".strip())
+    axes[0][0].legend(frameon=False, loc="best")
+    if profile:
+        fig.suptitle(f"Vec2vec Figure 3, timing ({profile} profile)", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def accuracy_figure(classification: pd.DataFrame, profile: str = "", methods=None):
+    """Figure 4: kNN accuracy per method, one panel per dataset.
+
+    Parameters
+    ----------
+    classification : DataFrame
+        Fold rows with columns ``dataset``, ``method``, ``accuracy`` (fraction).
+        Bars show the mean over folds, error bars 2 x std (ddof=0).
+    profile : str
+    methods : list of str, optional
+        Order of the bars; default: order of appearance.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    use_style()
+    datasets = list(dict.fromkeys(classification["dataset"]))
+    methods = methods or list(dict.fromkeys(classification["method"]))
+    ncols = min(4, max(len(datasets), 1))
+    nrows = max(1, math.ceil(len(datasets) / ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(2.6 * ncols, 2.4 * nrows), squeeze=False)
+    stats = classification.groupby(["dataset", "method"])["accuracy"].agg(
+        mean="mean", two_std=lambda a: 2.0 * np.std(a))
+    for ax, dataset in zip(axes.ravel(), datasets):
+        present = [m for m in methods if (dataset, m) in stats.index]
+        means = [stats.loc[(dataset, m), "mean"] for m in present]
+        errors = [stats.loc[(dataset, m), "two_std"] for m in present]
+        colors = [method_style(m)["color"] for m in present]
+        ax.bar(range(len(present)), means, yerr=errors, color=colors, capsize=3,
+               error_kw={"elinewidth": 0.8, "ecolor": "0.55"})
+        ax.set_xticks(range(len(present)), [method_style(m)["label"] for m in present],
+                      rotation=45, ha="right")
+        low = max(0.0, min(np.subtract(means, errors)) - 0.05) if means else 0.0
+        ax.set_ylim(low, min(1.0, max(np.add(means, errors)) + 0.03) if means else 1.0)
+        ax.set_title(dataset)
+        ax.set_ylabel("kNN accuracy (fraction)")
+    for ax in axes.ravel()[len(datasets):]:
+        ax.set_visible(False)
+    if profile:
+        fig.suptitle(f"Vec2vec Figure 4, kNN accuracy, mean ± 2 std over 4 folds "
+                     f"({profile} profile)", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def sensitivity_figure(sensitivity: pd.DataFrame, profile: str = ""):
+    """Figure 5: Vec2vec kNN accuracy against each varied parameter.
+
+    Parameters
+    ----------
+    sensitivity : DataFrame
+        Fold rows with columns ``dataset``, ``parameter``, ``value``, ``accuracy``;
+        points are means over folds, error bars 2 x std.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    use_style()
+    parameters = list(dict.fromkeys(sensitivity["parameter"]))
+    fig, axes = plt.subplots(1, max(len(parameters), 1),
+                             figsize=(3.3 * max(len(parameters), 1), 2.8), squeeze=False)
+    for ax, parameter in zip(axes[0], parameters):
+        part = sensitivity[sensitivity["parameter"] == parameter]
+        for i, (dataset, rows) in enumerate(part.groupby("dataset", sort=False)):
+            stats = rows.groupby("value")["accuracy"].agg(
+                mean="mean", two_std=lambda a: 2.0 * np.std(a)).sort_index()
+            ax.errorbar(stats.index, stats["mean"], yerr=stats["two_std"],
+                        marker="os^Dv"[i % 5], capsize=2, label=dataset)
+        ax.set_xlabel(_PARAMETER_LABELS.get(parameter, parameter))
+        ax.set_ylabel("kNN accuracy (fraction)")
+        ax.legend(frameon=False)
+    if profile:
+        fig.suptitle(f"Vec2vec Figure 5, sensitivity ({profile} profile)", fontsize=9)
+    fig.tight_layout()
+    return fig

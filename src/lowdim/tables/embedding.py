@@ -1,0 +1,103 @@
+"""Tables of the Vec2vec paper, each built from one tidy table.
+
+- :func:`datasets_table` (Table 2): the datasets as embedded.
+- :func:`clustering_table` (Table 3): best ARI per dataset and method.
+- :func:`accuracy_table`: the numbers behind Figure 4 (mean ± 2 std).
+- :func:`significance_table`: paired t-tests of Vec2vec against each method.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..plots.style import method_style
+
+__all__ = ["datasets_table", "clustering_table", "accuracy_table", "significance_table"]
+
+
+def _label(method):
+    return method_style(method)["label"]
+
+
+def datasets_table(datasets: pd.DataFrame) -> pd.DataFrame:
+    """Table 2: one row per dataset (name, type, n, D, classes, features, source)."""
+    columns = {"dataset": "dataset", "source_kind": "type", "n": "n (points)",
+               "n_features": "D (features)", "n_classes": "classes", "features": "features",
+               "sparsity": "zeros (fraction)", "source": "source"}
+    table = datasets[[c for c in columns if c in datasets]].rename(columns=columns)
+    if "zeros (fraction)" in table:
+        table["zeros (fraction)"] = table["zeros (fraction)"].map(lambda v: f"{v:.4f}")
+    return table
+
+
+def clustering_table(clustering: pd.DataFrame, methods=None, digits=4) -> pd.DataFrame:
+    """Table 3: best ARI (over the gamma range and the neighbour sweep).
+
+    Parameters
+    ----------
+    clustering : DataFrame
+        Columns ``dataset``, ``method``, ``ari``.
+    methods : list of str, optional
+        Column order.
+
+    Returns
+    -------
+    DataFrame
+        One row per dataset, one column per method (labels), the best of each
+        row marked with ``**``.
+    """
+    wide = clustering.pivot_table(index="dataset", columns="method", values="ari",
+                                  sort=False)
+    return _format_wide(wide, methods, digits, lambda row, m: f"{row[m]:.{digits}f}")
+
+
+def accuracy_table(classification: pd.DataFrame, methods=None, digits=4) -> pd.DataFrame:
+    """Mean kNN accuracy ± 2 std per dataset and method (Figure 4 as numbers)."""
+    grouped = classification.groupby(["dataset", "method"], sort=False)["accuracy"]
+    mean = grouped.mean().unstack()
+    two_std = grouped.agg(lambda a: 2.0 * np.std(a)).unstack()
+    return _format_wide(mean, methods, digits,
+                        lambda row, m: f"{row[m]:.{digits}f} ± {two_std.loc[row.name, m]:.{digits}f}")
+
+
+def _format_wide(wide, methods, digits, fmt):
+    methods = [m for m in (methods or list(wide.columns)) if m in wide.columns]
+    rows = []
+    for dataset, row in wide[methods].iterrows():
+        best = row.max()
+        cells = {"dataset": dataset}
+        for m in methods:
+            if pd.isna(row[m]):
+                cells[_label(m)] = "–"
+                continue
+            text = fmt(row, m)
+            cells[_label(m)] = f"**{text}**" if np.isclose(row[m], best) else text
+        rows.append(cells)
+    return pd.DataFrame(rows, columns=["dataset"] + [_label(m) for m in methods])
+
+
+def significance_table(tests: pd.DataFrame, digits=4) -> pd.DataFrame:
+    """Paired t-tests of Vec2vec against each method, classification and clustering.
+
+    Parameters
+    ----------
+    tests : DataFrame
+        Columns ``task``, ``method``, ``H``, ``p``, ``n_pairs``, ``alpha``.
+
+    Returns
+    -------
+    DataFrame
+        One row per method: H and p for each task, and the number of datasets.
+    """
+    rows = []
+    for method, part in tests.groupby("method", sort=False):
+        cells = {"method": _label(method)}
+        for _, test in part.iterrows():
+            p = "–" if pd.isna(test["p"]) else f"{test['p']:.{digits}f}"
+            cells[f"{test['task']} H"] = int(test["H"])
+            cells[f"{test['task']} p"] = p
+            cells["datasets"] = int(test["n_pairs"])
+            cells["alpha"] = test["alpha"]
+        rows.append(cells)
+    return pd.DataFrame(rows)

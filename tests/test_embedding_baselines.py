@@ -1,0 +1,82 @@
+"""Baselines: classical MDS mathematics, wrappers on dense and sparse input, factory."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.linalg import orthogonal_procrustes
+from sklearn.datasets import make_blobs, make_swiss_roll
+from sklearn.manifold import ClassicalMDS as SklearnClassicalMDS
+
+from lowdim.embedding import (METHODS, ClassicalMDS, LLEEmbedding, PCAEmbedding,
+                              isometric_dense_rows, make_embedder)
+
+
+def test_classical_mds_recovers_a_known_configuration_up_to_rotation():
+    rng = np.random.default_rng(0)
+    truth = rng.normal(size=(40, 3)) * [5.0, 2.0, 1.0]
+    truth -= truth.mean(axis=0)
+    Q, _ = np.linalg.qr(rng.normal(size=(6, 6)))
+    X = np.hstack([truth, np.zeros((40, 3))]) @ Q.T + 7.0  # rotated and shifted into 6-d
+    Z = ClassicalMDS(n_components=3).fit_transform(X)
+    R, _ = orthogonal_procrustes(Z, truth)
+    np.testing.assert_allclose(Z @ R, truth, atol=1e-8)
+
+
+def test_classical_mds_matches_scikit_learn_and_sparse_matches_dense():
+    X, _ = make_blobs(50, n_features=7, random_state=1)
+    ours = ClassicalMDS(n_components=4).fit(X)
+    reference = SklearnClassicalMDS(n_components=4).fit(X)
+    np.testing.assert_allclose(ours.eigenvalues_, reference.eigenvalues_, rtol=1e-8)
+    np.testing.assert_allclose(np.abs(ours.embedding_), np.abs(reference.embedding_), atol=1e-8)
+    sparse = ClassicalMDS(n_components=4).fit_transform(sp.csr_matrix(X))
+    np.testing.assert_allclose(sparse, ours.embedding_, atol=1e-8)
+
+
+def test_classical_mds_equals_pca_scores_up_to_sign():
+    X, _ = make_blobs(60, n_features=5, random_state=2)
+    mds = ClassicalMDS(n_components=2).fit_transform(X)
+    pca = PCAEmbedding(n_components=2).fit_transform(X)
+    np.testing.assert_allclose(np.abs(mds), np.abs(pca), atol=1e-8)
+
+
+def test_isometric_dense_rows_preserve_inner_products():
+    X = sp.random(30, 5000, density=0.01, random_state=3, format="csr")
+    Y = isometric_dense_rows(X)
+    assert Y.shape[0] == 30 and Y.shape[1] <= 30
+    np.testing.assert_allclose(Y @ Y.T, (X @ X.T).toarray(), atol=1e-12)
+
+
+def test_lle_on_wide_sparse_input_equals_lle_on_dense_input():
+    X, _ = make_swiss_roll(150, random_state=4)  # connected: a unique 2-d LLE solution
+    Q, _ = np.linalg.qr(np.random.default_rng(4).normal(size=(3, 3)))
+    wide = sp.csr_matrix(np.hstack([X @ Q, np.zeros((150, 997))]))  # rotated, D = 1000 > n
+    dense = LLEEmbedding(n_components=2, n_neighbors=8, random_state=0).fit_transform(X)
+    sparse = LLEEmbedding(n_components=2, n_neighbors=8, random_state=0).fit_transform(wide)
+    np.testing.assert_allclose(np.abs(sparse), np.abs(dense), atol=1e-6)
+
+
+@pytest.mark.parametrize("method", sorted(METHODS))
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
+def test_every_method_embeds_dense_and_sparse_input(method, sparse):
+    X, _ = make_blobs(80, n_features=12, centers=3, random_state=5)
+    X = np.abs(X)
+    X = sp.csr_matrix(X) if sparse else X
+    params = {"n_neighbors": 10} if "n_neighbors" in METHODS[method]().get_params() else {}
+    if method == "vec2vec":
+        params = {"epochs": 1, "walks_per_node": 2}
+    Z = make_embedder(method, n_components=3, random_state=0, **params).fit_transform(X)
+    assert Z.shape == (80, 3) and Z.dtype == np.float64 and np.all(np.isfinite(Z))
+
+
+def test_make_embedder_rejects_unknown_method_and_parameter():
+    with pytest.raises(ValueError, match="`method` must be one of"):
+        make_embedder("tsne")
+    with pytest.raises(ValueError, match=r"takes no parameter\(s\) \['topk'\]"):
+        make_embedder("pca", topk=3)
+    assert make_embedder("mds", random_state=0).get_params() == {"n_components": 2}
+
+
+@pytest.mark.parametrize("method", ["pca", "isomap", "lle", "le", "umap", "mds"])
+def test_baselines_reject_n_components_at_least_n(method):
+    with pytest.raises(ValueError, match="`n_components` must be < n_samples = 5"):
+        make_embedder(method, n_components=5).fit(np.random.default_rng(0).random((5, 8)))

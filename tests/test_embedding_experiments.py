@@ -1,0 +1,141 @@
+"""The Vec2vec experiment steps: features, sweeps, best-setting selection, t-tests, timing data."""
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+
+from lowdim.data import get_spec
+from lowdim.data.prepared import Dataset
+from lowdim.embedding.experiments import (embed_sweep, load_sweep, save_sweep, score_sweep,
+                                          select_best, sensitivity_sweep, significance_tests,
+                                          sweep_settings)
+from lowdim.embedding.features import embedding_features, tfidf_features
+from lowdim.embedding.timing import timing_data, timing_table
+
+
+def test_tfidf_of_texts_is_stemmed_l2_normalised_and_sparse():
+    data = Dataset(name="t", kind="text", y=np.array([0, 1, 0]),
+                   texts=np.array(["Cats running fast", "the dog runs", "a cat ran"]))
+    X, vocab = tfidf_features(data, stem=True)
+    assert sp.issparse(X) and X.shape == (3, len(vocab))
+    assert "cat" in vocab and "run" in vocab and "the" not in vocab  # stemmed, stop word gone
+    np.testing.assert_allclose(sp.linalg.norm(X, axis=1), 1.0)
+    unstemmed = tfidf_features(data, stem=False)[1]
+    assert "cats" in unstemmed and "running" in unstemmed
+
+
+def test_tfidf_falls_back_to_the_bag_of_words():
+    bow = sp.csr_matrix(np.array([[1, 0, 2], [0, 1, 1]], dtype=float))
+    data = Dataset(name="t", kind="text", bow=bow, vocab=np.array(["a", "b", "c"]),
+                   y=np.array([0, 1]))
+    X, vocab = tfidf_features(data, min_df=1)
+    assert X.shape == (2, 3) and list(vocab) == ["a", "b", "c"]
+    X, vocab = tfidf_features(data, min_df=2)
+    assert list(vocab) == ["c"]
+
+
+def test_embedding_features_subsamples_and_keeps_labels_aligned():
+    digits = get_spec("digits").prepare()
+    features = embedding_features(digits, max_samples=100, seed=3)
+    assert features.kind == "dense" and features.X.shape == (100, 64)
+    rows = [np.flatnonzero((digits.X == x).all(axis=1))[0] for x in features.X[:10]]
+    np.testing.assert_array_equal(digits.y[rows], features.y[:10])
+    text = embedding_features(get_spec("pang_lee").prepare())
+    assert text.kind == "sparse" and text.meta["features"] == "tf-idf" and text.n == 200
+    with pytest.raises(ValueError, match="no labels"):
+        embedding_features(get_spec("lee").prepare())
+
+
+def test_sweep_settings_follow_the_method():
+    assert sweep_settings("pca", [2, 4], 100) == [{}]
+    assert sweep_settings("vec2vec", [2, 4], 100) == [{}]
+    assert sweep_settings("umap", [2, 4, 200], 100) == [{"n_neighbors": 2}, {"n_neighbors": 4}]
+
+
+def test_embed_sweep_records_failed_settings_and_roundtrips(tmp_path):
+    X = np.random.default_rng(0).random((30, 5))
+    sweep = embed_sweep(X, "le", n_components=2, settings=[{"n_neighbors": 5},
+                                                          {"n_neighbors": 40}], random_state=0)
+    assert sweep["settings"] == ["n_neighbors=5", "n_neighbors=40"]
+    assert np.all(np.isfinite(sweep["embeddings"][0])) and np.isnan(sweep["embeddings"][1]).all()
+    assert sweep["errors"][0] == "" and "n_neighbors" in sweep["errors"][1]
+    save_sweep(tmp_path / "s.npz", sweep, dataset="d", method="le", y=np.zeros(30))
+    loaded = load_sweep(tmp_path / "s.npz")
+    np.testing.assert_array_equal(loaded["embeddings"], sweep["embeddings"])
+    assert loaded["settings"] == sweep["settings"] and loaded["info"]["method"] == "le"
+    scores = score_sweep(loaded["embeddings"], loaded["settings"], np.arange(30) % 2,
+                         gammas=[0.1], random_state=0)
+    assert set(scores["setting"]) == {"n_neighbors=5"}  # the failed fit has no rows
+
+
+def _scores():
+    rows = []
+    for dataset, shift in (("a", 0.0), ("b", 0.1), ("c", 0.2)):
+        for method, level in (("vec2vec", 0.8), ("pca", 0.7)):
+            for setting, bump in (("default", 0.0), ("k=5", 0.05)):
+                for fold in range(4):
+                    rows.append({"dataset": dataset, "method": method, "setting": setting,
+                                 "metric": "accuracy", "fold": fold, "gamma": np.nan,
+                                 "value": level + bump + shift + 0.01 * fold, "best_k": 1})
+                for gamma, ari in ((0.1, level - 0.3 + bump), (1.0, level - 0.5)):
+                    rows.append({"dataset": dataset, "method": method, "setting": setting,
+                                 "metric": "ari", "fold": np.nan, "gamma": gamma,
+                                 "value": ari + shift, "best_k": np.nan})
+    return pd.DataFrame(rows)
+
+
+def test_select_best_keeps_the_best_setting_per_dataset_and_method():
+    classification, clustering = select_best(_scores())
+    assert set(classification["setting"]) == {"k=5"}
+    assert len(classification) == 3 * 2 * 4
+    best = clustering.set_index(["dataset", "method"])
+    assert best.loc[("a", "pca"), "gamma"] == 0.1 and best.loc[("a", "pca"), "setting"] == "k=5"
+    np.testing.assert_allclose(best.loc[("c", "vec2vec"), "ari"], 0.8 - 0.3 + 0.05 + 0.2)
+
+
+def test_significance_tests_pair_datasets():
+    classification, clustering = select_best(_scores())
+    tests = significance_tests(classification, clustering, alpha=0.1)
+    assert set(tests["task"]) == {"classification", "clustering"}
+    assert set(tests["method"]) == {"pca"} and (tests["n_pairs"] == 3).all()
+    np.testing.assert_allclose(tests["mean_difference"], 0.1)
+    assert tests["p"].isna().all()  # constant differences: the t statistic is undefined
+
+
+def test_sensitivity_sweep_varies_one_parameter():
+    data = get_spec("gaussian_blobs").prepare(n_samples=150, n_features=8, n_classes=3,
+                                              cluster_std=1.0)
+    scores = sensitivity_sweep(data.X, data.y, parameter="n_components", values=[2, 3],
+                               n_components=5, params={"epochs": 1, "walks_per_node": 3},
+                               random_state=0)
+    assert list(scores["value"].unique()) == [2, 3] and len(scores) == 8
+    assert scores["accuracy"].between(0, 1).all()
+
+
+def test_timing_data_and_table(tmp_path):
+    dense = timing_data("n_samples", 120, fixed=16, seed=0)
+    assert dense.X.shape == (120, 16) and not sp.issparse(dense.X)
+    wide = timing_data("n_features", 5000, fixed=50, seed=0)
+    assert sp.issparse(wide.X) and wide.X.shape == (50, 5000)
+    assert wide.X.getnnz(axis=1).max() <= 64 * 4
+    with pytest.raises(ValueError, match="axis"):
+        timing_data("n_classes", 3, fixed=10)
+    bench = tmp_path / "b.tsv"
+    bench.write_text("s\th:m:s\tmax_rss\n12.5\t0:00:12\t300.1\n")
+    run = {"axis": "n_features", "value": 5000, "method": "vec2vec", "n_samples": 50,
+           "n_features": 5000, "nnz": 10, "fit_seconds": 2.0, "n_jobs": 1}
+    table = timing_table([run], [bench])
+    assert table.loc[0, "seconds"] == 12.5 and table.loc[0, "fixed"] == "n = 50"
+    assert table.loc[0, "max_rss_mb"] == pytest.approx(300.1)
+
+
+def test_sparse_blobs_preserve_the_latent_geometry():
+    from lowdim.data.sources.synthetic_embedding import gaussian_blobs, sparse_blobs
+
+    X, y = sparse_blobs(60, 200000, 8, 3, 1.0, 4, random_state=0)
+    rng = np.random.RandomState(0)
+    latent_seed, _ = rng.randint(0, 2**31 - 1, size=2)
+    Z, y_latent = gaussian_blobs(60, 8, 3, 1.0, random_state=latent_seed)
+    np.testing.assert_array_equal(y, y_latent)
+    np.testing.assert_allclose((X @ X.T).toarray(), Z @ Z.T, rtol=1e-2, atol=1e-6 * (Z**2).sum())

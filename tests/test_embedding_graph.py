@@ -1,0 +1,69 @@
+"""The symmetric top-k cosine graph."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.datasets import make_blobs
+from sklearn.metrics.pairwise import cosine_similarity
+
+from lowdim.embedding import add_self_loops_to_isolated, cosine_knn_graph
+
+
+def _reference_graph(X, topk):
+    """Brute force: top-k by cosine per row (self excluded), union, weight = cosine."""
+    S = cosine_similarity(X)
+    np.fill_diagonal(S, -np.inf)
+    A = np.zeros_like(S)
+    for i in range(S.shape[0]):
+        for j in np.argsort(-S[i], kind="stable")[:topk]:
+            if S[i, j] > 0:
+                A[i, j] = A[j, i] = S[i, j]
+    return A
+
+
+def test_exact_graph_is_union_of_topk_with_cosine_weights():
+    X, _ = make_blobs(60, n_features=8, centers=3, random_state=0)
+    X = np.abs(X)  # positive cosines, no ties at zero
+    A = cosine_knn_graph(X, topk=4).toarray()
+    np.testing.assert_allclose(A, _reference_graph(X, 4), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(A, A.T)
+    assert np.all(np.diag(A) == 0)
+    assert np.all((A > 0).sum(axis=1) >= 4)
+
+
+def test_sparse_input_gives_same_graph_and_is_not_densified():
+    X, _ = make_blobs(80, n_features=10, centers=4, random_state=1)
+    X = np.abs(X)
+    dense = cosine_knn_graph(X, topk=5).toarray()
+    # Spread the 10 columns over 10^9 columns: a dense copy would need 640 GB.
+    cols = np.arange(10) * 99_999_999
+    wide = sp.csr_matrix((X.ravel(), np.tile(cols, 80), np.arange(0, 801, 10)),
+                         shape=(80, 10**9))
+    np.testing.assert_allclose(cosine_knn_graph(wide, topk=5).toarray(), dense, atol=1e-12)
+
+
+def test_nonpositive_similarities_and_zero_rows_make_isolated_nodes():
+    X = np.array([[1.0, 0.0], [0.9, 0.1], [0.8, 0.3], [0.0, 0.0], [-1.0, 0.0]])
+    A = cosine_knn_graph(X, topk=1)
+    assert A[3].nnz == 0  # all-zero row: cosine undefined, no edge
+    assert A[4].nnz == 0  # its best cosine is 0 (the zero row) or negative
+    A, isolated = add_self_loops_to_isolated(A)
+    np.testing.assert_array_equal(isolated, [False, False, False, True, True])
+    assert A[3, 3] == 1.0 and A[4, 4] == 1.0 and A[0, 0] == 0.0
+
+
+def test_approximate_graph_agrees_with_exact():
+    X, _ = make_blobs(400, n_features=16, centers=5, random_state=2)
+    X = np.abs(X)
+    exact = cosine_knn_graph(X, topk=5)
+    approx = cosine_knn_graph(X, topk=5, knn="approximate", random_state=0)
+    same = (exact.multiply(approx) > 0).nnz / exact.nnz
+    assert same > 0.95
+    np.testing.assert_allclose(approx.toarray(), approx.toarray().T, atol=1e-6)
+    common = (exact.multiply(approx) > 0).toarray()
+    np.testing.assert_allclose(approx.toarray()[common], exact.toarray()[common], atol=1e-5)
+
+
+def test_unknown_knn_is_rejected():
+    with pytest.raises(ValueError, match="knn"):
+        cosine_knn_graph(np.eye(5), topk=2, knn="annoy")

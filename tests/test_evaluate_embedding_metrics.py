@@ -1,0 +1,97 @@
+"""kNN accuracy, spectral-clustering ARI and paired t-tests used for the Vec2vec paper."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from sklearn.datasets import make_blobs
+
+from lowdim.evaluate.classification import KNN_K_GRID, knn_cv_accuracy
+from lowdim.evaluate.clustering import GAMMA_GRID, spectral_ari, spectral_ari_sweep
+from lowdim.evaluate.stats import paired_ttest, ttests_against
+
+
+def test_knn_accuracy_is_perfect_on_separated_clusters_and_chance_on_noise():
+    X, y = make_blobs(200, n_features=4, centers=[[0] * 4, [20] * 4], random_state=0)
+    result = knn_cv_accuracy(X, y, random_state=0)
+    np.testing.assert_allclose(result.fold_accuracy, 1.0)
+    assert result.fold_accuracy.shape == (4,) and set(result.best_k) <= set(KNN_K_GRID)
+    assert result.two_std == 0.0
+    rng = np.random.default_rng(0)
+    noise = knn_cv_accuracy(rng.normal(size=(400, 3)), rng.integers(0, 2, 400), random_state=0)
+    assert 0.35 < noise.mean < 0.65
+
+
+def test_knn_accuracy_mean_and_two_std_follow_the_paper():
+    X, y = make_blobs(300, n_features=2, centers=3, cluster_std=3.0, random_state=1)
+    result = knn_cv_accuracy(X, y, random_state=0)
+    np.testing.assert_allclose(result.mean, result.fold_accuracy.mean())
+    np.testing.assert_allclose(result.two_std, 2 * result.fold_accuracy.std(ddof=0))
+    again = knn_cv_accuracy(X, y, random_state=0)
+    np.testing.assert_array_equal(result.fold_accuracy, again.fold_accuracy)
+
+
+def test_knn_accuracy_chooses_k_inside_the_folds():
+    # Labels with 20% noise: k=1 overfits, so the inner search should prefer larger k.
+    rng = np.random.default_rng(2)
+    X, y = make_blobs(400, n_features=2, centers=2, cluster_std=2.5, random_state=2)
+    y = np.where(rng.random(400) < 0.2, 1 - y, y)
+    result = knn_cv_accuracy(X, y, random_state=0)
+    assert np.all(result.best_k > 1)
+
+
+def test_knn_accuracy_rejects_mismatched_lengths():
+    with pytest.raises(ValueError, match="`embedding` has 3 rows but `y` has 2"):
+        knn_cv_accuracy(np.zeros((3, 2)), [0, 1])
+
+
+def test_spectral_ari_is_one_on_separated_clusters_with_a_suitable_gamma():
+    X, y = make_blobs(150, n_features=3, centers=3, cluster_std=0.5, random_state=3)
+    assert spectral_ari(X, y, gamma=1.0, random_state=0) == pytest.approx(1.0)
+    sweep = spectral_ari_sweep(X, y, random_state=0)
+    assert sweep.shape == (len(GAMMA_GRID),) and np.nanmax(sweep) == pytest.approx(1.0)
+    assert GAMMA_GRID[0] == pytest.approx(1e-6) and GAMMA_GRID[-1] == pytest.approx(10.0)
+    rng = np.random.default_rng(3)
+    noise = spectral_ari(rng.normal(size=(150, 3)), rng.integers(0, 3, 150), 1.0, random_state=0)
+    assert abs(noise) < 0.1
+
+
+def test_spectral_clustering_agrees_with_scikit_learn():
+    from sklearn.cluster import SpectralClustering
+    from sklearn.metrics import adjusted_rand_score
+
+    X, y = make_blobs(200, n_features=4, centers=4, cluster_std=2.0, random_state=5)
+    ours = spectral_ari(X, y, gamma=0.1, random_state=0)
+    labels = SpectralClustering(4, gamma=0.1, random_state=0).fit_predict(X)
+    assert ours == pytest.approx(adjusted_rand_score(y, labels), abs=0.02)
+
+
+def test_paired_ttest_matches_scipy_and_sets_h_by_alpha():
+    a = np.array([0.90, 0.80, 0.70, 0.95, 0.60])
+    b = np.array([0.85, 0.78, 0.60, 0.90, 0.61])
+    result = paired_ttest(a, b, alpha=0.1)
+    reference = stats.ttest_rel(a, b)
+    np.testing.assert_allclose([result["t"], result["p"]], [reference.statistic, reference.pvalue])
+    assert result["H"] == int(reference.pvalue < 0.1)
+    assert paired_ttest(a, b, alpha=0.01)["H"] == int(reference.pvalue < 0.01)
+    np.testing.assert_allclose(result["mean_difference"], (a - b).mean())
+
+
+def test_paired_ttest_degenerate_cases():
+    assert np.isnan(paired_ttest([0.5], [0.4])["p"])
+    same_shift = paired_ttest([0.5, 0.6, 0.7], [0.4, 0.5, 0.6])
+    assert np.isnan(same_shift["p"]) and same_shift["H"] == 0
+    with pytest.raises(ValueError, match="alpha"):
+        paired_ttest([1, 2], [2, 3], alpha=1.5)
+
+
+def test_ttests_against_reference_over_datasets():
+    scores = pd.DataFrame({"vec2vec": [0.9, 0.8, 0.7, np.nan], "umap": [0.85, 0.82, 0.6, 0.5],
+                           "pca": [0.5, 0.4, 0.45, 0.3]}, index=["a", "b", "c", "d"])
+    table = ttests_against(scores, "vec2vec", alpha=0.1)
+    assert list(table["method"]) == ["umap", "pca"]
+    assert list(table["n_pairs"]) == [3, 3]
+    pca = stats.ttest_rel([0.9, 0.8, 0.7], [0.5, 0.4, 0.45])
+    np.testing.assert_allclose(table.loc[1, "p"], pca.pvalue)
+    with pytest.raises(ValueError, match="reference"):
+        ttests_against(scores, "lle")

@@ -1,0 +1,18 @@
+from lowdim.log import log_to_file
+
+log_to_file(snakemake.log[0])
+
+import pandas as pd
+
+from lowdim.plots import save_figure
+from lowdim.plots.embedding import accuracy_figure, sensitivity_figure, timing_figure
+
+profile = snakemake.params.profile
+if snakemake.rule == "embedding_figure3":
+    fig = timing_figure(pd.read_csv(snakemake.input.timing), profile=profile)
+elif snakemake.rule == "embedding_figure4":
+    fig = accuracy_figure(pd.read_csv(snakemake.input.classification), profile=profile,
+                          methods=snakemake.params.methods)
+else:
+    fig = sensitivity_figure(pd.read_csv(snakemake.input.sensitivity), profile=profile)
+save_figure(fig, snakemake.output.pdf)

@@ -1,0 +1,21 @@
+from lowdim.log import log_to_file
+
+log_to_file(snakemake.log[0])
+
+from lowdim.embedding.experiments import load_sweep, score_sweep, write_csv
+from lowdim.embedding.timing import limit_threads
+
+sweep = load_sweep(snakemake.input.embeddings)
+classification, clustering = snakemake.params.classification, snakemake.params.clustering
+with limit_threads(snakemake.threads):
+    scores = score_sweep(sweep["embeddings"], sweep["settings"], sweep["y"],
+                         k_grid=classification["k_grid"], n_splits=classification["n_splits"],
+                         standardize=classification["standardize"],
+                         gammas=clustering["gammas"],
+                         standardize_clustering=clustering["standardize"],
+                         random_state=snakemake.params.seed)
+seconds = dict(zip(sweep["settings"], sweep["seconds"]))
+scores.insert(0, "method", sweep["info"]["method"])
+scores.insert(0, "dataset", sweep["info"]["dataset"])
+scores["fit_seconds"] = scores["setting"].map(seconds)
+write_csv(scores, snakemake.output.csv)

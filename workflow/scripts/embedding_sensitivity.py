@@ -1,0 +1,21 @@
+from lowdim.log import log_to_file
+
+log_to_file(snakemake.log[0])
+
+from lowdim.data import load_dataset
+from lowdim.embedding.experiments import sensitivity_sweep, write_csv
+from lowdim.embedding.features import subsample_rows
+from lowdim.embedding.timing import limit_threads
+
+data = load_dataset(snakemake.input.features)
+rows = subsample_rows(data.n, snakemake.params.max_samples, snakemake.params.seed)
+classification = snakemake.params.classification
+with limit_threads(snakemake.threads):
+    scores = sensitivity_sweep(
+        data.X[rows], data.y[rows], parameter=snakemake.wildcards.parameter,
+        values=snakemake.params.values, n_components=snakemake.params.n_components,
+        params=snakemake.params.vec2vec, k_grid=classification["k_grid"],
+        n_splits=classification["n_splits"], standardize=classification["standardize"],
+        random_state=snakemake.params.seed, n_jobs=snakemake.params.n_jobs)
+scores.insert(0, "dataset", data.name)
+write_csv(scores, snakemake.output.csv)
