@@ -66,7 +66,7 @@ def test_not_run_says_why(root):
     row = score_entry(missing_file, root)
     assert row["verdict"] == "not run" and "nope.csv" in row["reason"]
     row = score_entry(_entry(where={"method": "zzz"}), root)
-    assert row["verdict"] == "not run" and "method=zzz" in row["reason"]
+    assert row["verdict"] == "not run" and "method 'zzz' was not run" in row["reason"]
 
 
 def test_claims_compare_two_reproduced_values(root):
@@ -98,3 +98,15 @@ def test_load_published_checks_entries(tmp_path):
 def test_scorecard_table_has_one_row_per_entry(root):
     table = scorecard([_entry(), _entry(where={"method": "b"})], root)
     assert list(table["verdict"]) == ["differs", "differs"] and len(table) == 2
+
+
+def test_nearest_and_median_select_the_run_closest_to_a_nominal_value(tmp_path):
+    pd.DataFrame({"method": ["a"] * 5, "s/n": [0.05, 0.1003, 0.1003, 0.1003, 0.2],
+                  "error": [9.0, 1.0, 2.0, 10.0, 9.0]}).to_csv(tmp_path / "e.csv", index=False)
+    entry = PublishedEntry(paper="P", artifact="Fig", metric="err", setting="s", provenance="p",
+                           published=2.0, tolerance={"abs": 0.01},
+                           reproduced={"file": "e.csv", "column": "error", "where": {"method": "a"},
+                                       "nearest": {"s/n": 0.1}, "aggregate": "median"})
+    row = score_entry(entry, tmp_path)
+    assert row["runs"] == 3 and row["verdict"] == "reproduced"
+    np.testing.assert_allclose(row["reproduced"], 2.0)

@@ -1,1 +1,80 @@
-# The `report` part of the workflow (config section `report:`).
+# The report: scorecards against published numbers and the cross-paper run summary.
+# Both read only tidy result files, benchmark files and config/published/*.yaml.
+
+REPORT = config["report"]
+
+# The final targets of every other part, captured before this file adds its own.
+_PAPER_OUTPUTS = list(FINAL_OUTPUTS)
+
+#: Scorecard files: paper (the `paper:` of config/published/*.yaml) -> file stem.
+SCORECARD_PAPERS = {"SMS-Nyström": "sms_nystrom", "Vec2vec": "vec2vec", "AppGrad CCA": "appgrad_cca"}
+
+
+def paper_outputs(wildcards=None):
+    """Everything the three papers produce in this profile (the report runs last)."""
+    return [path for function in _PAPER_OUTPUTS for path in function()]
+
+
+rule report_scorecard:
+    input:
+        papers=paper_outputs,
+        published=REPORT["published"],
+    output:
+        **{
+            stem: report(
+                f"results/tables/report/scorecard_{stem}.csv",
+                caption="../report/report_scorecard.rst",
+                category=paper,
+                subcategory="Scorecard",
+                labels={"table": "scorecard", "paper": paper},
+            )
+            for paper, stem in SCORECARD_PAPERS.items()
+        },
+        markdown=expand("results/tables/report/scorecard_{stem}.md", stem=SCORECARD_PAPERS.values()),
+        all="results/tables/report/scorecard.csv",
+    params:
+        papers=SCORECARD_PAPERS,
+        profile=config["profile"],
+    log:
+        "logs/report_scorecard/scorecard.log",
+    threads: 1
+    script:
+        "../scripts/report_scorecard.py"
+
+
+rule report_summary:
+    input:
+        papers=paper_outputs,
+        scorecard="results/tables/report/scorecard.csv",
+    output:
+        rst="results/report/summary.rst",
+        stages=report(
+            "results/tables/report/stage_times.csv",
+            caption="../report/report_stage_times.rst",
+            category="Overview",
+            subcategory="Run summary",
+            labels={"table": "stage times"},
+        ),
+        similarity="results/tables/report/similarity_savings.csv",
+        cca="results/tables/report/cca_savings.csv",
+    params:
+        profile=config["profile"],
+        seed=config["seed"],
+        parts={part: config[part]["enabled"] for part in ("similarity", "sms_tasks", "embedding", "cca")},
+        datasets=configured_datasets(),
+        savings_fraction=REPORT["savings_fraction"],
+        pcc_targets=REPORT["pcc_targets"],
+    log:
+        "logs/report_summary/summary.log",
+    threads: 1
+    script:
+        "../scripts/report_summary.py"
+
+
+if REPORT["enabled"]:
+    FINAL_OUTPUTS.append(
+        lambda: [
+            "results/tables/report/scorecard.csv",
+            "results/report/summary.rst",
+        ]
+    )

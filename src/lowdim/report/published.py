@@ -19,6 +19,11 @@ Each file covers one paper::
           column: pcc_in
           scale: 100.0         # multiply before comparing (fractions -> percent)
 
+``where`` selects rows by equality; ``nearest: {column: value}`` then keeps the
+rows whose (numeric) column is closest to ``value`` (e.g. ``s/n`` near 0.1, where
+the fraction actually run is ``round(0.1 n) / n``). ``aggregate`` is ``mean``
+(default) or ``median`` over the selected rows.
+
 A *claim* entry has no published number; it states a comparison the paper
 makes (``expect: less`` or ``greater``) between our value (``reproduced``) and a
 second reproduced value (``than``), e.g. "SMS-Nystrom's error is below classic
@@ -63,9 +68,12 @@ def _check_source(where: str, source) -> dict:
     if not isinstance(source, dict) or not {"file", "column"} <= set(source):
         raise ValueError(f"{where}: needs a mapping with `file`, `column` and optional "
                          f"`where`, `scale`; got {source!r}")
-    unknown = set(source) - {"file", "column", "where", "scale", "aggregate"}
+    unknown = set(source) - {"file", "column", "where", "nearest", "scale", "aggregate"}
     if unknown:
         raise ValueError(f"{where}: unknown keys {sorted(unknown)}")
+    if source.get("aggregate", "mean") not in ("mean", "median"):
+        raise ValueError(f"{where}.aggregate: must be 'mean' or 'median', got "
+                         f"{source['aggregate']!r}")
     return source
 
 

@@ -1,7 +1,7 @@
 """Compare reproduced values with published ones: reproduced / differs / not run.
 
-A reproduced value is the mean over the matching rows of a tidy CSV (one row per
-seed or split); the spread is their standard deviation. The verdict is
+A reproduced value is the mean (or median) over the matching rows of a tidy CSV
+(one row per seed or split); the spread is their standard deviation. The verdict is
 *reproduced* when ``|mean - published|`` is within the metric's tolerance
 (``abs``, or ``rel`` times ``|published|``; both may be given, the looser wins),
 *differs* otherwise, and *not run* (with the reason) when this profile did not
@@ -48,12 +48,31 @@ def _values(source: dict, root: Path, cache: dict):
         if key not in table.columns:
             return None, f"{source['file']} has no column {key!r}"
         mask &= (table[key] == wanted).to_numpy() | (table[key].astype(str) == str(wanted)).to_numpy()
+    for key, target in (source.get("nearest") or {}).items():
+        if key not in table.columns:
+            return None, f"{source['file']} has no column {key!r}"
+        distance = (pd.to_numeric(table[key], errors="coerce") - float(target)).abs()
+        if mask.any():
+            mask &= (distance == distance[mask].min()).to_numpy()
     values = pd.to_numeric(table.loc[mask, column], errors="coerce").to_numpy(dtype=float)
     values = values[np.isfinite(values)] * float(source.get("scale", 1.0))
     if values.size == 0:
-        where = ", ".join(f"{k}={v}" for k, v in (source.get("where") or {}).items())
-        return None, f"no rows with {where} in {source['file']}"
+        return None, _why_empty(table, source)
     return values, ""
+
+
+def _why_empty(table, source) -> str:
+    """Name the first selector value that never occurs (usually: not in this profile)."""
+    for key, wanted in (source.get("where") or {}).items():
+        present = set(table[key].astype(str))
+        if str(wanted) not in present:
+            return f"{key} {wanted!r} was not run in this profile ({source['file']})"
+    where = ", ".join(f"{k}={v}" for k, v in (source.get("where") or {}).items())
+    return f"no rows with {where} in {source['file']}"
+
+
+def _aggregate(values, source) -> float:
+    return float(np.median(values) if source.get("aggregate") == "median" else values.mean())
 
 
 def _spread(values) -> float:
@@ -74,14 +93,14 @@ def score_entry(entry: PublishedEntry, root=".", cache=None) -> dict:
     if values is None:
         row["reason"] = reason
         return row
-    mean = float(values.mean())
+    mean = _aggregate(values, entry.reproduced)
     row.update(reproduced=mean, spread=_spread(values), runs=int(values.size))
     if entry.is_claim:
         reference, reason = _values(entry.than, root, cache)
         if reference is None:
             row.update(verdict="not run", reason=reason)
             return row
-        ref = float(reference.mean())
+        ref = _aggregate(reference, entry.than)
         holds = mean < ref if entry.expect == "less" else mean > ref
         row.update(difference=mean - ref, verdict="reproduced" if holds else "differs",
                    reason=f"ours {mean:.4g} vs reference {ref:.4g}")

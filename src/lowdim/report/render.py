@@ -1,0 +1,76 @@
+"""Write the scorecards and the front-page summary of the report."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..io import atomic_path
+from ..tables import write_table
+from .summary import to_rst_table
+
+__all__ = ["scorecard_display", "write_scorecards", "summary_rst", "verdict_counts"]
+
+
+def _fmt(value, digits=4):
+    if isinstance(value, str):
+        return value
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return "–"
+    return f"{value:.{digits}g}"
+
+
+def scorecard_display(card: pd.DataFrame) -> pd.DataFrame:
+    """The scorecard as a reader sees it: reproduced as ``mean ± spread (runs)``."""
+    shown = pd.DataFrame({
+        "artifact": card["artifact"], "metric": card["metric"], "setting": card["setting"],
+        "published": [_fmt(v) for v in card["published"]],
+        "reproduced (mean ± sd, runs)": [
+            "–" if r == 0 else f"{_fmt(m)} ± {_fmt(s, 2)} ({r})"
+            for m, s, r in zip(card["reproduced"], card["spread"], card["runs"])],
+        "difference": [_fmt(v, 3) for v in card["difference"]],
+        "tolerance": card["tolerance"], "unit": card["unit"], "verdict": card["verdict"],
+        "reason": card["reason"], "provenance": card["provenance"]})
+    return shown
+
+
+def write_scorecards(card: pd.DataFrame, papers: dict, csv_paths: dict, md_paths: dict,
+                     profile: str) -> None:
+    """One table per paper (CSV with raw numbers, Markdown for reading)."""
+    for paper, stem in papers.items():
+        part = card[card["paper"] == paper].reset_index(drop=True)
+        counts = verdict_counts(part)
+        caption = (f"Scorecard, {paper} (profile {profile}): " +
+                   ", ".join(f"{n} {v}" for v, n in counts.items()))
+        with atomic_path(csv_paths[stem]) as tmp:
+            part.to_csv(tmp, index=False)
+        write_table(scorecard_display(part), md_paths[stem], formats=("md",), caption=caption)
+
+
+def verdict_counts(card: pd.DataFrame) -> dict:
+    """``{verdict: count}`` in the order reproduced, differs, not run."""
+    return {v: int((card["verdict"] == v).sum()) for v in ("reproduced", "differs", "not run")}
+
+
+def summary_rst(profile, seed, parts, datasets, stages, scorecard, similarity, cca) -> str:
+    """The reStructuredText included at the top of the HTML report."""
+    ran = [name for name, on in parts.items() if on]
+    lines = ["Run summary", "-----------", "",
+             f"Profile ``{profile}``, base seed ``{seed}``. Parts run: "
+             f"{', '.join(ran) or 'none'}. Datasets: {', '.join(datasets) or 'none'}.", ""]
+    total = stages["wall time (s)"].sum() if len(stages) else 0.0
+    lines += [f"**Time per stage** (from Snakemake benchmark files; {total:.0f} s of job time "
+              "in all, jobs may overlap):", "", to_rst_table(stages), ""]
+    if len(scorecard):
+        by_paper = scorecard.groupby("paper")["verdict"].value_counts().unstack(fill_value=0)
+        by_paper = by_paper.reindex(columns=["reproduced", "differs", "not run"], fill_value=0)
+        lines += ["**Scorecard** (details under each paper's *Scorecard*):", "",
+                  to_rst_table(by_paper.reset_index()), ""]
+    if len(similarity):
+        keep = similarity[similarity["method"].isin(["sms_nystrom", "nystrom", "sicur", "stacur"])]
+        lines += ["**Similarity evaluations saved** against forming the full matrix:", "",
+                  to_rst_table(keep), ""]
+    if len(cca):
+        lines += ["**FLOPs saved** by AppGrad against exact CCA (ratio > 1: AppGrad cheaper; "
+                  "– : target not reached):", "", to_rst_table(cca), ""]
+    return "\n".join(lines) + "\n"

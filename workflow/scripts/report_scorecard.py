@@ -1,0 +1,15 @@
+from lowdim.log import log_to_file
+
+log_to_file(snakemake.log[0])
+
+from lowdim.io import atomic_path
+from lowdim.report import load_published, scorecard
+from lowdim.report.render import write_scorecards
+
+entries = [entry for path in snakemake.input.published for entry in load_published(path)]
+card = scorecard(entries, root=".")
+papers = snakemake.params.papers
+write_scorecards(card, papers, {stem: snakemake.output[stem] for stem in papers.values()},
+                 dict(zip(papers.values(), snakemake.output.markdown)), snakemake.params.profile)
+with atomic_path(snakemake.output.all) as tmp:
+    card.to_csv(tmp, index=False)
