@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 import matplotlib.pyplot as plt
-from matplotlib.ticker import FuncFormatter, NullFormatter
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 import numpy as np
 import pandas as pd
 
@@ -53,6 +53,7 @@ def timing_figure(timing: pd.DataFrame, profile: str = ""):
         values = sorted(part["value"].unique())
         ax.set_xticks(values, [f"{v:,}" for v in values])
         ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
         ax.yaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel(_AXIS_LABELS.get(axis, axis))
