@@ -14,7 +14,8 @@ from .baselines import (METHODS, NEIGHBOR_PARAMETER, IsomapEmbedding, LaplacianE
                         make_embedder)
 from .graph import CSRGraph, add_self_loops_to_isolated, as_csr_graph, cosine_knn_graph
 from .mds import ClassicalMDS, classical_mds
-from .vec2vec import IsolatedSamplesWarning, Vec2Vec, skipgram_embedding
+from .skipgram import skipgram_embedding
+from .vec2vec import IsolatedSamplesWarning, Vec2Vec
 from .walks import random_walks
 
 __all__ = ["METHODS", "NEIGHBOR_PARAMETER", "CSRGraph", "ClassicalMDS", "IsolatedSamplesWarning",

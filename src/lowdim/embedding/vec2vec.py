@@ -15,11 +15,11 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils import check_random_state
 
-from ..progress import Progress
 from ..seeding import spawn_seeds
 from ._validation import (check_choice, check_embedding_input, check_float, check_int,
                           check_n_components, check_n_neighbors)
 from .graph import add_self_loops_to_isolated, cosine_knn_graph
+from .skipgram import skipgram_embedding
 from .walks import effective_n_jobs, random_walks
 
 __all__ = ["Vec2Vec", "IsolatedSamplesWarning", "skipgram_embedding"]
@@ -202,66 +202,3 @@ class Vec2Vec(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         tags.input_tags.sparse = True
         tags.transformer_tags.preserves_dtype = ["float64"]
         return tags
-
-
-class _EpochProgress:
-    """gensim callback that reports epochs to a :class:`~lowdim.progress.Progress`."""
-
-    def __init__(self, progress):
-        self.progress = progress
-
-    def on_epoch_begin(self, model):
-        pass
-
-    def on_epoch_end(self, model):
-        self.progress.update(1)
-
-    def on_train_begin(self, model):
-        pass
-
-    def on_train_end(self, model):
-        pass
-
-
-def skipgram_embedding(walks, n_nodes, n_components, *, window=10, epochs=10, negative=5,
-                       sample=1e-3, seed=0, workers=1):
-    """Skip-gram with negative sampling (gensim) on walks of integer node ids.
-
-    Maximises :math:`\\sum_i \\sum_{j \\in NC(i)} \\log \\sigma(z_i^T \\theta_j)
-    + \\sum_{k=1}^{K} \\mathbb{E}_{j' \\sim P_n} \\log \\sigma(-z_i^T \\theta_{j'})`
-    by SGD, with the unigram^(3/4) noise distribution :math:`P_n`.
-
-    Parameters
-    ----------
-    walks : ndarray of int of shape (n_walks, walk_length)
-        Every node in ``range(n_nodes)`` must occur at least once.
-    n_nodes : int
-    n_components : int
-    window, epochs, negative, sample : see :class:`Vec2Vec`
-    seed : int
-        gensim seed (initial vectors, negative draws, window shrinking).
-    workers : int
-        gensim worker threads.
-
-    Returns
-    -------
-    embedding : ndarray of float64 of shape (n_nodes, n_components)
-        Row ``i`` is the input vector of node ``i``.
-    """
-    from gensim.models import Word2Vec
-
-    counts = np.bincount(walks.ravel(), minlength=n_nodes)
-    if counts.size != n_nodes or np.any(counts == 0):
-        raise ValueError("`walks` must visit every node of range(n_nodes) at least once")
-    sentences = walks.tolist()
-    model = Word2Vec(vector_size=int(n_components), window=int(window), min_count=1, sg=1, hs=0,
-                     negative=int(negative), sample=float(sample), seed=int(seed) % 2**31,
-                     workers=int(workers), epochs=int(epochs))
-    model.build_vocab_from_freq({i: int(c) for i, c in enumerate(counts)},
-                                corpus_count=len(sentences))
-    with Progress("Vec2vec skip-gram", total=int(epochs), unit="epochs") as progress:
-        model.train(sentences, total_examples=len(sentences), epochs=int(epochs),
-                    callbacks=[_EpochProgress(progress)])
-    order = np.fromiter((model.wv.key_to_index[i] for i in range(n_nodes)), dtype=np.int64,
-                        count=n_nodes)
-    return model.wv.vectors[order].astype(np.float64)
