@@ -35,6 +35,11 @@ def get_final_output(wildcards=None):
     return paper_outputs() + [path for function in REPORT_OUTPUTS for path in function()]
 
 
+def repository_path(path):
+    """`path` if absolute, else relative to this repository (not the working directory)."""
+    return str(Path(workflow.basedir) / path) if not Path(path).is_absolute() else str(path)
+
+
 def configured_datasets():
     """Names listed under `datasets:` in the config, in order."""
     return list(config["datasets"])

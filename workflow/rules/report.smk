@@ -10,7 +10,7 @@ SCORECARD_PAPERS = {"SMS-Nyström": "sms_nystrom", "Vec2vec": "vec2vec", "AppGra
 rule report_scorecard:
     input:
         papers=paper_outputs,
-        published=REPORT["published"],
+        published=[repository_path(path) for path in REPORT["published"]],
     output:
         **{
             stem: report(
