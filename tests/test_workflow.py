@@ -165,10 +165,59 @@ def test_changing_coreference_runs_reruns_only_its_clustering(tiny_run, tmp_path
     assert "sms_coref_matrices" not in jobs and "sms_wmd_classify" not in jobs
 
 
-def test_report_builds(tiny_run):
+#: Every report item of the three papers (and the data and overview parts), by file name.
+REPORT_ITEMS = {
+    "Data": ["datasets.csv"],
+    "SMS-Nyström": ["error_vs_sample_fraction.pdf", "spectra.pdf", "diagnostics.md",
+                    "wmd_classification.md", "glue.md", "coreference.md",
+                    "scorecard_sms_nystrom.csv"],
+    "Vec2vec": ["figure3_timing.png", "figure4_knn_accuracy.png", "figure5_sensitivity.png",
+                "table2_datasets.md", "table3_clustering_ari.md", "knn_accuracy.md", "ttests.md",
+                "scorecard_vec2vec.csv"],
+    "AppGrad CCA": ["figure1_pcc.pdf", "figure2_tcc.pdf", "table1_datasets.md",
+                    "scorecard_appgrad_cca.csv"],
+    "Overview": ["stage_times.csv"],
+}
+
+
+@pytest.fixture(scope="session")
+def report_html(tiny_run):
     snakemake(tiny_run, "--report", "results/report.html")
-    html = (tiny_run / "results" / "report.html").read_text(errors="replace")
-    assert "datasets.csv" in html
+    return (tiny_run / "results" / "report.html").read_text(errors="replace")
+
+
+def _in_html(text, html):
+    """`text` occurs in the report, raw, JSON-escaped or as HTML entities."""
+    import html as html_lib
+    import json
+
+    forms = {text, json.dumps(text)[1:-1], html_lib.escape(text),
+             text.encode("ascii", "xmlcharrefreplace").decode()}
+    return any(form in html for form in forms)
+
+
+@pytest.mark.parametrize("category", sorted(REPORT_ITEMS))
+def test_report_holds_every_figure_and_table(report_html, category):
+    assert _in_html(category, report_html)
+    missing = [name for name in REPORT_ITEMS[category] if name not in report_html]
+    assert not missing, f"report lacks {missing} of {category}"
+
+
+def test_report_front_page_has_the_run_summary(report_html):
+    assert "Run summary" in report_html and "Time per stage" in report_html
+    assert "tiny-test" in report_html  # captions name the profile
+
+
+def test_scorecards_cover_every_published_entry(tiny_run):
+    from lowdim.report import load_published
+
+    card = pd.read_csv(tiny_run / "results" / "tables" / "report" / "scorecard.csv")
+    entries = [e for path in sorted((ROOT / "config" / "published").glob("*.yaml"))
+               for e in load_published(path)]
+    assert len(card) == len(entries)
+    assert set(card["verdict"]) <= {"reproduced", "differs", "not run"}
+    not_run = card[card["verdict"] == "not run"]
+    assert not_run["reason"].str.len().min() > 0  # every 'not run' says why
 
 
 def test_bad_config_stops_with_one_line(tmp_path):

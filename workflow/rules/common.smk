@@ -19,16 +19,25 @@ config.update(_validated)
 
 RAW_DIR = config["resources"]["raw_dir"]
 
-# Each .smk appends a function returning its final targets for the current config.
+# Each .smk appends a function returning its final targets for the current config;
+# the report's own targets are kept apart because the report depends on all others.
 FINAL_OUTPUTS = []
+REPORT_OUTPUTS = []
+
+
+def paper_outputs(wildcards=None):
+    """Final targets of the data and the three papers in this profile (not the report's)."""
+    return [path for function in FINAL_OUTPUTS for path in function()]
 
 
 def get_final_output(wildcards=None):
     """Every final target of every enabled part of the workflow."""
-    targets = []
-    for function in FINAL_OUTPUTS:
-        targets.extend(function())
-    return targets
+    return paper_outputs() + [path for function in REPORT_OUTPUTS for path in function()]
+
+
+def repository_path(path):
+    """`path` if absolute, else relative to this repository (not the working directory)."""
+    return str(Path(workflow.basedir) / path) if not Path(path).is_absolute() else str(path)
 
 
 def configured_datasets():

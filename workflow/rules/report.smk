@@ -3,22 +3,14 @@
 
 REPORT = config["report"]
 
-# The final targets of every other part, captured before this file adds its own.
-_PAPER_OUTPUTS = list(FINAL_OUTPUTS)
-
 #: Scorecard files: paper (the `paper:` of config/published/*.yaml) -> file stem.
 SCORECARD_PAPERS = {"SMS-Nyström": "sms_nystrom", "Vec2vec": "vec2vec", "AppGrad CCA": "appgrad_cca"}
-
-
-def paper_outputs(wildcards=None):
-    """Everything the three papers produce in this profile (the report runs last)."""
-    return [path for function in _PAPER_OUTPUTS for path in function()]
 
 
 rule report_scorecard:
     input:
         papers=paper_outputs,
-        published=REPORT["published"],
+        published=[repository_path(path) for path in REPORT["published"]],
     output:
         **{
             stem: report(
@@ -72,7 +64,7 @@ rule report_summary:
 
 
 if REPORT["enabled"]:
-    FINAL_OUTPUTS.append(
+    REPORT_OUTPUTS.append(
         lambda: [
             "results/tables/report/scorecard.csv",
             "results/report/summary.rst",

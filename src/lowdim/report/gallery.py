@@ -1,0 +1,86 @@
+"""The README gallery: key figures of a run and a 'what reproduces' section from its scorecard."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pandas as pd
+
+__all__ = ["GALLERY", "copy_figures", "reproduction_section", "gallery_section", "replace_section"]
+
+#: (file under results/figures, caption) of the figures shown in the README.
+GALLERY = (
+    ("similarity/error_vs_sample_fraction.png",
+     "SMS-Nyström paper, Figure 1: relative error against sample fraction. Classic Nyström blows up "
+     "on the indefinite MLP similarity of digits; SMS-Nyström does not."),
+    ("similarity/spectra.png",
+     "SMS-Nyström paper, Figure 2: spectra and the smallest eigenvalue of random principal submatrices."),
+    ("embedding/figure4_knn_accuracy.png",
+     "Vec2vec paper, Figure 4: kNN accuracy (mean ± 2 sd over 4 folds) of Vec2vec and the baselines."),
+    ("embedding/figure3_timing.png",
+     "Vec2vec paper, Figure 3: wall time against number of points and input dimensionality."),
+    ("cca/figure1_pcc.png",
+     "AppGrad paper, Figure 1: proportion of correlations captured against log(FLOP)."),
+    ("cca/figure2_tcc.png",
+     "AppGrad paper, Figure 2: total correlation captured by stochastic AppGrad and the heuristics "
+     "on sparse high-dimensional data."),
+)
+
+START, END = "<!-- gallery:start -->", "<!-- gallery:end -->"
+
+
+def copy_figures(results_dir, docs_dir) -> list[tuple[str, str]]:
+    """Copy the gallery PNGs from a run into ``docs_dir``; return (relative path, caption) pairs.
+
+    Figures the run did not produce are skipped.
+    """
+    docs_dir = Path(docs_dir)
+    docs_dir.mkdir(parents=True, exist_ok=True)
+    shown = []
+    for source, caption in GALLERY:
+        path = Path(results_dir) / "figures" / source
+        if path.exists():
+            target = docs_dir / source.replace("/", "_")
+            shutil.copyfile(path, target)
+            shown.append((target.name, caption))
+    return shown
+
+
+def reproduction_section(card: pd.DataFrame, profile: str) -> str:
+    """Markdown: per paper, what reproduces, what differs and what did not run."""
+    lines = [f"### What reproduces and what does not (profile `{profile}`)", ""]
+    for paper, part in card.groupby("paper", sort=False):
+        counts = part["verdict"].value_counts()
+        lines.append(f"**{paper}**: {counts.get('reproduced', 0)} reproduced, "
+                     f"{counts.get('differs', 0)} differ, {counts.get('not run', 0)} not run in this "
+                     "profile.")
+        lines.append("")
+        for _, row in part[part["verdict"] != "not run"].iterrows():
+            mark = "✅" if row["verdict"] == "reproduced" else "❌"
+            detail = row["reason"] if row["metric"] == "claim" or row["published"] is None else (
+                f"published {row['published']}, ours {row['reproduced']:.4g}")
+            lines.append(f"- {mark} {row['artifact']} — {row['setting']} ({detail})")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def gallery_section(figures, card: pd.DataFrame | None, profile: str, docs_prefix="docs/gallery") -> str:
+    """The README block between the gallery markers."""
+    lines = [START, "", f"Figures from the default `{profile}` run (regenerate with "
+             "`python docs/update_gallery.py` after `snakemake --cores 2`).", ""]
+    for name, caption in figures:
+        lines += [f"![{caption}]({docs_prefix}/{name})", "", f"*{caption}*", ""]
+    if card is not None:
+        lines.append(reproduction_section(card, profile))
+    lines.append(END)
+    return "\n".join(lines)
+
+
+def replace_section(text: str, section: str) -> str:
+    """Put ``section`` between the markers of ``text`` (appended when there are none)."""
+    if START in text and END in text:
+        before, rest = text.split(START, 1)
+        _, after = rest.split(END, 1)
+        return before + section + after
+    return text.rstrip("\n") + "\n\n" + section + "\n"
