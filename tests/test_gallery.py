@@ -8,11 +8,15 @@ from lowdim.report.gallery import (END, START, copy_figures, gallery_section,
 
 def _card():
     return pd.DataFrame({
-        "paper": ["A", "A", "A", "B"], "artifact": ["Fig 1", "Fig 1", "Tab 2", "Fig 3"],
-        "metric": ["acc", "claim", "acc", "acc"], "setting": ["s1", "s2", "s3", "s4"],
-        "published": [0.9, "less than reference", 0.8, 0.7], "reproduced": [0.91, 1.0, None, 0.5],
-        "verdict": ["reproduced", "differs", "not run", "differs"],
-        "reason": ["", "ours 1 vs reference 0.5", "dataset 'x' was not run", ""]})
+        "paper": ["A", "A", "A", "B", "B"],
+        "artifact": ["Fig 1", "Fig 1", "Tab 2", "Fig 3", "Fig 4"],
+        "metric": ["acc", "claim", "acc", "acc", "wall_time"],
+        "setting": ["s1", "s2", "s3", "s4", "s5"],
+        "published": [0.9, "less than reference", 0.8, 0.7, "less than reference"],
+        "reproduced": [0.91, 1.0, None, 0.5, 9.0],
+        "verdict": ["reproduced", "differs", "not run", "differs", "reproduced"],
+        "reason": ["", "ours 1 vs reference 0.5", "dataset 'x' was not run", "",
+                   "ours 9 vs reference 30"]})
 
 
 def test_reproduction_section_counts_and_lists_checked_entries():
@@ -20,6 +24,7 @@ def test_reproduction_section_counts_and_lists_checked_entries():
     assert "**A**: 1 reproduced, 1 differ, 1 not run" in text
     assert "✅ Fig 1 — s1 (published 0.9, ours 0.91)" in text
     assert "❌ Fig 1 — s2 (ours 1 vs reference 0.5)" in text
+    assert "✅ Fig 4 — s5 (ours 9 vs reference 30)" in text  # a claim on a measured metric
     assert "Tab 2" not in text  # not-run entries are counted, not listed
 
 

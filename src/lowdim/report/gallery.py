@@ -58,7 +58,9 @@ def reproduction_section(card: pd.DataFrame, profile: str) -> str:
         lines.append("")
         for _, row in part[part["verdict"] != "not run"].iterrows():
             mark = "✅" if row["verdict"] == "reproduced" else "❌"
-            detail = row["reason"] if row["metric"] == "claim" or row["published"] is None else (
+            # A claim's `published` is "less/greater than reference"; its reason holds both values.
+            is_claim = str(row["published"]).endswith(" than reference")
+            detail = row["reason"] if is_claim or pd.isna(row["published"]) else (
                 f"published {row['published']}, ours {row['reproduced']:.4g}")
             lines.append(f"- {mark} {row['artifact']} — {row['setting']} ({detail})")
         lines.append("")
