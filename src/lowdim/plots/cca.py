@@ -52,8 +52,11 @@ def figure_pcc(trace: pd.DataFrame, datasets=None, title_suffix: str = ""):
         ax.set_title(f"{name}{title_suffix}")
         ax.set_xlabel("log(FLOP) (natural log)")
         ax.set_ylabel("PCC (%)")
-    axes[0].legend(loc="lower right", frameon=False)
-    fig.tight_layout()
+    # One legend below the panels, so that no curve is hidden behind it.
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=min(4, max(len(labels), 1)),
+               bbox_to_anchor=(0.5, -0.01), frameon=False)
+    fig.tight_layout(rect=(0, 0.1, 1, 1))
     return fig
 
 
