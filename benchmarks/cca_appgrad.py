@@ -131,8 +131,7 @@ def _peak(fit):
 
 def peak_memory(n, p, k):
     print(f"\n3. peak memory beyond the data, sparse n = {n:,}, p = {p:,}/{p:,}, k = {k}")
-    X, Y, _ = sparse_two_view(n, p, p, n_factors=100, signal_nnz=5, noise_nnz=5, block=200,
-                              random_state=0)
+    X, Y, _ = sparse_two_view(n, p, p, n_factors=100, noise_nnz=5, random_state=0)
     runs = {
         "AppGrad (batch)": lambda: AppGradCCA(k, max_iter=20, tol=0, random_state=0).fit(X, Y),
         "AppGrad (stochastic)": lambda: AppGradCCA(k, batch_size=50, max_iter=200,

@@ -90,12 +90,15 @@ def main():
     error = relative_frobenius_error(approx, K)
 
     r, c = args.block
+    if r + c > n:
+        parser.error(f"--block {r} {c} needs {r + c} documents, the run has n = {n}")
     rows, cols = np.arange(r), np.arange(r, r + c)
     pairs = r * c
     plain, plain_seconds = timed(plain_wmd, bow, vocab, glove, rows, cols)
     serial, serial_seconds = timed(oracle(1), rows, cols)
     warm = oracle(args.jobs)
-    _, startup_seconds = timed(warm, np.arange(2 * args.jobs), np.arange(2 * args.jobs, 64))
+    _, startup_seconds = timed(warm, np.arange(2 * args.jobs),
+                               np.arange(2 * args.jobs, min(64, n)))
     warm.chunk_size = max(1, pairs // (4 * args.jobs))  # a few chunks per worker
     parallel, parallel_seconds = timed(warm, rows, cols)
     difference = np.abs(-np.log(serial) / args.gamma - plain).max()
@@ -118,7 +121,8 @@ def main():
         f"{full_seconds:.2f} | {full_seconds / sms_seconds:.1f} |",
         f"| WMD pairs/s: oracle, 1 process vs plain ot.emd2 loop | {pairs / serial_seconds:.0f} | "
         f"{pairs / plain_seconds:.0f} | {plain_seconds / serial_seconds:.2f} |",
-        f"| WMD pairs/s: oracle, {args.jobs} processes vs plain ot.emd2 loop | "
+        f"| WMD pairs/s: oracle, {args.jobs} process{'es' if args.jobs > 1 else ''} "
+        f"vs plain ot.emd2 loop | "
         f"{pairs / parallel_seconds:.0f} | {pairs / plain_seconds:.0f} | "
         f"{plain_seconds / parallel_seconds:.2f} |",
         "",

@@ -1,0 +1,52 @@
+"""The benchmark scripts still run against the library (small sizes; no timing is asserted)."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(script, *args, cwd):
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args],
+                            capture_output=True, text=True, env=env, cwd=cwd)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout
+
+
+def test_cca_benchmark_reports_every_ratio(tmp_path):
+    out = _run("cca_appgrad.py", "--quick", cwd=tmp_path)
+    for line in ("over exact CCA", "fewer than batch", "x the memory"):
+        assert line in out, out
+
+
+def test_sms_wmd_benchmark_writes_its_table(tmp_path):
+    table = tmp_path / "wmd.md"
+    out = _run("sms_wmd.py", "--n", "30", "--jobs", "1", "--block", "5", "10", "--out",
+               str(table), cwd=tmp_path)
+    text = table.read_text()
+    assert text.strip() in out
+    ours, whole = re.search(r"evaluations: .* \| ([\d,]+) \| ([\d,]+) \|", text).groups()
+    assert whole == "465" and int(ours) < 465 // 3  # 30 * 31 / 2 pairs; SMS needs O(ns)
+    difference = float(re.search(r"plain loop's WMD on the 50 pairs: (\S+)\.", text).group(1))
+    assert difference < 1e-6  # the oracle computes the same distances as ot.emd2
+
+
+def test_sms_wmd_benchmark_rejects_a_block_larger_than_the_run(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "sms_wmd.py"), "--n",
+                             "20", "--jobs", "1", "--out", str(tmp_path / "x.md")],
+                            capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert result.returncode == 2 and "--block 20 40 needs 60 documents" in result.stderr
+    assert not (tmp_path / "x.md").exists()
+
+
+@pytest.mark.parametrize("script", ["sms_tasks.py"])
+def test_sms_tasks_benchmark_runs(tmp_path, script):
+    out = _run(script, "--repeats", "1", cwd=tmp_path)
+    assert "ratio (peer / ours)" in out
