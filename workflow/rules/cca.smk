@@ -22,6 +22,8 @@ rule cca_stats:
         settings=lambda w: cca_common(w.dataset),
     log:
         "logs/cca_stats/{dataset}.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/cca_stats.py"
@@ -38,6 +40,8 @@ rule cca_exact:
         "logs/cca_exact/{dataset}.log",
     benchmark:
         "results/benchmarks/cca_exact/{dataset}.tsv"
+    conda:
+        CONDA_ENV
     threads: CCA["threads"]
     resources:
         mem_mb=lambda w: cca_resource(w.dataset, "mem_mb"),
@@ -57,6 +61,8 @@ rule cca_appgrad:
         "logs/cca_appgrad/{dataset}/{cca_method}.log",
     benchmark:
         "results/benchmarks/cca_appgrad/{dataset}/{cca_method}.tsv"
+    conda:
+        CONDA_ENV
     threads: CCA["threads"]
     resources:
         mem_mb=lambda w: cca_resource(w.dataset, "mem_mb"),
@@ -76,6 +82,8 @@ rule cca_heuristic:
         "logs/cca_heuristic/{dataset}/{heuristic}.log",
     benchmark:
         "results/benchmarks/cca_heuristic/{dataset}/{heuristic}.tsv"
+    conda:
+        CONDA_ENV
     threads: CCA["threads"]
     resources:
         mem_mb=lambda w: cca_resource(w.dataset, "mem_mb"),
@@ -97,6 +105,8 @@ rule cca_tidy_pcc:
         exact="results/cca/tidy/exact.csv",
     log:
         "logs/cca_tidy_pcc/tidy.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/cca_tidy_pcc.py"
@@ -114,6 +124,8 @@ rule cca_tidy_tcc:
         csv="results/cca/tidy/tcc_flops.csv",
     log:
         "logs/cca_tidy_tcc/tidy.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/cca_tidy_tcc.py"
@@ -126,6 +138,8 @@ rule cca_tidy_datasets:
         csv="results/cca/tidy/datasets.csv",
     log:
         "logs/cca_tidy_datasets/tidy.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/cca_tidy_datasets.py"
@@ -148,6 +162,8 @@ rule cca_figure1:
         profile=config["profile"],
     log:
         "logs/cca_figure1/figure1.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/cca_figure1.py"
@@ -170,6 +186,8 @@ rule cca_figure2:
         profile=config["profile"],
     log:
         "logs/cca_figure2/figure2.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/cca_figure2.py"
@@ -192,6 +210,8 @@ rule cca_table1:
         profile=config["profile"],
     log:
         "logs/cca_table1/table1.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/cca_table1.py"

@@ -1,7 +1,18 @@
 # Config validation, input functions and get_final_output(); no rules here.
 
+import os
 import sys
 from pathlib import Path
+
+# The workflow and its jobs import the library from this checkout's src/, so both run the
+# same code, with or without conda: the rules' conda environment (CONDA_ENV, relative to
+# workflow/rules/) holds the dependencies only, as it cannot install this checkout.
+CONDA_ENV = "../envs/lowdim.yaml"
+_SRC = str(Path(workflow.basedir) / "src")
+if sys.path[0] != _SRC:
+    sys.path.insert(0, _SRC)
+if os.environ.get("PYTHONPATH", "").split(os.pathsep)[0] != _SRC:
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [_SRC, os.environ.get("PYTHONPATH")]))
 
 from lowdim.config import ConfigError, validate_config
 from lowdim.data import get_spec

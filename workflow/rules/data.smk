@@ -20,6 +20,8 @@ rule download:
         retries=config["resources"]["retries"],
     log:
         "logs/download/{dataset}/{filename}.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/download.py"
@@ -39,6 +41,8 @@ rule prepare:
         "logs/prepare/{dataset}.log",
     benchmark:
         "results/benchmarks/prepare/{dataset}.tsv"
+    conda:
+        CONDA_ENV
     threads: lambda w: prepare_hint(w.dataset, "threads", 1)
     resources:
         mem_mb=lambda w: prepare_hint(w.dataset, "mem_mb", 4000),
@@ -65,6 +69,8 @@ rule dataset_table:
         profile=config["profile"],
     log:
         "logs/dataset_table/datasets.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/dataset_table.py"

@@ -34,6 +34,8 @@ rule embedding_features:
         "logs/embedding_features/{dataset}.log",
     benchmark:
         "results/benchmarks/embedding_features/{dataset}.tsv"
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/embedding_features.py"
@@ -54,6 +56,8 @@ rule embedding_embed:
         "logs/embedding_embed/{dataset}/{method}.log",
     benchmark:
         "results/benchmarks/embedding_embed/{dataset}/{method}.tsv"
+    conda:
+        CONDA_ENV
     threads: EMB_RES["threads"]
     resources:
         mem_mb=EMB_RES["mem_mb"],
@@ -75,6 +79,8 @@ rule embedding_score:
         "logs/embedding_score/{dataset}/{method}.log",
     benchmark:
         "results/benchmarks/embedding_score/{dataset}/{method}.tsv"
+    conda:
+        CONDA_ENV
     threads: EMB_RES["threads"]
     resources:
         mem_mb=EMB_RES["mem_mb"],
@@ -95,6 +101,8 @@ rule embedding_select:
         alpha=EMB["alpha"],
     log:
         "logs/embedding_select/select.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/embedding_select.py"
@@ -107,6 +115,8 @@ rule embedding_datasets:
         csv="results/embedding/tidy/datasets.csv",
     log:
         "logs/embedding_datasets/datasets.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/embedding_datasets.py"
@@ -138,6 +148,8 @@ rule embedding_tables:
         methods=EMB["methods"],
     log:
         "logs/embedding_tables/tables.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/embedding_tables.py"
@@ -156,6 +168,8 @@ rule embedding_figure4:
         methods=EMB["methods"],
     log:
         "logs/embedding_figure4/figure4.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/embedding_figure.py"
@@ -178,6 +192,8 @@ rule embedding_sensitivity:
         "logs/embedding_sensitivity/{dataset}/{parameter}.log",
     benchmark:
         "results/benchmarks/embedding_sensitivity/{dataset}/{parameter}.tsv"
+    conda:
+        CONDA_ENV
     threads: EMB_RES["threads"]
     resources:
         mem_mb=EMB_RES["mem_mb"],
@@ -193,6 +209,8 @@ rule embedding_sensitivity_tidy:
         csv="results/embedding/tidy/sensitivity.csv",
     log:
         "logs/embedding_sensitivity_tidy/sensitivity.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/embedding_concat.py"
@@ -210,6 +228,8 @@ rule embedding_figure5:
         profile=config["profile"],
     log:
         "logs/embedding_figure5/figure5.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/embedding_figure.py"
@@ -230,6 +250,8 @@ rule embedding_timing:
         "logs/embedding_timing/{axis}/{value}/{method}.log",
     benchmark:
         "results/benchmarks/embedding_timing/{axis}/{value}/{method}.tsv"
+    conda:
+        CONDA_ENV
     threads: EMB_TIMING["threads"]
     resources:
         mem_mb=EMB_RES["mem_mb"],
@@ -249,6 +271,8 @@ rule embedding_timing_tidy:
         points=embedding_timing_points(),
     log:
         "logs/embedding_timing_tidy/timing.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/embedding_timing_tidy.py"
@@ -266,6 +290,8 @@ rule embedding_figure3:
         profile=config["profile"],
     log:
         "logs/embedding_figure3/figure3.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/embedding_figure.py"

@@ -29,6 +29,8 @@ rule report_scorecard:
         profile=config["profile"],
     log:
         "logs/report_scorecard/scorecard.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/report_scorecard.py"
@@ -58,6 +60,8 @@ rule report_summary:
         pcc_targets=REPORT["pcc_targets"],
     log:
         "logs/report_summary/summary.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/report_summary.py"

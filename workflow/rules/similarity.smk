@@ -22,6 +22,8 @@ rule similarity_matrix:
         "logs/similarity_matrix/{matrix}.log",
     benchmark:
         "results/benchmarks/similarity_matrix/{matrix}.tsv"
+    conda:
+        CONDA_ENV
     threads: lambda w: SIM_MATRICES[w.matrix]["threads"]
     resources:
         mem_mb=lambda w: SIM_MATRICES[w.matrix]["mem_mb"],
@@ -47,6 +49,8 @@ rule similarity_errors:
         "logs/similarity_errors/{matrix}/{method}.log",
     benchmark:
         "results/benchmarks/similarity_errors/{matrix}/{method}.tsv"
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/similarity_errors.py"
@@ -68,6 +72,8 @@ rule similarity_spectrum:
         "logs/similarity_spectrum/{matrix}.log",
     benchmark:
         "results/benchmarks/similarity_spectrum/{matrix}.tsv"
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/similarity_spectrum.py"
@@ -80,6 +86,8 @@ rule similarity_tidy_errors:
         errors=f"{SIM_TIDY}/errors.csv",
     log:
         "logs/similarity_tidy_errors/tidy.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/similarity_tidy.py"
@@ -96,6 +104,8 @@ rule similarity_tidy_spectra:
         matrices=f"{SIM_TIDY}/matrices.csv",
     log:
         "logs/similarity_tidy_spectra/tidy.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/similarity_tidy.py"
@@ -119,6 +129,8 @@ rule similarity_error_figure:
         profile=config["profile"],
     log:
         "logs/similarity_error_figure/figure.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/similarity_error_figure.py"
@@ -141,6 +153,8 @@ rule similarity_spectra_figure:
         profile=config["profile"],
     log:
         "logs/similarity_spectra_figure/figure.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/similarity_spectra_figure.py"
@@ -166,6 +180,8 @@ rule similarity_diagnostics_table:
         table_fraction=SIM["table_fraction"],
     log:
         "logs/similarity_diagnostics_table/table.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/similarity_diagnostics_table.py"

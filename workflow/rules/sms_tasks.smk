@@ -30,6 +30,8 @@ rule sms_wmd_kernel:
         "logs/sms_wmd_kernel/{corpus}.log",
     benchmark:
         "results/benchmarks/sms_wmd_kernel/{corpus}.tsv"
+    conda:
+        CONDA_ENV
     threads: lambda w: WMD_CORPORA[w.corpus]["threads"]
     resources:
         mem_mb=lambda w: WMD_CORPORA[w.corpus]["mem_mb"],
@@ -56,6 +58,8 @@ rule sms_wme_similarities:
         "logs/sms_wme_similarities/{corpus}/dmax{d_max}.log",
     benchmark:
         "results/benchmarks/sms_wme_similarities/{corpus}/dmax{d_max}.tsv"
+    conda:
+        CONDA_ENV
     threads: WMDC["wme"]["threads"]
     resources:
         mem_mb=lambda w: WMD_CORPORA[w.corpus]["mem_mb"],
@@ -87,6 +91,8 @@ rule sms_wmd_classify:
         "logs/sms_wmd_classify/{corpus}/{method}.log",
     benchmark:
         "results/benchmarks/sms_wmd_classify/{corpus}/{method}.tsv"
+    conda:
+        CONDA_ENV
     threads: 1
     resources:
         mem_mb=lambda w: WMD_CORPORA[w.corpus]["mem_mb"],
@@ -104,6 +110,8 @@ rule sms_wmd_tidy:
         labels=[{"corpus": c} for c in WMD_CORPORA for m in WMDC["methods"]],
     log:
         "logs/sms_wmd_tidy/tidy.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/sms_tidy.py"
@@ -130,6 +138,8 @@ rule sms_wmd_table:
                          if spec["large_rank_max"]},
     log:
         "logs/sms_wmd_table/table.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/sms_wmd_table.py"
@@ -150,6 +160,8 @@ rule sms_glue_matrix:
         "logs/sms_glue_matrix/{task}.log",
     benchmark:
         "results/benchmarks/sms_glue_matrix/{task}.tsv"
+    conda:
+        CONDA_ENV
     threads: lambda w: GLUE_TASKS[w.task]["threads"]
     resources:
         mem_mb=lambda w: GLUE_TASKS[w.task]["mem_mb"],
@@ -176,6 +188,8 @@ rule sms_glue_scores:
         "logs/sms_glue_scores/{task}.log",
     benchmark:
         "results/benchmarks/sms_glue_scores/{task}.tsv"
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/sms_glue_scores.py"
@@ -190,6 +204,8 @@ rule sms_glue_tidy:
         labels=[{} for _ in GLUE_TASKS],
     log:
         "logs/sms_glue_tidy/tidy.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/sms_tidy.py"
@@ -213,6 +229,8 @@ rule sms_glue_table:
         not_run=glue_not_run_reason(),
     log:
         "logs/sms_glue_table/table.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/sms_glue_table.py"
@@ -233,6 +251,8 @@ rule sms_coref_matrices:
         "logs/sms_coref_matrices/{corpus}.log",
     benchmark:
         "results/benchmarks/sms_coref_matrices/{corpus}.tsv"
+    conda:
+        CONDA_ENV
     threads: lambda w: COREF_CORPORA[w.corpus]["threads"]
     resources:
         mem_mb=lambda w: COREF_CORPORA[w.corpus]["mem_mb"],
@@ -260,6 +280,8 @@ rule sms_coref_cluster:
         "logs/sms_coref_cluster/{corpus}/{method}.log",
     benchmark:
         "results/benchmarks/sms_coref_cluster/{corpus}/{method}.tsv"
+    conda:
+        CONDA_ENV
     threads: 1
     resources:
         mem_mb=lambda w: COREF_CORPORA[w.corpus]["mem_mb"],
@@ -277,6 +299,8 @@ rule sms_coref_tidy:
         labels=[{"corpus": c} for c in COREF_CORPORA for m in ["exact"] + COREF["methods"]],
     log:
         "logs/sms_coref_tidy/tidy.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/sms_tidy.py"
@@ -300,6 +324,8 @@ rule sms_coref_table:
         profile=config["profile"],
     log:
         "logs/sms_coref_table/table.log",
+    conda:
+        CONDA_ENV
     threads: 1
     script:
         "../scripts/sms_coref_table.py"
