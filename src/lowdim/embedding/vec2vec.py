@@ -22,7 +22,7 @@ from .graph import add_self_loops_to_isolated, cosine_knn_graph
 from .skipgram import skipgram_embedding
 from .walks import effective_n_jobs, random_walks
 
-__all__ = ["Vec2Vec", "IsolatedSamplesWarning", "skipgram_embedding"]
+__all__ = ["Vec2Vec", "IsolatedSamplesWarning"]
 
 logger = logging.getLogger("lowdim")
 
