@@ -104,6 +104,8 @@ def svm_row(repeats):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--out", default=Path(__file__).with_name("sms_tasks.md"), type=Path,
+                        help="Markdown file (default benchmarks/sms_tasks.md)")
     args = parser.parse_args()
     rows = [clustering_row(args.repeats), svm_row(args.repeats)]
     load = os.getloadavg()[0]
@@ -115,7 +117,7 @@ def main():
     lines += [""] + [f"- {name.split(':')[0]}: {note}." for name, _, _, note in rows]
     text = "\n".join(lines) + "\n"
     print(text)
-    Path(__file__).with_name("sms_tasks.md").write_text(text)
+    args.out.write_text(text)
 
 
 if __name__ == "__main__":

@@ -48,5 +48,5 @@ def test_sms_wmd_benchmark_rejects_a_block_larger_than_the_run(tmp_path):
 
 @pytest.mark.parametrize("script", ["sms_tasks.py"])
 def test_sms_tasks_benchmark_runs(tmp_path, script):
-    out = _run(script, "--repeats", "1", cwd=tmp_path)
+    out = _run(script, "--repeats", "1", "--out", str(tmp_path / "tasks.md"), cwd=tmp_path)
     assert "ratio (peer / ours)" in out

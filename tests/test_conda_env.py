@@ -18,7 +18,7 @@ def _requirements(specs):
     out = {}
     for spec in specs:
         name, _, floor = re.fullmatch(r"([A-Za-z0-9_.-]+)\s*(>=\s*(\S+))?", spec).groups()
-        out[name.lower()] = floor[2:].strip() if floor else None
+        out[name.lower()] = floor
     return out
 
 

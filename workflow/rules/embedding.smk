@@ -267,8 +267,6 @@ rule embedding_timing_tidy:
         runs=[f"results/embedding/timing/{a}/{v}/{m}.json" for a, v, m in embedding_timing_points()],
     output:
         csv="results/embedding/tidy/timing.csv",
-    params:
-        points=embedding_timing_points(),
     log:
         "logs/embedding_timing_tidy/timing.log",
     conda:

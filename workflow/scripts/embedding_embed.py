@@ -2,13 +2,14 @@ from lowdim.log import log_to_file
 
 log_to_file(snakemake.log[0])
 
+from threadpoolctl import threadpool_limits
+
 from lowdim.data import load_dataset
 from lowdim.embedding.experiments import embed_sweep, save_sweep, sweep_settings
-from lowdim.embedding.timing import limit_threads
 
 data = load_dataset(snakemake.input.features)
 method = snakemake.wildcards.method
-with limit_threads(snakemake.threads):
+with threadpool_limits(snakemake.threads):
     sweep = embed_sweep(data.X, method, n_components=snakemake.params.n_components,
                         settings=sweep_settings(method, snakemake.params.neighbors, data.n),
                         params=snakemake.params.params, random_state=snakemake.params.seed,

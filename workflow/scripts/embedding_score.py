@@ -2,12 +2,13 @@ from lowdim.log import log_to_file
 
 log_to_file(snakemake.log[0])
 
+from threadpoolctl import threadpool_limits
+
 from lowdim.embedding.experiments import load_sweep, score_sweep, write_csv
-from lowdim.embedding.timing import limit_threads
 
 sweep = load_sweep(snakemake.input.embeddings)
 classification, clustering = snakemake.params.classification, snakemake.params.clustering
-with limit_threads(snakemake.threads):
+with threadpool_limits(snakemake.threads):
     scores = score_sweep(sweep["embeddings"], sweep["settings"], sweep["y"],
                          k_grid=classification["k_grid"], n_splits=classification["n_splits"],
                          standardize=classification["standardize"],

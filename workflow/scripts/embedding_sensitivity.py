@@ -2,15 +2,16 @@ from lowdim.log import log_to_file
 
 log_to_file(snakemake.log[0])
 
+from threadpoolctl import threadpool_limits
+
 from lowdim.data import load_dataset
 from lowdim.embedding.experiments import sensitivity_sweep, write_csv
-from lowdim.embedding.features import subsample_rows
-from lowdim.embedding.timing import limit_threads
+from lowdim.data.parsing import subsample
 
 data = load_dataset(snakemake.input.features)
-rows = subsample_rows(data.n, snakemake.params.max_samples, snakemake.params.seed)
+rows = subsample(data.n, int(snakemake.params.max_samples), snakemake.params.seed)
 classification = snakemake.params.classification
-with limit_threads(snakemake.threads):
+with threadpool_limits(snakemake.threads):
     scores = sensitivity_sweep(
         data.X[rows], data.y[rows], parameter=snakemake.wildcards.parameter,
         values=snakemake.params.values, n_components=snakemake.params.n_components,

@@ -2,10 +2,12 @@ from lowdim.log import log_to_file
 
 log_to_file(snakemake.log[0])
 
-from lowdim.embedding.timing import limit_threads, timing_run
+from threadpoolctl import threadpool_limits
+
+from lowdim.embedding.timing import timing_run
 from lowdim.io import write_json
 
-with limit_threads(snakemake.threads):
+with threadpool_limits(snakemake.threads):
     run = timing_run(snakemake.wildcards.axis, int(snakemake.wildcards.value),
                      snakemake.wildcards.method, fixed=snakemake.params.fixed,
                      n_components=snakemake.params.n_components,

@@ -12,23 +12,21 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.feature_extraction.text import TfidfTransformer, TfidfVectorizer
 
+from ..data.parsing import subsample
 from ..data.prepared import Dataset
 from ..data.text import tokenize
 
-__all__ = ["tfidf_features", "embedding_features", "subsample_rows"]
+__all__ = ["tfidf_features", "embedding_features"]
 
 
-def _stemmed_tokens(text, stem):
-    tokens = tokenize(text)
+def _analyzer(stem):
+    """Text -> tokens of :func:`tokenize`, Porter-stemmed when ``stem``."""
     if not stem:
-        return tokens
+        return tokenize
     from gensim.parsing.porter import PorterStemmer
 
-    stemmer = _STEMMER.setdefault("porter", PorterStemmer())
-    return [stemmer.stem(t) for t in tokens]
-
-
-_STEMMER: dict = {}
+    stemmer = PorterStemmer()
+    return lambda text: [stemmer.stem(t) for t in tokenize(text)]
 
 
 def tfidf_features(dataset: Dataset, *, stem=True, min_df=1, sublinear_tf=False):
@@ -55,7 +53,7 @@ def tfidf_features(dataset: Dataset, *, stem=True, min_df=1, sublinear_tf=False)
     vocabulary : ndarray of str of shape (n_terms,)
     """
     if dataset.texts is not None:
-        vectorizer = TfidfVectorizer(analyzer=lambda text: _stemmed_tokens(text, stem),
+        vectorizer = TfidfVectorizer(analyzer=_analyzer(stem),
                                      min_df=int(min_df), sublinear_tf=bool(sublinear_tf),
                                      dtype=np.float64)
         X = vectorizer.fit_transform(list(dataset.texts))
@@ -67,14 +65,6 @@ def tfidf_features(dataset: Dataset, *, stem=True, min_df=1, sublinear_tf=False)
     X = TfidfTransformer(sublinear_tf=bool(sublinear_tf)).fit_transform(bow[:, keep])
     vocab = dataset.vocab[keep] if dataset.vocab is not None else keep.astype(str)
     return sp.csr_matrix(X), np.asarray(vocab, dtype=str)
-
-
-def subsample_rows(n, max_samples, seed):
-    """All rows when ``max_samples`` is 0 or >= n, else a seeded sorted random subset."""
-    if max_samples <= 0 or max_samples >= n:
-        return np.arange(n)
-    rng = np.random.default_rng(seed)
-    return np.sort(rng.choice(n, size=int(max_samples), replace=False))
 
 
 def embedding_features(dataset: Dataset, *, max_samples=0, seed=0, stem=True, min_df=1,
@@ -103,7 +93,7 @@ def embedding_features(dataset: Dataset, *, max_samples=0, seed=0, stem=True, mi
     if dataset.y is None:
         raise ValueError(f"dataset {dataset.name!r} has no labels `y`; the embedding "
                          "experiments score embeddings against class labels")
-    rows = subsample_rows(dataset.n, max_samples, seed)
+    rows = subsample(dataset.n, int(max_samples), seed)
     meta = {"source_kind": dataset.kind, "rows_kept": int(rows.size),
             "rows_available": int(dataset.n), "source": dataset.meta.get("source", ""),
             "licence": dataset.meta.get("licence", "")}

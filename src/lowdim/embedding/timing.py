@@ -11,27 +11,17 @@ records the fit's own wall time for comparison.
 
 from __future__ import annotations
 
-import contextlib
-
 import pandas as pd
 
 from ..data import get_spec
+from .baselines import NEIGHBOR_PARAMETER
 from .experiments import fit_embedding
 
-__all__ = ["timing_data", "timing_run", "timing_table", "limit_threads"]
+__all__ = ["timing_data", "timing_run", "timing_table"]
 
 #: axis -> (registry dataset, option varied, option held at ``fixed``)
 TIMING_DATA = {"n_samples": ("gaussian_blobs", "n_samples", "n_features"),
                "n_features": ("sparse_blobs", "n_features", "n_samples")}
-
-
-@contextlib.contextmanager
-def limit_threads(n_threads: int):
-    """Cap BLAS/OpenMP thread pools at ``n_threads`` (one job, its own cores)."""
-    from threadpoolctl import threadpool_limits
-
-    with threadpool_limits(limits=int(n_threads)):
-        yield
 
 
 def timing_data(axis, value, fixed, seed=0):
@@ -72,7 +62,7 @@ def timing_run(axis, value, method, *, fixed, n_components, n_neighbors, params=
     """
     data = timing_data(axis, value, fixed, seed=seed)
     params = dict(params or {})
-    if method in ("isomap", "lle", "le", "umap"):
+    if NEIGHBOR_PARAMETER[method] == "n_neighbors":
         params["n_neighbors"] = int(n_neighbors)
     _, seconds = fit_embedding(data.X, method, n_components=n_components, params=params,
                                random_state=seed, n_jobs=n_jobs)

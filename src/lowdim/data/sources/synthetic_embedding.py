@@ -21,6 +21,7 @@ from sklearn.utils import check_random_state
 
 from ..prepared import Dataset
 from ..registry import DatasetSpec, register
+from .synthetic import _int
 
 __all__ = ["gaussian_blobs", "sparse_sign_lift", "sparse_blobs"]
 
@@ -93,10 +94,6 @@ def _sparse_blobs(raw_files, *, n_samples, n_features, n_latent, n_classes, clus
     return Dataset(name="sparse_blobs", kind="sparse", X=X, y=y,
                    label_names=np.array([str(c) for c in range(n_classes)]),
                    meta={"y": "generating cluster"})
-
-
-def _int(default, minimum=1, description=""):
-    return {"type": "integer", "minimum": minimum, "default": default, "description": description}
 
 
 def _std(default):
