@@ -9,7 +9,8 @@ from lowdim.data import Dataset, get_spec
 from lowdim.data.word_vectors import load_glove50
 from lowdim.plots.similarity import error_curves_figure, matrix_labels, spectra_figure
 from lowdim.similarity import WMDOracle
-from lowdim.similarity.matrices import build_matrix, build_oracle, load_matrix, save_matrix
+from lowdim.similarity.matrices import (build_matrix, build_oracle, load_matrix,
+                                       load_matrix_items, save_matrix)
 from lowdim.tables.similarity import diagnostics_table
 
 
@@ -76,6 +77,7 @@ def test_save_and_load_matrix(tmp_path):
     np.testing.assert_array_equal(K, K2)
     np.testing.assert_array_equal(items, [4, 5, 6])
     assert info == {"kind": "wmd", "seconds": 1.5}
+    np.testing.assert_array_equal(load_matrix_items(tmp_path / "m.npz"), [4, 5, 6])
 
 
 def toy_tables():

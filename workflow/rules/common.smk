@@ -46,6 +46,16 @@ def get_final_output(wildcards=None):
     return paper_outputs() + [path for function in REPORT_OUTPUTS for path in function()]
 
 
+def sorted_params(value):
+    """`value` with dict keys sorted at every level: reordering keys in a YAML file must
+    not look like a change of params (Snakemake compares params as written)."""
+    if isinstance(value, dict):
+        return {key: sorted_params(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [sorted_params(item) for item in value]
+    return value
+
+
 def repository_path(path):
     """`path` if absolute, else relative to this repository (not the working directory)."""
     return str(Path(workflow.basedir) / path) if not Path(path).is_absolute() else str(path)

@@ -27,25 +27,15 @@ def _check_similarity_config():
 _check_similarity_config()
 
 
-def sim_sorted(value):
-    """`value` with dict keys sorted at every level: reordering keys in a YAML file must
-    not look like a change of params (Snakemake compares params as written)."""
-    if isinstance(value, dict):
-        return {key: sim_sorted(value[key]) for key in sorted(value)}
-    if isinstance(value, list):
-        return [sim_sorted(item) for item in value]
-    return value
-
-
 def sim_spec(matrix):
     """The result-changing part of a matrix's config: its kind's options only."""
     spec = SIM_MATRICES[matrix]
     keys = ("kind", "dataset", "n_items", "split", spec["kind"])
-    return sim_sorted({key: spec[key] for key in keys})
+    return sorted_params({key: spec[key] for key in keys})
 
 
 def sim_method_options(method):
-    return sim_sorted(SIM["sms"]) if method == "sms_nystrom" else {}
+    return sorted_params(SIM["sms"]) if method == "sms_nystrom" else {}
 
 
 def sim_per_matrix(pattern):

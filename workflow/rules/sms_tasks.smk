@@ -20,7 +20,7 @@ rule sms_wmd_kernel:
     output:
         npz=f"{TASKS_DIR}/wmd/{{corpus}}/kernel.npz",
     params:
-        spec=lambda w: tasks_sorted({
+        spec=lambda w: sorted_params({
             "kind": "wmd", "dataset": WMD_CORPORA[w.corpus]["dataset"],
             "n_items": WMD_CORPORA[w.corpus]["n_items"],
             "wmd": {"gamma": WMD_CORPORA[w.corpus]["gamma0"],
@@ -82,9 +82,9 @@ rule sms_wmd_classify:
         gamma0=lambda w: wmd_gamma0(w.corpus),
         gammas=WMDC["gammas"],
         ranks=lambda w: [] if w.method == "wmd_kernel" else WMDC["ranks"],
-        svm=tasks_sorted(WMDC["svm"]),
-        splits=tasks_sorted(WMDC["splits"]),
-        options=lambda w: tasks_sorted(WMDC["sms"]) if w.method == "sms_nystrom" else {},
+        svm=sorted_params(WMDC["svm"]),
+        splits=sorted_params(WMDC["splits"]),
+        options=lambda w: sorted_params(WMDC["sms"]) if w.method == "sms_nystrom" else {},
         d_max=lambda w: WMDC["wme"]["d_max"] if w.method == "wme" else [],
         seed=lambda w: derive_seed(config["seed"], "sms_wmd_classify", w.corpus),
     log:
@@ -153,7 +153,7 @@ rule sms_glue_matrix:
     output:
         npz=f"{TASKS_DIR}/glue/{{task}}/matrix.npz",
     params:
-        task=lambda w: tasks_sorted({k: v for k, v in GLUE_TASKS[w.task].items()
+        task=lambda w: sorted_params({k: v for k, v in GLUE_TASKS[w.task].items()
                                      if k not in ("threads", "mem_mb", "runtime", "threshold")}),
         seed=lambda w: derive_seed(config["seed"], "sms_glue_matrix", w.task),
     log:
@@ -181,7 +181,7 @@ rule sms_glue_scores:
         methods=GLUE["methods"],
         fractions=GLUE["fractions"],
         n_runs=GLUE["n_runs"],
-        options={"sms_nystrom": tasks_sorted(GLUE["sms"])},
+        options={"sms_nystrom": sorted_params(GLUE["sms"])},
         threshold=lambda w: GLUE_TASKS[w.task]["threshold"],
         seed=lambda w: derive_seed(config["seed"], "sms_glue_scores", w.task),
     log:
@@ -244,7 +244,7 @@ rule sms_coref_matrices:
     output:
         npz=f"{TASKS_DIR}/coref/{{corpus}}/topics.npz",
     params:
-        spec=lambda w: tasks_sorted({k: v for k, v in COREF_CORPORA[w.corpus].items()
+        spec=lambda w: sorted_params({k: v for k, v in COREF_CORPORA[w.corpus].items()
                                      if k not in ("name", "threads", "mem_mb", "runtime")}),
         seed=lambda w: derive_seed(config["seed"], "sms_coref_matrices", w.corpus),
     log:
@@ -274,7 +274,7 @@ rule sms_coref_cluster:
         fractions=lambda w: [] if w.method == "exact" else COREF["fractions"],
         n_runs=lambda w: 1 if w.method == "exact" else COREF["n_runs"],
         thresholds=COREF["thresholds"],
-        options=lambda w: tasks_sorted(COREF["sms"]) if w.method == "sms_nystrom" else {},
+        options=lambda w: sorted_params(COREF["sms"]) if w.method == "sms_nystrom" else {},
         seed=lambda w: derive_seed(config["seed"], "sms_coref_cluster", w.corpus),
     log:
         "logs/sms_coref_cluster/{corpus}/{method}.log",

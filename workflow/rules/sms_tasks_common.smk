@@ -27,7 +27,7 @@ def _tasks_config_errors():
         duplicated = sorted({n for n in names if names.count(n) > 1})
         if duplicated:
             errors.append(f"sms_tasks.{part}: duplicated name(s) {duplicated}")
-    matrices = {m["name"]: m for m in config["similarity"]["matrices"]}
+    matrices = SIM_MATRICES
     for corpus in WMDC["corpora"]:
         name, matrix = corpus["name"], corpus["matrix"]
         if matrix and (matrix not in matrices or matrices[matrix]["kind"] != "wmd"
@@ -54,16 +54,6 @@ if TASKS["enabled"]:
         sys.exit(f"config: {_error}")
 
 
-def tasks_sorted(value):
-    """`value` with dict keys sorted at every level, so that reordering keys in a YAML file
-    does not look like a change of params (Snakemake compares params as written)."""
-    if isinstance(value, dict):
-        return {key: tasks_sorted(value[key]) for key in sorted(value)}
-    if isinstance(value, list):
-        return [tasks_sorted(item) for item in value]
-    return value
-
-
 def glue_not_run_reason():
     """Why the GLUE table cannot be computed in this run, or "" when it can."""
     if not GLUE["tasks"]:
@@ -88,16 +78,14 @@ def wmd_kernel_path(corpus):
 def wmd_gamma0(corpus):
     matrix = WMD_CORPORA[corpus]["matrix"]
     if matrix:
-        spec = next(m for m in config["similarity"]["matrices"] if m["name"] == matrix)
-        return spec["wmd"]["gamma"]
+        return SIM_MATRICES[matrix]["wmd"]["gamma"]
     return WMD_CORPORA[corpus]["gamma0"]
 
 
 def wmd_word_vectors(corpus):
     matrix = WMD_CORPORA[corpus]["matrix"]
     if matrix:
-        spec = next(m for m in config["similarity"]["matrices"] if m["name"] == matrix)
-        return spec["wmd"]["word_vectors"]
+        return SIM_MATRICES[matrix]["wmd"]["word_vectors"]
     return WMD_CORPORA[corpus]["word_vectors"]
 
 

@@ -6,11 +6,11 @@ from threadpoolctl import threadpool_limits
 
 from lowdim.data import load_dataset
 from lowdim.data.word_vectors import load_word_vectors
-from lowdim.similarity.matrices import load_matrix, save_matrix
+from lowdim.similarity.matrices import load_matrix_items, save_matrix
 from lowdim.tasks.wmd_classification import corpus_wme_similarities
 
 dataset = load_dataset(snakemake.input.data)
-_, items, _ = load_matrix(snakemake.input.kernel)
+items = load_matrix_items(snakemake.input.kernel)
 vectors = None if dataset.word_vectors is not None else \
     load_word_vectors(snakemake.params.word_vectors)
 # More random documents than training documents would only be capped away.

@@ -12,6 +12,7 @@ import scipy.linalg
 from .. import __version__
 from ..seeding import derive_seed
 from ..similarity import DenseOracle
+from ._linalg import lambda_min
 from .cur import sicur, stacur
 from .error import relative_frobenius_error
 from .nystrom import nystrom, shifted_nystrom_exact, sms_nystrom
@@ -48,8 +49,7 @@ def _precompute(K, method):
     if method == "optimal":
         options = {"eigenpairs": scipy.linalg.eigh(K)}
     elif method == "shifted_nystrom_exact":
-        w = scipy.linalg.eigh(K, eigvals_only=True, subset_by_index=[0, 0])
-        options = {"lambda_min_K": float(w[0])}
+        options = {"lambda_min_K": lambda_min(K, solver="dense")}
     else:
         options = {}
     return options, time.perf_counter() - t0

@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.linalg
 
+from ._linalg import default_rtol
+
 __all__ = ["FeatureMap", "eigen_feature_map", "feature_map"]
 
 #: Methods whose approximation is ``K[:, S] core K[S, :]`` with a symmetric core.
@@ -87,10 +89,6 @@ def _positive_root_weights(middle, rtol):
     return V[:, keep] * np.sqrt(mu[keep]), int(np.sum(~keep))
 
 
-def _default_rtol(shape):
-    return max(shape) * np.finfo(np.float64).eps
-
-
 def _cur_columns(approx):
     """The union ``J`` of sampled columns and rows and ``G = K[:, J]`` built from them."""
     cols = np.asarray(approx.landmarks, dtype=np.int64)
@@ -131,14 +129,14 @@ def feature_map(approx, rtol=None) -> FeatureMap:
     """
     if approx.method in NYSTROM_FAMILY:
         core = approx.core
-        W, dropped = _positive_root_weights(core, _default_rtol(core.shape) if rtol is None
+        W, dropped = _positive_root_weights(core, default_rtol(core.shape) if rtol is None
                                             else rtol)
         return FeatureMap(np.asarray(approx.landmarks, dtype=np.int64), W, approx.method,
                           {"rank": W.shape[1], "dropped_eigenvalues": dropped})
     if approx.method in ("sicur", "stacur"):
         J, G, B = _cur_columns(approx)
         U, sv, Vt = scipy.linalg.svd(G, full_matrices=False)
-        tol = _default_rtol(G.shape) if rtol is None else rtol
+        tol = default_rtol(G.shape) if rtol is None else rtol
         keep = sv > tol * sv.max(initial=0.0)
         to_basis = Vt[keep].T / sv[keep]  # G @ to_basis = U[:, keep]
         middle = (sv[keep, None] * Vt[keep]) @ B @ (Vt[keep].T * sv[keep])
@@ -180,7 +178,7 @@ def eigen_feature_map(K, rank, eigenpairs=None) -> FeatureMap:
         raise ValueError(f"`rank` must be an integer in [1, n = {n}], got {rank!r}")
     w, V = scipy.linalg.eigh((K + K.T) / 2.0) if eigenpairs is None else eigenpairs
     top = np.argsort(-np.abs(w), kind="stable")[:rank]
-    positive = top[w[top] > _default_rtol(K.shape) * np.abs(w).max(initial=0.0)]
+    positive = top[w[top] > default_rtol(K.shape) * np.abs(w).max(initial=0.0)]
     positive = np.sort(positive)[::-1]
     W = V[:, positive] / np.sqrt(w[positive])
     return FeatureMap(np.arange(n, dtype=np.int64), W, "optimal",

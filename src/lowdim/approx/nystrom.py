@@ -114,12 +114,10 @@ def sms_nystrom(oracle, s, random_state=None, *, multiplier=2, alpha=1.5, eigen_
     start = oracle.evaluations
     S2 = draw_order(rng, n)[:s2]
     S1 = S2[:s]
-    C = oracle(np.arange(n), S1)  # K[S1, S2 \ S1] comes with these columns
     lam = lambda_min(oracle(S2, S2), solver=eigen_solver, random_state=rng)
-    shift = alpha * min(0.0, lam)
-    core, kept = pinv_symmetric(C[S1] - shift * np.eye(s), rtol=rtol)
-    info = {"S2": S2, "lambda_min_S2": lam, "alpha": float(alpha), "shift": float(shift),
-            "core_rank": kept, "pinv_rtol": rtol}
+    # K[S2, S1] is cached by now, so the columns cost only the rows outside S2.
+    C, core, info = _shifted_core(oracle, S1, alpha * min(0.0, lam), rtol)
+    info.update(S2=S2, lambda_min_S2=lam, alpha=float(alpha))
     return LowRankApprox(C, core, C.T, oracle.evaluations - start, S1, "sms_nystrom", True, info)
 
 

@@ -158,23 +158,31 @@ class SimilarityOracle:
         """
         raise NotImplementedError
 
+    def _compute_serial(self, i, j, progress, size=None) -> np.ndarray:
+        """Compute pairs chunk by chunk (``size``, default ``chunk_size``) in this process."""
+        func, args = self._pair_task()
+        size = size or self.chunk_size
+        out = np.empty(i.size, dtype=np.float64)
+        for a in range(0, i.size, size):
+            b = min(a + size, i.size)
+            out[a:b] = func(*args, i[a:b], j[a:b])
+            progress.update(b - a)
+        return out
+
     def _compute_chunks(self, i, j, progress) -> np.ndarray:
         """Compute pairs chunk by chunk, in parallel over ``n_jobs`` workers."""
-        func, args = self._pair_task()
         size = self.chunk_size
         if self.n_jobs > 1:
             # At most ~4 tasks per worker: each task ships (or memory-maps) the shared
             # arguments, and joblib hashes large arrays every time it does.
             size = max(size, -(-i.size // (4 * self.n_jobs)))
         bounds = [(a, min(a + size, i.size)) for a in range(0, i.size, size)]
-        out = np.empty(i.size, dtype=np.float64)
         if self.n_jobs == 1 or len(bounds) == 1:
-            for a, b in bounds:
-                out[a:b] = func(*args, i[a:b], j[a:b])
-                progress.update(b - a)
-            return out
+            return self._compute_serial(i, j, progress, size)
         from joblib import Parallel, delayed
 
+        func, args = self._pair_task()
+        out = np.empty(i.size, dtype=np.float64)
         parallel = Parallel(n_jobs=self.n_jobs, backend=self._backend, return_as="generator")
         results = parallel(delayed(func)(*args, i[a:b], j[a:b]) for a, b in bounds)
         for (a, b), values in zip(bounds, results):

@@ -109,12 +109,7 @@ class CrossEncoderOracle(SimilarityOracle):
 
         previous = torch.get_num_threads()
         torch.set_num_threads(self.n_jobs)
-        try:
-            out = np.empty(i.size, dtype=np.float64)
-            for a in range(0, i.size, self.chunk_size):
-                b = min(a + self.chunk_size, i.size)
-                out[a:b] = _crossencoder_pairs(self, i[a:b], j[a:b])
-                progress.update(b - a)
-            return out
+        try:  # the model's own threads replace worker processes
+            return self._compute_serial(i, j, progress)
         finally:
             torch.set_num_threads(previous)

@@ -29,7 +29,7 @@ from .full import full_matrix
 from .wmd import WMDOracle, in_vocabulary_counts
 
 __all__ = ["MATRIX_KINDS", "build_oracle", "build_matrix", "item_embeddings", "load_matrix",
-           "save_matrix"]
+           "load_matrix_items", "save_matrix"]
 
 logger = logging.getLogger("lowdim")
 
@@ -266,3 +266,9 @@ def load_matrix(path):
 
     with np.load(path, allow_pickle=False) as store:
         return store["K"], store["items"], json.loads(str(store["info"]))
+
+
+def load_matrix_items(path) -> np.ndarray:
+    """Only the ``items`` of a :func:`save_matrix` file (the n x n matrix is not read)."""
+    with np.load(path, allow_pickle=False) as store:
+        return store["items"]

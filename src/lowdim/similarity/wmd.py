@@ -159,17 +159,9 @@ class WMDOracle(SimilarityOracle):
 
         Parameters
         ----------
-        bow : sparse or dense matrix of shape (n, V)
-            Word counts per document over ``vocab``.
-        vocab : sequence of str of shape (V,)
-        word_vectors : object with ``vocab`` and ``vectors``, or ndarray of shape (V, dim)
-            A word-vector table (e.g. :class:`lowdim.data.word_vectors.WordVectors`,
-            whose ``vocab`` maps word -> row, or a sequence of words, one per row),
-            looked up by word; or vectors already aligned with ``vocab`` (as in
-            the Kusner et al. ``.mat`` files). Words without a vector are dropped.
+        bow, vocab, word_vectors, stop_words
+            As in :func:`document_bags` (Kusner et al. drop stop words).
         gamma : float
-        stop_words : collection of str, optional
-            Words to drop before weighting (Kusner et al. drop stop words).
         texts : sequence of str, optional
             Document texts, quoted in the error for an empty document.
         **kwargs

@@ -224,10 +224,11 @@ def _unit_scale(train, test, gram=False):
     return train * factor, test * factor
 
 
-def _candidates(method, K_tr, K_te, gamma, schedule, s, split, train, test):
-    """Yield ``(rank, d_max, kernel, Z_train, Z_test, n_features, evaluations)`` at one gamma."""
-    n_tr, n_te = train.size, test.size
-    full = n_tr * (n_tr + 1) // 2 + n_te * n_tr
+def _candidates(method, K_tr, K_te, gamma, schedule, s, split, wme_rows, n_tr, full):
+    """Yield ``(rank, d_max, kernel, Z_train, Z_test, n_features, evaluations)`` at one gamma.
+
+    ``wme_rows`` maps D_max to the WME similarities of the training then test documents.
+    """
     if method == "wmd_kernel":
         yield schedule[0]["rank"], None, "precomputed", K_tr, K_te, n_tr, full
         return
@@ -235,9 +236,9 @@ def _candidates(method, K_tr, K_te, gamma, schedule, s, split, train, test):
     for entry in schedule:
         r = entry["rank"]
         if method == "wme":
-            for d_max, S in s["wme"].items():
-                Z = wme_features(S[np.r_[train, test]], gamma, r)
-                yield r, d_max, "linear", Z[:n_tr], Z[n_tr:], r, (n_tr + n_te) * r
+            for d_max, S in wme_rows.items():
+                Z = wme_features(S, gamma, r)
+                yield r, d_max, "linear", Z[:n_tr], Z[n_tr:], r, S.shape[0] * r
         elif method == "optimal":
             fmap = eigen_feature_map(K_tr, r, eigenpairs=eig)
             yield (r, None, "linear", fmap.transform(K_tr), fmap.transform(K_te),
@@ -265,14 +266,18 @@ def _rows_for_split(method, K, y, train, test, s, split):
     schedule = _schedule(method, n_tr, s)
     entries = {entry["rank"]: entry for entry in schedule}
     best = {rank: _Best() for rank in entries}
+    # Rows of the training then test documents, taken once for every gamma.
+    docs = np.r_[train, test]
+    block = K[np.ix_(docs, train)] if method != "wme" else None
+    wme_rows = {d_max: S[docs] for d_max, S in s["wme"].items()} if method == "wme" else {}
     for gamma in s["gammas"]:
         t0 = time.perf_counter()
         K_tr = K_te = None
         if method != "wme":
-            Kg = kernel_power(K[np.ix_(np.r_[train, test], train)], gamma, s["gamma0"])
+            Kg = kernel_power(block, gamma, s["gamma0"])
             K_tr, K_te = Kg[:n_tr], Kg[n_tr:]
         for r, d_max, kind, Z_tr, Z_te, n_features, evaluations in _candidates(
-                method, K_tr, K_te, gamma, schedule, s, split, train, test):
+                method, K_tr, K_te, gamma, schedule, s, split, wme_rows, n_tr, full):
             Z_tr, Z_te = _unit_scale(Z_tr, Z_te, gram=kind == "precomputed")
             svm = TunedSVM(kernel=kind, C_grid=s["C_grid"], n_folds=s["n_folds"],
                            random_state=cv_seed, max_iter=s["max_iter"]).fit(Z_tr, y_tr)
