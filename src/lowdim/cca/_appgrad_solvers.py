@@ -109,9 +109,9 @@ def gram_half_step(S, S_cross, own: ViewState, other_weights, eta: float,
     return ViewState(tilde, tilde @ M, proj_tilde, None)
 
 
-def _normalise_start(weights, moment, reg):
-    """Scale random start weights so that ``Wᵀ(S + λI)W = I``."""
-    return weights @ inv_sqrt_psd(moment + reg * (weights.T @ weights))
+def _start_factor(weights, moment, reg):
+    """``M`` such that ``W M`` satisfies ``(WM)ᵀ(S + λI)(WM) = I``, given ``moment = WᵀSW``."""
+    return inv_sqrt_psd(moment + reg * (weights.T @ weights))
 
 
 class DataSolver:
@@ -132,9 +132,9 @@ class DataSolver:
         (n, p1), p2, k = self.X.shape, self.Y.shape[1], self.k
         psi0 = rng.standard_normal((p2, k))
         proj0 = np.asarray(self.Y @ psi0)
-        psi0 = _normalise_start(psi0, proj0.T @ proj0 / n, self.reg)
+        M = _start_factor(psi0, proj0.T @ proj0 / n, self.reg)  # Y (psi0 M) = proj0 M
         self.x = ViewState(np.zeros((p1, k)), np.zeros((p1, k)), np.zeros((n, k)), None)
-        self.y = ViewState(np.zeros((p2, k)), psi0, np.zeros((n, k)), np.asarray(self.Y @ psi0))
+        self.y = ViewState(np.zeros((p2, k)), psi0 @ M, np.zeros((n, k)), proj0 @ M)
 
     def step(self, rng) -> float:
         x_old, y_old = self.x.tilde, self.y.tilde
@@ -180,7 +180,7 @@ class GramSolver:
     def start(self, rng):
         p1, p2, k = self.Sx.shape[0], self.Sy.shape[0], self.k
         psi0 = rng.standard_normal((p2, k))
-        psi0 = _normalise_start(psi0, psi0.T @ self.Sy @ psi0, self.reg)
+        psi0 = psi0 @ _start_factor(psi0, psi0.T @ self.Sy @ psi0, self.reg)
         self.x = ViewState(np.zeros((p1, k)), np.zeros((p1, k)), np.zeros((p1, k)))
         self.y = ViewState(np.zeros((p2, k)), psi0, np.zeros((p2, k)))
 
@@ -284,7 +284,7 @@ class StochasticSolver:
         p1, p2, k = self.X.shape[1], self.Y.shape[1], self.k
         psi0 = rng.standard_normal((p2, k))
         Z = np.asarray(self.Y[self._rows(rng, self.s)] @ psi0)
-        psi0 = _normalise_start(psi0, Z.T @ Z / self.s, self.reg)
+        psi0 = psi0 @ _start_factor(psi0, Z.T @ Z / self.s, self.reg)
         self.x = LazyView(np.zeros((p1, k)), 1.0, np.zeros((k, k)), np.eye(k))
         self.y = LazyView(np.zeros((p2, k)), 1.0, np.zeros((k, k)), np.eye(k), start=psi0)
         self.iteration = 0

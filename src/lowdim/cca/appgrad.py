@@ -10,7 +10,6 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils import check_random_state
 
 from ..progress import Progress
 from ..seeding import spawn_seeds
@@ -21,7 +20,7 @@ from ._validation import check_positive, check_view
 from .flops import appgrad_batch_flops, appgrad_stochastic_flops
 from .metrics import canonical_correlations
 
-__all__ = ["AppGradCCA", "GRAM_MAX_BYTES", "MAX_STEP_HALVINGS"]
+__all__ = ["AppGradCCA", "GRAM_MAX_BYTES", "MAX_STEP_HALVINGS", "checkpoint_iterations"]
 
 logger = logging.getLogger("lowdim")
 
@@ -33,6 +32,13 @@ GRAM_MAX_BYTES = 256 * 2 ** 20
 MAX_STEP_HALVINGS = 60
 
 _TRACE_COLUMNS = ["iteration", "flops", "seconds", "tcc_train", "tcc_heldout"]
+
+
+def checkpoint_iterations(max_iter: int, count: int, extra=()) -> list[int]:
+    """About ``count`` log-spaced iterations up to ``max_iter``, plus ``extra`` ones."""
+    its = set(np.unique(np.round(np.logspace(0, np.log10(max_iter), max(count, 1)))).astype(int))
+    its |= {int(i) for i in extra if 1 <= int(i) <= max_iter} | {int(max_iter)}
+    return sorted(its)
 
 
 class AppGradCCA(BaseCCA):
@@ -153,7 +159,7 @@ class AppGradCCA(BaseCCA):
         self.random_state = random_state
 
     # -- parameter checks -------------------------------------------------
-    def _check_params(self, n, p1, p2, k):
+    def _check_params(self, n, k):
         max_iter = check_positive(self.max_iter, "max_iter", integer=True)
         check_positive(self.tol, "tol", allow_zero=True)
         if not (self.step_size == "auto" or (not isinstance(self.step_size, str)
@@ -178,12 +184,11 @@ class AppGradCCA(BaseCCA):
     def _checkpoints(self, max_iter):
         if self.checkpoints is None or isinstance(self.checkpoints, (int, np.integer)):
             count = 30 if self.checkpoints is None else int(self.checkpoints)
-            its = np.unique(np.round(np.logspace(0, np.log10(max_iter), max(count, 1))))
-        else:
-            its = np.asarray(self.checkpoints, dtype=float)
-            if its.ndim != 1 or np.any(its < 1) or np.any(its != np.round(its)):
-                raise ValueError(f"`checkpoints` must be positive iteration numbers, "
-                                 f"got {self.checkpoints!r}")
+            return set(checkpoint_iterations(max_iter, count))
+        its = np.asarray(self.checkpoints, dtype=float)
+        if its.ndim != 1 or np.any(its < 1) or np.any(its != np.round(its)):
+            raise ValueError(f"`checkpoints` must be positive iteration numbers, "
+                             f"got {self.checkpoints!r}")
         return {int(i) for i in its if i <= max_iter} | {max_iter}
 
     # -- solver construction ----------------------------------------------
@@ -240,9 +245,9 @@ class AppGradCCA(BaseCCA):
         """
         start = time.perf_counter()
         X, Y, k = self._check_fit_inputs(X, Y)
-        max_iter, b, s = self._check_params(X.shape[0], X.shape[1], Y.shape[1], k)
+        max_iter, b, s = self._check_params(X.shape[0], k)
         heldout = self._check_heldout(heldout, X.shape[1], Y.shape[1])
-        rng = np.random.default_rng(spawn_seeds(check_random_state(self.random_state), 1)[0])
+        rng = np.random.default_rng(spawn_seeds(self.random_state, 1)[0])
         solver, flops_per_iter = self._make_solver(X, Y, k, b, s, rng, max_iter)
         state = rng.bit_generator.state
         for halvings in range(MAX_STEP_HALVINGS + 1):

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .appgrad import AppGradCCA
+from .appgrad import AppGradCCA, checkpoint_iterations
 from .exact import ExactCCA
 from .heuristics import DWCCA, NWCCA, PCACCA
 
@@ -38,10 +38,6 @@ class Views:
     @property
     def heldout(self):
         return None if self.X_test is None else (self.X_test, self.Y_test)
-
-
-def _scale(A, factor):
-    return A * factor if sp.issparse(A) else A * factor
 
 
 def _max_abs(A) -> float:
@@ -90,7 +86,7 @@ def training_views(dataset, *, rescale: str = "none", heldout_fraction: float = 
     views += [dataset.X[test], dataset.Y[test]] if test is not None and test.size else [None, None]
     if rescale == "max_abs":
         factors = [1.0 / max(_max_abs(views[0]), 1e-300), 1.0 / max(_max_abs(views[1]), 1e-300)]
-        views = [None if v is None else _scale(v, factors[i % 2]) for i, v in enumerate(views)]
+        views = [None if v is None else v * factors[i % 2] for i, v in enumerate(views)]
     return Views(*views)
 
 
@@ -122,13 +118,6 @@ def dataset_stats(name: str, views: Views) -> dict:
             "p1": views.X.shape[1], "p2": views.Y.shape[1],
             "sparsity_x": zeros(views.X), "sparsity_y": zeros(views.Y),
             "storage": "sparse" if sp.issparse(views.X) else "dense"}
-
-
-def checkpoint_iterations(max_iter: int, count: int, extra=()) -> list[int]:
-    """About ``count`` log-spaced iterations up to ``max_iter``, plus ``extra`` ones."""
-    its = set(np.unique(np.round(np.logspace(0, np.log10(max_iter), max(count, 1)))).astype(int))
-    its |= {int(i) for i in extra if 1 <= int(i) <= max_iter} | {int(max_iter)}
-    return sorted(its)
 
 
 def _tcc(est, X, Y) -> float:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils import check_random_state
 from sklearn.utils.extmath import randomized_svd
 
 from ..seeding import spawn_seeds
@@ -55,7 +54,7 @@ class _CrossSVDCCA(BaseCCA):
     def _fit(self, X, Y, k):
         oversample = check_positive(self.oversample, "oversample", integer=True, allow_zero=True)
         n_iter = check_positive(self.n_iter, "n_iter", integer=True, allow_zero=True)
-        rng = np.random.default_rng(spawn_seeds(check_random_state(self.random_state), 1)[0])
+        rng = np.random.default_rng(spawn_seeds(self.random_state, 1)[0])
         (n, p1), p2 = X.shape, Y.shape[1]
         dx, dy, flops = self._scalings(X, Y)
 
@@ -163,7 +162,7 @@ class PCACCA(BaseCCA):
         mx, my = min(m, X.shape[1]), min(m, Y.shape[1])
         if k > min(mx, my):
             raise ValueError(f"`n_pca_components` must be at least n_components = {k}, got {m}")
-        seeds = spawn_seeds(check_random_state(self.random_state), 2)
+        seeds = spawn_seeds(self.random_state, 2)
         (Vx, fx), (Vy, fy) = (self._principal_directions(X, mx, seeds[0]),
                               self._principal_directions(Y, my, seeds[1]))
         n = X.shape[0]

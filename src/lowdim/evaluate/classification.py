@@ -15,7 +15,6 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_validat
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
-from sklearn.utils import check_random_state
 
 from ..seeding import spawn_seeds
 
@@ -83,7 +82,7 @@ def knn_cv_accuracy(embedding, y, *, k_grid=KNN_K_GRID, n_splits=4, standardize=
         raise ValueError(f"`embedding` has {embedding.shape[0]} rows but `y` has {y.shape[0]}")
     if n_splits < 2:
         raise ValueError(f"`n_splits` must be >= 2, got {n_splits}")
-    outer_seed, inner_seed = (int(s) for s in spawn_seeds(check_random_state(random_state), 2))
+    outer_seed, inner_seed = (int(s) for s in spawn_seeds(random_state, 2))
     steps = [("scale", StandardScaler())] if standardize else []
     model = Pipeline(steps + [("knn", KNeighborsClassifier())])
     search = GridSearchCV(model, {"knn__n_neighbors": list(k_grid)}, n_jobs=n_jobs,

@@ -19,6 +19,7 @@ from ..parsing import split_indices
 from ..prepared import Dataset
 from ..registry import DatasetSpec, register
 from .cca_data import word_context_views
+from .embedded import _read_gensim_text
 
 __all__ = ["CORPORA", "ptb_style_tokens"]
 
@@ -49,13 +50,7 @@ def ptb_style_tokens(text: str) -> list[str]:
 
 
 def _read_documents(corpora) -> list[str]:
-    from gensim.test.utils import datapath
-
-    documents = []
-    for name in corpora:
-        with open(datapath(name), encoding="latin-1") as fh:
-            documents.extend(line.strip() for line in fh if line.strip())
-    return documents
+    return [line for name in corpora for line in _read_gensim_text(name)]
 
 
 def _word_context(raw_files, *, corpora, vocab_size, window, test_fraction, seed):
