@@ -8,7 +8,7 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["atomic_path", "write_json", "read_json"]
+__all__ = ["atomic_path", "write_json", "read_json", "read_benchmark"]
 
 
 @contextlib.contextmanager
@@ -59,6 +59,21 @@ def write_json(path, obj, **kwargs) -> None:
 def read_json(path):
     """Read JSON from ``path``."""
     return json.loads(Path(path).read_text())
+
+
+def read_benchmark(path):
+    """A Snakemake ``benchmark:`` file as a DataFrame, one row per repeat.
+
+    The columns ``s`` (wall seconds), ``cpu_time`` (s) and ``max_rss`` (MB) are
+    numeric; Snakemake's "NA" (a measurement the platform does not give), or a
+    column the file lacks, is NaN.
+    """
+    import pandas as pd
+
+    bench = pd.read_csv(path, sep="\t")
+    for column in ("s", "cpu_time", "max_rss"):
+        bench[column] = pd.to_numeric(bench.get(column, float("nan")), errors="coerce")
+    return bench
 
 
 def _jsonable(value):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..data import get_spec
+from ..io import read_benchmark
 from .baselines import NEIGHBOR_PARAMETER
 from .experiments import fit_embedding
 
@@ -95,10 +96,10 @@ def timing_table(runs, benchmarks) -> pd.DataFrame:
     """
     rows = []
     for run, path in zip(runs, benchmarks):
-        bench = pd.read_csv(path, sep="\t")
+        bench = read_benchmark(path)
         held = "D" if run["axis"] == "n_samples" else "n"
         held_value = run["n_features"] if run["axis"] == "n_samples" else run["n_samples"]
         rows.append({**run, "seconds": float(bench["s"].mean()),
-                     "max_rss_mb": pd.to_numeric(bench.get("max_rss"), errors="coerce").mean(),
+                     "max_rss_mb": bench["max_rss"].mean(),
                      "fixed": f"{held} = {held_value:,}"})
     return pd.DataFrame(rows)

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from .render import verdict_counts
+
 __all__ = ["GALLERY", "copy_figures", "reproduction_section", "gallery_section", "replace_section"]
 
 #: (file under results/figures, caption) of the figures shown in the README.
@@ -51,10 +53,9 @@ def reproduction_section(card: pd.DataFrame, profile: str) -> str:
     """Markdown: per paper, what reproduces, what differs and what did not run."""
     lines = [f"### What reproduces and what does not (profile `{profile}`)", ""]
     for paper, part in card.groupby("paper", sort=False):
-        counts = part["verdict"].value_counts()
-        lines.append(f"**{paper}**: {counts.get('reproduced', 0)} reproduced, "
-                     f"{counts.get('differs', 0)} differ, {counts.get('not run', 0)} not run in this "
-                     "profile.")
+        counts = verdict_counts(part)
+        lines.append(f"**{paper}**: {counts['reproduced']} reproduced, {counts['differs']} "
+                     f"differ, {counts['not run']} not run in this profile.")
         lines.append("")
         for _, row in part[part["verdict"] != "not run"].iterrows():
             mark = "✅" if row["verdict"] == "reproduced" else "❌"
@@ -67,7 +68,8 @@ def reproduction_section(card: pd.DataFrame, profile: str) -> str:
     return "\n".join(lines)
 
 
-def gallery_section(figures, card: pd.DataFrame | None, profile: str, docs_prefix="docs/gallery") -> str:
+def gallery_section(figures, card: pd.DataFrame | None, profile: str,
+                    docs_prefix="docs/gallery") -> str:
     """The README block between the gallery markers."""
     lines = [START, "", f"Figures from the default `{profile}` run (regenerate with "
              "`python docs/update_gallery.py` after `snakemake --cores 2`).", ""]

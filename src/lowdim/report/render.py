@@ -7,6 +7,7 @@ import pandas as pd
 
 from ..io import atomic_path
 from ..tables import write_table
+from .scorecard import VERDICTS
 from .summary import to_rst_table
 
 __all__ = ["scorecard_display", "write_scorecards", "summary_rst", "verdict_counts"]
@@ -49,7 +50,7 @@ def write_scorecards(card: pd.DataFrame, papers: dict, csv_paths: dict, md_paths
 
 def verdict_counts(card: pd.DataFrame) -> dict:
     """``{verdict: count}`` in the order reproduced, differs, not run."""
-    return {v: int((card["verdict"] == v).sum()) for v in ("reproduced", "differs", "not run")}
+    return {v: int((card["verdict"] == v).sum()) for v in VERDICTS}
 
 
 def summary_rst(profile, seed, parts, datasets, stages, scorecard, similarity, cca) -> str:
@@ -62,8 +63,9 @@ def summary_rst(profile, seed, parts, datasets, stages, scorecard, similarity, c
     lines += [f"**Time per stage** (from Snakemake benchmark files; {total:.0f} s of job time "
               "in all, jobs may overlap):", "", to_rst_table(stages), ""]
     if len(scorecard):
-        by_paper = scorecard.groupby("paper")["verdict"].value_counts().unstack(fill_value=0)
-        by_paper = by_paper.reindex(columns=["reproduced", "differs", "not run"], fill_value=0)
+        by_paper = pd.DataFrame.from_dict(
+            {paper: verdict_counts(part) for paper, part in scorecard.groupby("paper")},
+            orient="index").rename_axis("paper")
         lines += ["**Scorecard** (details under each paper's *Scorecard*):", "",
                   to_rst_table(by_paper.reset_index()), ""]
     if len(similarity):

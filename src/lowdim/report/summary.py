@@ -11,6 +11,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..io import read_benchmark
+
 __all__ = ["PAPER_OF_RULE", "stage_times", "similarity_savings", "cca_savings", "to_rst_table"]
 
 #: Rule-name prefix -> the part of the report it belongs to.
@@ -43,12 +45,12 @@ def stage_times(benchmark_root) -> pd.DataFrame:
     rows = []
     for path in sorted(Path(benchmark_root).glob("*/**/*.tsv")):
         rule = path.relative_to(benchmark_root).parts[0]
-        bench = pd.read_csv(path, sep="\t")
+        bench = read_benchmark(path)
         if bench.empty:
             continue
-        rows.append({"rule": rule, "s": float(bench["s"].iloc[-1]),
-                     "cpu_time": float(pd.to_numeric(bench.get("cpu_time", np.nan), errors="coerce").iloc[-1]),
-                     "max_rss": float(pd.to_numeric(bench.get("max_rss", np.nan), errors="coerce").iloc[-1])})
+        last = bench.iloc[-1]
+        rows.append({"rule": rule, "s": float(last["s"]), "cpu_time": float(last["cpu_time"]),
+                     "max_rss": float(last["max_rss"])})
     columns = ["part", "rule", "jobs", "wall time (s)", "longest job (s)", "CPU time (s)",
                "peak memory (MB)"]
     if not rows:
@@ -89,8 +91,8 @@ def similarity_savings(errors: pd.DataFrame, matrices: pd.DataFrame,
         evaluations = float(at["evaluations"].median())
         rows.append({"matrix": matrix, "method": method, "s/n": round(float(closest), 3),
                      "evaluations": int(evaluations),
-                     "full matrix evaluations": int(full.get(matrix, np.nan)),
-                     "fraction of full": round(evaluations / full.get(matrix, np.nan), 3),
+                     "full matrix evaluations": int(full[matrix]),
+                     "fraction of full": round(evaluations / full[matrix], 3),
                      "median relative error": round(float(at["error"].median()), 4)})
     return pd.DataFrame(rows)
 
