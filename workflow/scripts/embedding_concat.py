@@ -4,7 +4,7 @@ log_to_file(snakemake.log[0])
 
 import pandas as pd
 
-from lowdim.embedding.experiments import write_csv
+from lowdim.tables import write_table
 
-write_csv(pd.concat([pd.read_csv(path) for path in snakemake.input.parts], ignore_index=True),
-          snakemake.output.csv)
+write_table(pd.concat([pd.read_csv(path) for path in snakemake.input.parts], ignore_index=True),
+            snakemake.output.csv, formats=("csv",))

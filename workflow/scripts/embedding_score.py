@@ -4,7 +4,8 @@ log_to_file(snakemake.log[0])
 
 from threadpoolctl import threadpool_limits
 
-from lowdim.embedding.experiments import load_sweep, score_sweep, write_csv
+from lowdim.embedding.experiments import load_sweep, score_sweep
+from lowdim.tables import write_table
 
 sweep = load_sweep(snakemake.input.embeddings)
 classification, clustering = snakemake.params.classification, snakemake.params.clustering
@@ -19,4 +20,4 @@ seconds = dict(zip(sweep["settings"], sweep["seconds"]))
 scores.insert(0, "method", sweep["info"]["method"])
 scores.insert(0, "dataset", sweep["info"]["dataset"])
 scores["fit_seconds"] = scores["setting"].map(seconds)
-write_csv(scores, snakemake.output.csv)
+write_table(scores, snakemake.output.csv, formats=("csv",))

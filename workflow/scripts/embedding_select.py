@@ -4,12 +4,13 @@ log_to_file(snakemake.log[0])
 
 import pandas as pd
 
-from lowdim.embedding.experiments import select_best, significance_tests, write_csv
+from lowdim.embedding.experiments import select_best, significance_tests
+from lowdim.tables import write_table
 
 scores = pd.concat([pd.read_csv(path) for path in snakemake.input.scores], ignore_index=True)
 classification, clustering = select_best(scores)
-write_csv(scores, snakemake.output.scores)
-write_csv(classification, snakemake.output.classification)
-write_csv(clustering, snakemake.output.clustering)
-write_csv(significance_tests(classification, clustering, alpha=snakemake.params.alpha),
-          snakemake.output.ttests)
+write_table(scores, snakemake.output.scores, formats=("csv",))
+write_table(classification, snakemake.output.classification, formats=("csv",))
+write_table(clustering, snakemake.output.clustering, formats=("csv",))
+write_table(significance_tests(classification, clustering, alpha=snakemake.params.alpha),
+            snakemake.output.ttests, formats=("csv",))

@@ -5,7 +5,8 @@ log_to_file(snakemake.log[0])
 from threadpoolctl import threadpool_limits
 
 from lowdim.data import load_dataset
-from lowdim.embedding.experiments import sensitivity_sweep, write_csv
+from lowdim.embedding.experiments import sensitivity_sweep
+from lowdim.tables import write_table
 from lowdim.data.parsing import subsample
 
 data = load_dataset(snakemake.input.features)
@@ -19,4 +20,4 @@ with threadpool_limits(snakemake.threads):
         n_splits=classification["n_splits"], standardize=classification["standardize"],
         random_state=snakemake.params.seed, n_jobs=snakemake.params.n_jobs)
 scores.insert(0, "dataset", data.name)
-write_csv(scores, snakemake.output.csv)
+write_table(scores, snakemake.output.csv, formats=("csv",))

@@ -30,7 +30,7 @@ from ..evaluate.stats import ttests_against
 from .baselines import NEIGHBOR_PARAMETER, make_embedder
 
 __all__ = ["sweep_settings", "fit_embedding", "embed_sweep", "score_sweep", "select_best",
-           "significance_tests", "sensitivity_scores", "sensitivity_sweep", "save_sweep", "load_sweep", "write_csv",
+           "significance_tests", "sensitivity_scores", "sensitivity_sweep", "save_sweep", "load_sweep",
            "features_summary"]
 
 logger = logging.getLogger("lowdim")
@@ -249,14 +249,6 @@ def load_sweep(path):
         return {"embeddings": store["embeddings"], "settings": store["settings"].tolist(),
                 "seconds": store["seconds"], "errors": store["errors"].tolist(),
                 "y": store["y"], "info": json.loads(str(store["info"]))}
-
-
-def write_csv(df: pd.DataFrame, path) -> None:
-    """Write a tidy table to ``path`` atomically."""
-    from ..io import atomic_path
-
-    with atomic_path(path) as tmp:
-        df.to_csv(tmp, index=False)
 
 
 def features_summary(dataset) -> dict:
