@@ -15,8 +15,8 @@ import logging
 import numpy as np
 import scipy.sparse as sp
 from scipy import linalg
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 
+from ._base import EmbeddingEstimator
 from ._validation import check_embedding_input, check_n_components, check_n_neighbors
 from .mds import ClassicalMDS
 from .vec2vec import Vec2Vec
@@ -28,10 +28,8 @@ __all__ = ["PCAEmbedding", "IsomapEmbedding", "LLEEmbedding", "LaplacianEigenmap
 logger = logging.getLogger("lowdim")
 
 
-class _LibraryEmbedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class _LibraryEmbedding(EmbeddingEstimator):
     """Common fit logic: validate, build the library estimator, store ``embedding_``."""
-
-    _accepts_sparse = True
 
     def fit(self, X, y=None):
         """Compute the embedding of ``X`` of shape (n_samples, n_features); ``y`` is ignored."""
@@ -44,21 +42,8 @@ class _LibraryEmbedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
                                      dtype=np.float64)
         return self
 
-    def fit_transform(self, X, y=None):
-        """Fit and return ``embedding_`` of shape (n_samples, n_components)."""
-        return self.fit(X).embedding_
-
     def _prepare(self, X):
         return X
-
-    @property
-    def _n_features_out(self):
-        return self.embedding_.shape[1]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = self._accepts_sparse
-        return tags
 
 
 class PCAEmbedding(_LibraryEmbedding):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 from scipy import linalg
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.metrics import euclidean_distances
 from sklearn.utils.extmath import svd_flip
 
+from ._base import EmbeddingEstimator
 from ._validation import check_embedding_input, check_n_components
 
 __all__ = ["ClassicalMDS", "classical_mds"]
@@ -47,7 +47,7 @@ def classical_mds(squared_distances, n_components):
     return V * np.sqrt(np.clip(w, 0.0, None)), w
 
 
-class ClassicalMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class ClassicalMDS(EmbeddingEstimator):
     """Classical MDS on Euclidean distances (not scikit-learn's SMACOF ``MDS``).
 
     Double-centres the matrix of squared Euclidean distances and keeps the top
@@ -79,16 +79,3 @@ class ClassicalMDS(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
         D2 = euclidean_distances(X, squared=True)
         self.embedding_, self.eigenvalues_ = classical_mds(D2, k)
         return self
-
-    def fit_transform(self, X, y=None):
-        """Fit and return ``embedding_``."""
-        return self.fit(X).embedding_
-
-    @property
-    def _n_features_out(self):
-        return self.embedding_.shape[1]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags

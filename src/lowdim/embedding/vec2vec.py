@@ -12,10 +12,10 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils import check_random_state
 
 from ..seeding import spawn_seeds
+from ._base import EmbeddingEstimator
 from ._validation import (check_choice, check_embedding_input, check_float, check_int,
                           check_n_components, check_n_neighbors)
 from .graph import add_self_loops_to_isolated, cosine_knn_graph
@@ -31,7 +31,7 @@ class IsolatedSamplesWarning(UserWarning):
     """Some samples have no neighbour with positive cosine similarity."""
 
 
-class Vec2Vec(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class Vec2Vec(EmbeddingEstimator):
     """Vec2vec dimensionality reduction.
 
     Builds the symmetric top-k cosine similarity graph of the rows of ``X``
@@ -174,10 +174,6 @@ class Vec2Vec(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                     *self.timings_.values())
         return self
 
-    def fit_transform(self, X, y=None):
-        """Fit and return ``embedding_`` of shape (n_samples, n_components)."""
-        return self.fit(X).embedding_
-
     def _warn_isolated(self, X):
         n_isolated = int(self.isolated_.sum())
         if not n_isolated:
@@ -193,12 +189,7 @@ class Vec2Vec(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             "self-loop and their vectors carry no neighbourhood information (see `isolated_`)",
             IsolatedSamplesWarning, stacklevel=3)
 
-    @property
-    def _n_features_out(self):
-        return self.embedding_.shape[1]
-
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
         tags.transformer_tags.preserves_dtype = ["float64"]
         return tags
