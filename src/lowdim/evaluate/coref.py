@@ -68,10 +68,18 @@ def muc(key, response):
     -------
     precision, recall, f1 : float
     """
-    table = _table(key, response)
+    return _muc(_table(key, response))
+
+
+def _muc(table):
     recall = _muc_recall(table)
     precision = _muc_recall(table.T.tocsr())
     return precision, recall, _f1(precision, recall)
+
+
+def _sizes(table):
+    """Key and response cluster sizes of a contingency table."""
+    return np.asarray(table.sum(axis=1)).ravel(), np.asarray(table.sum(axis=0)).ravel()
 
 
 def b_cubed(key, response):
@@ -81,11 +89,13 @@ def b_cubed(key, response):
     -------
     precision, recall, f1 : float
     """
-    table = _table(key, response)
+    return _b_cubed(_table(key, response))
+
+
+def _b_cubed(table):
+    key_sizes, response_sizes = _sizes(table)
     n = table.sum()
     squares = table.multiply(table)
-    key_sizes = np.asarray(table.sum(axis=1)).ravel()
-    response_sizes = np.asarray(table.sum(axis=0)).ravel()
     recall = float((squares.sum(axis=1).A1 / key_sizes).sum() / n)
     precision = float((squares.sum(axis=0).A1 / response_sizes).sum() / n)
     return precision, recall, _f1(precision, recall)
@@ -98,9 +108,11 @@ def ceaf_e(key, response):
     -------
     precision, recall, f1 : float
     """
-    table = _table(key, response)
-    key_sizes = np.asarray(table.sum(axis=1)).ravel()
-    response_sizes = np.asarray(table.sum(axis=0)).ravel()
+    return _ceaf_e(_table(key, response))
+
+
+def _ceaf_e(table):
+    key_sizes, response_sizes = _sizes(table)
     coo = table.tocoo()
     phi = np.zeros(table.shape)
     phi[coo.row, coo.col] = 2.0 * coo.data / (key_sizes[coo.row] + response_sizes[coo.col])
@@ -113,8 +125,7 @@ def ceaf_e(key, response):
 
 def conll_f1(key, response) -> float:
     """The CoNLL F1: mean of the MUC, B³ and CEAF-e F1 scores, in [0, 1]."""
-    return float(np.mean([muc(key, response)[2], b_cubed(key, response)[2],
-                          ceaf_e(key, response)[2]]))
+    return coreference_scores(key, response)["conll_f1"]
 
 
 def coreference_scores(key, response) -> dict:
@@ -126,9 +137,10 @@ def coreference_scores(key, response) -> dict:
         Keys ``muc_p, muc_r, muc_f1, b3_p, b3_r, b3_f1, ceafe_p, ceafe_r,
         ceafe_f1, conll_f1``; values in [0, 1].
     """
+    table = _table(key, response)  # built once for the three metrics
     scores = {}
-    for name, metric in (("muc", muc), ("b3", b_cubed), ("ceafe", ceaf_e)):
-        p, r, f = metric(key, response)
+    for name, (p, r, f) in (("muc", _muc(table)), ("b3", _b_cubed(table)),
+                            ("ceafe", _ceaf_e(table))):
         scores.update({f"{name}_p": p, f"{name}_r": r, f"{name}_f1": f})
     scores["conll_f1"] = (scores["muc_f1"] + scores["b3_f1"] + scores["ceafe_f1"]) / 3.0
     return scores
