@@ -24,6 +24,22 @@ TINY = ROOT / "tests" / "config" / "tiny.yaml"
 pytestmark = pytest.mark.workflow
 
 
+def tiny_with(tmp_path, keys, value):
+    """The tiny config with ``config[keys[0]][keys[1]]... = value``, written to ``tmp_path``.
+
+    Returns the edited config and the path of its YAML file.
+    """
+    config = yaml.safe_load(TINY.read_text())
+    *parents, last = keys
+    node = config
+    for key in parents:
+        node = node[key]
+    node[last] = value
+    path = tmp_path / "edited.yaml"
+    path.write_text(yaml.safe_dump(config))
+    return config, path
+
+
 def snakemake(workdir, *args, configfile=TINY, check=True):
     """Run snakemake on this checkout's Snakefile inside `workdir`."""
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -75,10 +91,7 @@ def test_second_run_does_nothing(tiny_run):
 
 
 def test_changing_one_dataset_option_reruns_only_that_dataset(tiny_run, tmp_path):
-    config = yaml.safe_load(TINY.read_text())
-    config["datasets"]["digits"]["n_rows"] = 250
-    changed = tmp_path / "changed.yaml"
-    changed.write_text(yaml.safe_dump(config))
+    config, changed = tiny_with(tmp_path, ("datasets", "digits", "n_rows"), 250)
     result = snakemake(tiny_run, "-n", configfile=changed)
     out = result.stdout + result.stderr
     assert jobs_in_dry_run(out).get("prepare") == 1
@@ -116,10 +129,7 @@ def test_similarity_outputs(tiny_run):
 
 
 def test_changing_sms_alpha_reruns_only_sms_jobs(tiny_run, tmp_path):
-    config = yaml.safe_load(TINY.read_text())
-    config["similarity"]["sms"] = {"alpha": 2.0}
-    changed = tmp_path / "alpha.yaml"
-    changed.write_text(yaml.safe_dump(config))
+    config, changed = tiny_with(tmp_path, ("similarity", "sms"), {"alpha": 2.0})
     out = snakemake(tiny_run, "-n", configfile=changed)
     jobs = jobs_in_dry_run(out.stdout + out.stderr)
     assert jobs.get("similarity_errors") == len(config["similarity"]["matrices"])
@@ -155,10 +165,7 @@ def test_sms_tasks_outputs(tiny_run):
 
 
 def test_changing_coreference_runs_reruns_only_its_clustering(tiny_run, tmp_path):
-    config = yaml.safe_load(TINY.read_text())
-    config["sms_tasks"]["coreference"]["n_runs"] = 2
-    changed = tmp_path / "runs.yaml"
-    changed.write_text(yaml.safe_dump(config))
+    config, changed = tiny_with(tmp_path, ("sms_tasks", "coreference", "n_runs"), 2)
     out = snakemake(tiny_run, "-n", configfile=changed)
     jobs = jobs_in_dry_run(out.stdout + out.stderr)
     assert jobs.get("sms_coref_cluster") == len(config["sms_tasks"]["coreference"]["methods"])
@@ -221,10 +228,7 @@ def test_scorecards_cover_every_published_entry(tiny_run):
 
 
 def test_bad_config_stops_with_one_line(tmp_path):
-    config = yaml.safe_load(TINY.read_text())
-    config["datasets"]["digits"]["n_rows"] = "lots"
-    bad = tmp_path / "bad.yaml"
-    bad.write_text(yaml.safe_dump(config))
+    _, bad = tiny_with(tmp_path, ("datasets", "digits", "n_rows"), "lots")
     result = snakemake(tmp_path, "-n", configfile=bad, check=False)
     assert result.returncode != 0
     lines = [line for line in (result.stdout + result.stderr).splitlines() if line.startswith("config:")]
@@ -260,10 +264,7 @@ def test_cca_figures_tables_and_tidy_results(tiny_run):
 
 
 def test_changing_one_cca_override_reruns_only_that_dataset(tiny_run, tmp_path):
-    config = yaml.safe_load(TINY.read_text())
-    config["cca"]["overrides"]["word_context"] = {"reg": 0.01}
-    changed = tmp_path / "changed.yaml"
-    changed.write_text(yaml.safe_dump(config))
+    config, changed = tiny_with(tmp_path, ("cca", "overrides", "word_context"), {"reg": 0.01})
     out = snakemake(tiny_run, "-n", configfile=changed).stdout
     jobs = jobs_in_dry_run(out)
     assert jobs.get("cca_exact") == 1 and jobs.get("cca_appgrad") == 2
@@ -303,10 +304,7 @@ def test_embedding_outputs(tiny_run):
 
 
 def test_changing_a_vec2vec_parameter_reruns_only_vec2vec_jobs(tiny_run, tmp_path):
-    config = yaml.safe_load(TINY.read_text())
-    config["embedding"]["vec2vec"]["epochs"] = 2
-    changed = tmp_path / "changed.yaml"
-    changed.write_text(yaml.safe_dump(config))
+    config, changed = tiny_with(tmp_path, ("embedding", "vec2vec", "epochs"), 2)
     out = snakemake(tiny_run, "-n", configfile=changed).stdout
     jobs = jobs_in_dry_run(out)
     assert jobs.get("embedding_embed") == len(config["embedding"]["datasets"])  # vec2vec only
