@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from ._base import projected_moments
 from ._linalg import inv_sqrt_psd, power_lambda_max
 from .metrics import canonical_correlations, canonical_correlations_from_moments
 
@@ -149,9 +150,7 @@ class DataSolver:
         return canonical_correlations(self.x.proj, self.y.proj)
 
     def moments(self):
-        n, reg = self.X.shape[0], self.reg
-        (Wx, Wy), (Zx, Zy) = self.weights(), (self.x.proj, self.y.proj)
-        return (Zx.T @ Zx / n + reg * Wx.T @ Wx, Zy.T @ Zy / n + reg * Wy.T @ Wy, Zx.T @ Zy / n)
+        return projected_moments(self.x.proj, self.y.proj, *self.weights(), self.reg)
 
 
 class GramSolver:
@@ -323,6 +322,6 @@ class StochasticSolver:
         return canonical_correlations(self.X @ Wx, self.Y @ Wy)
 
     def moments(self):
-        (Wx, Wy), n, reg = self.weights(), self.X.shape[0], self.reg
-        Zx, Zy = np.asarray(self.X @ Wx), np.asarray(self.Y @ Wy)
-        return (Zx.T @ Zx / n + reg * Wx.T @ Wx, Zy.T @ Zy / n + reg * Wy.T @ Wy, Zx.T @ Zy / n)
+        Wx, Wy = self.weights()
+        return projected_moments(np.asarray(self.X @ Wx), np.asarray(self.Y @ Wy), Wx, Wy,
+                                 self.reg)

@@ -12,6 +12,15 @@ from .metrics import canonical_correlations
 __all__ = ["BaseCCA", "align_to_canonical", "flip_signs"]
 
 
+def projected_moments(Zx, Zy, Wx, Wy, reg):
+    """``(WxᵀSxWx + λWxᵀWx, WyᵀSyWy + λWyᵀWy, WxᵀSxyWy)`` from projections ``Z = X W``.
+
+    ``Zx``, ``Zy`` have shape (n, k); the sample moments divide by n.
+    """
+    n = Zx.shape[0]
+    return (Zx.T @ Zx / n + reg * Wx.T @ Wx, Zy.T @ Zy / n + reg * Wy.T @ Wy, Zx.T @ Zy / n)
+
+
 def align_to_canonical(Wx, Wy, Cxx, Cyy, Cxy):
     """Rotate weights within their spans so columns are ordered canonical pairs.
 

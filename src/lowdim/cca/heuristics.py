@@ -14,7 +14,7 @@ import scipy.sparse as sp
 from sklearn.utils.extmath import randomized_svd
 
 from ..seeding import spawn_seeds
-from ._base import BaseCCA, align_to_canonical
+from ._base import BaseCCA, align_to_canonical, projected_moments
 from ._linalg import randomized_svd_operator
 from ._validation import check_positive
 from .exact import exact_cca_from_grams
@@ -27,8 +27,7 @@ def _aligned(X, Y, Wx, Wy, reg):
     """Align weights to canonical pairs; return (Wx, Wy, flops of the pass)."""
     n, k = X.shape[0], Wx.shape[1]
     Zx, Zy = np.asarray(X @ Wx), np.asarray(Y @ Wy)
-    moments = (Zx.T @ Zx / n + reg * Wx.T @ Wx, Zy.T @ Zy / n + reg * Wy.T @ Wy, Zx.T @ Zy / n)
-    Wx, Wy, _ = align_to_canonical(Wx, Wy, *moments)
+    Wx, Wy, _ = align_to_canonical(Wx, Wy, *projected_moments(Zx, Zy, Wx, Wy, reg))
     return Wx, Wy, 2.0 * n * k * (X.shape[1] + Y.shape[1]) + 6.0 * n * k * k
 
 
