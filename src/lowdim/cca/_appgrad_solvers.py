@@ -158,19 +158,10 @@ class GramSolver:
 
     kind = "gram"
 
-    def __init__(self, X, Y, k, reg, eta_x, eta_y, grams=None):
+    def __init__(self, grams, k, reg, eta_x, eta_y):
+        """``grams``: ``(S_x, S_y, S_xy)`` from :func:`~._linalg.gram_matrices`."""
         self.k, self.reg, self.eta_x, self.eta_y = k, reg, eta_x, eta_y
-        self.Sx, self.Sy, self.Sxy = grams if grams is not None else self.grams(X, Y)
-
-    @staticmethod
-    def grams(X, Y):
-        """``(XᵀX/n, YᵀY/n, XᵀY/n)`` as dense arrays (sparse products stay sparse until here)."""
-        n = X.shape[0]
-
-        def dense(M):
-            return M.toarray() if sp.issparse(M) else np.asarray(M)
-
-        return dense(X.T @ X) / n, dense(Y.T @ Y) / n, dense(X.T @ Y) / n
+        self.Sx, self.Sy, self.Sxy = grams
 
     @staticmethod
     def lambda_max(S, rng) -> float:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.linalg as la
+import scipy.sparse as sp
 
-__all__ = ["Diverged", "inv_sqrt_psd", "power_lambda_max", "randomized_svd_operator"]
+__all__ = ["Diverged", "gram_matrices", "inv_sqrt_psd", "power_lambda_max",
+           "randomized_svd_operator"]
 
 #: The normaliser ``Φ̃ᵀ(S_x+λI)Φ̃`` tends to ``Λ²`` (eigenvalues <= 1); an
 #: eigenvalue beyond this bound means the iterates are running away.
@@ -18,6 +20,16 @@ BLOWUP = 1e8
 
 class Diverged(FloatingPointError):
     """Iterates became non-finite, or so large that they soon would."""
+
+
+def gram_matrices(X, Y):
+    """``(XᵀX/n, YᵀY/n, XᵀY/n)`` as dense arrays (sparse products stay sparse until here)."""
+    n = X.shape[0]
+
+    def dense(M):
+        return M.toarray() if sp.issparse(M) else np.asarray(M)
+
+    return dense(X.T @ X) / n, dense(Y.T @ Y) / n, dense(X.T @ Y) / n
 
 
 def inv_sqrt_psd(N: np.ndarray) -> np.ndarray:

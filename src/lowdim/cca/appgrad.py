@@ -15,7 +15,7 @@ from ..progress import Progress
 from ..seeding import spawn_seeds
 from ._appgrad_solvers import DataSolver, GramSolver, StochasticSolver
 from ._base import BaseCCA, align_to_canonical
-from ._linalg import Diverged
+from ._linalg import Diverged, gram_matrices
 from ._validation import check_positive, check_view
 from .flops import appgrad_batch_flops, appgrad_stochastic_flops
 from .metrics import canonical_correlations
@@ -218,10 +218,10 @@ class AppGradCCA(BaseCCA):
             solver = StochasticSolver(X, Y, k, reg, *eta, batch_size=b, normalization_size=s)
             return solver, appgrad_stochastic_flops(p1, p2, k, b, s)
         if self._use_gram(X, Y, k, max_iter):
-            grams = GramSolver.grams(X, Y)
+            grams = gram_matrices(X, Y)
             if auto:
                 eta = tuple(1.0 / (GramSolver.lambda_max(S, rng) + reg) for S in grams[:2])
-            solver = GramSolver(X, Y, k, reg, *eta, grams=grams)
+            solver = GramSolver(grams, k, reg, *eta)
         else:
             if auto:
                 eta = tuple(1.0 / (DataSolver.lambda_max(A, rng) + reg) for A in (X, Y))

@@ -9,8 +9,8 @@ import scipy.linalg as la
 import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator, svds
 
-from ._appgrad_solvers import GramSolver
 from ._base import BaseCCA, flip_signs
+from ._linalg import gram_matrices
 from .flops import exact_cca_flops
 
 __all__ = ["ExactCCA", "exact_cca_from_grams", "FULL_SVD_MAX"]
@@ -166,7 +166,7 @@ class ExactCCA(BaseCCA):
                                  "is dense); use 'cholesky' for sparse input")
             Wx, Wy, rho = _exact_cca_qr(X, Y, k, float(self.reg))
         else:
-            Wx, Wy, rho, method = exact_cca_from_grams(*GramSolver.grams(X, Y), k,
+            Wx, Wy, rho, method = exact_cca_from_grams(*gram_matrices(X, Y), k,
                                                        float(self.reg), method)
         self.canonical_correlations_ = rho
         self.method_ = method
