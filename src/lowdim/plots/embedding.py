@@ -16,7 +16,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 import numpy as np
 import pandas as pd
 
-from .style import method_style, use_style
+from .style import method_label, method_style, use_style
 
 __all__ = ["timing_figure", "accuracy_figure", "sensitivity_figure"]
 
@@ -98,7 +98,7 @@ def accuracy_figure(classification: pd.DataFrame, profile: str = "", methods=Non
         colors = [method_style(m)["color"] for m in present]
         ax.bar(range(len(present)), means, yerr=errors, color=colors, capsize=3,
                error_kw={"elinewidth": 0.8, "ecolor": "0.55"})
-        ax.set_xticks(range(len(present)), [method_style(m)["label"] for m in present],
+        ax.set_xticks(range(len(present)), [method_label(m) for m in present],
                       rotation=45, ha="right")
         low = max(0.0, min(np.subtract(means, errors)) - 0.05) if means else 0.0
         ax.set_ylim(low, min(1.0, max(np.add(means, errors)) + 0.03) if means else 1.0)

@@ -14,7 +14,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from ..io import atomic_path  # noqa: E402
 
-__all__ = ["METHOD_STYLES", "method_style", "save_figure", "use_style"]
+__all__ = ["METHOD_STYLES", "method_label", "method_style", "save_figure", "use_style"]
 
 # Colour-blind-safe palette (Okabe-Ito + Tol) so methods stay distinguishable.
 _PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
@@ -62,6 +62,11 @@ def method_style(method: str) -> dict:
         index = sum(map(ord, method)) % len(_PALETTE)
         label, color, marker = method, _PALETTE[index], "o"
     return {"label": label, "color": color, "marker": marker}
+
+
+def method_label(method: str) -> str:
+    """The display name of ``method`` in figures and tables."""
+    return method_style(method)["label"]
 
 
 def use_style() -> None:

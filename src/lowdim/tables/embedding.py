@@ -11,13 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..plots.style import method_style
+from ..plots.style import method_label
 
 __all__ = ["datasets_table", "clustering_table", "accuracy_table", "significance_table"]
-
-
-def _label(method):
-    return method_style(method)["label"]
 
 
 def datasets_table(datasets: pd.DataFrame) -> pd.DataFrame:
@@ -69,12 +65,12 @@ def _format_wide(wide, methods, digits, fmt):
         cells = {"dataset": dataset}
         for m in methods:
             if pd.isna(row[m]):
-                cells[_label(m)] = "–"
+                cells[method_label(m)] = "–"
                 continue
             text = fmt(row, m)
-            cells[_label(m)] = f"**{text}**" if np.isclose(row[m], best) else text
+            cells[method_label(m)] = f"**{text}**" if np.isclose(row[m], best) else text
         rows.append(cells)
-    return pd.DataFrame(rows, columns=["dataset"] + [_label(m) for m in methods])
+    return pd.DataFrame(rows, columns=["dataset"] + [method_label(m) for m in methods])
 
 
 def significance_table(tests: pd.DataFrame, digits=4) -> pd.DataFrame:
@@ -92,7 +88,7 @@ def significance_table(tests: pd.DataFrame, digits=4) -> pd.DataFrame:
     """
     rows = []
     for method, part in tests.groupby("method", sort=False):
-        cells = {"method": _label(method)}
+        cells = {"method": method_label(method)}
         for _, test in part.iterrows():
             p = "–" if pd.isna(test["p"]) else f"{test['p']:.{digits}f}"
             cells[f"{test['task']} H"] = int(test["H"])

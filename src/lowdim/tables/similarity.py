@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from ..approx.diagnostics import spectrum_summary
-from ..plots.style import METHOD_STYLES, method_style
+from ..plots.style import METHOD_STYLES, method_label
 
 __all__ = ["diagnostics_table"]
 
@@ -56,7 +56,7 @@ def diagnostics_table(eigenvalues, errors, matrices=None, fraction=0.1) -> pd.Da
             row["s/n"] = round(float(closest), 3)
             for method in methods:
                 values = at.loc[at["method"] == method, "error"]
-                row[f"error {method_style(method)['label']}"] = (
+                row[f"error {method_label(method)}"] = (
                     float(f"{values.median():.3g}") if len(values) else np.nan)
         rows.append(row)
     return pd.DataFrame(rows)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..plots.style import method_style
+from ..plots.style import method_label
 from ..tasks.wmd_classification import best_rank_rows
 from .write import format_mean_std
 
@@ -21,10 +21,6 @@ def _order(methods, first=()):
     known = [m for m in (*first, *METHOD_ORDER) if m in set(methods)]
     known = list(dict.fromkeys(known))
     return known + sorted(set(methods) - set(known))
-
-
-def _label(method):
-    return method_style(method)["label"]
 
 
 def _ranks(values) -> str:
@@ -76,7 +72,7 @@ def wmd_classification_table(tidy, small_rank_max=550, large_rank_max=4096,
             s, lg = (t[t["method"] == method] for t in (small, large))
             full = method == "wmd_kernel"
             rows.append({
-                "dataset": corpus, "method": _label(method),
+                "dataset": corpus, "method": method_label(method),
                 "splits": int(lg["split"].nunique()),
                 f"small rank (≤ {small_rank_max}) accuracy (%)":
                     format_mean_std(s["test_accuracy"], 2, 100) if len(s) else "–",
@@ -113,7 +109,7 @@ def glue_table(tidy) -> pd.DataFrame:
             if method == "exact":
                 continue
             for fraction, runs in group[group["method"] == method].groupby("fraction"):
-                rows.append({"task": task, "metric": metric, "method": _label(method),
+                rows.append({"task": task, "metric": metric, "method": method_label(method),
                              "s/n": fraction, "runs": int(runs["run"].nunique()),
                              "score (×100)": format_mean_std(runs["value"], 2, 100),
                              "exact matrix (×100)": round(100 * exact, 2),
@@ -158,7 +154,7 @@ def coreference_table(tidy, published=None) -> pd.DataFrame:
             mine = pooled[(pooled["corpus"] == corpus) & (pooled["method"] == method)]
             for fraction, runs in mine.groupby("fraction"):
                 rows.append({
-                    "dataset": corpus, "method": _label(method),
+                    "dataset": corpus, "method": method_label(method),
                     "landmark fraction": "exact" if method == "exact" else fraction,
                     "runs": int(runs["run"].nunique()),
                     "CoNLL F1 (%)": format_mean_std(runs["conll_f1"], 2, 100),
