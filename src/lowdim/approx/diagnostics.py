@@ -14,7 +14,13 @@ import pandas as pd
 import scipy.linalg
 from sklearn.utils import check_random_state
 
-__all__ = ["spectrum_summary", "spectrum_tables", "submatrix_eigenvalues"]
+__all__ = ["spectrum_summary", "spectrum_tables", "submatrix_eigenvalues", "zero_tolerance"]
+
+
+def zero_tolerance(eigenvalues) -> float:
+    """``n * eps * max|lambda|``: eigenvalues within it of 0 are numerically zero."""
+    w = np.asarray(eigenvalues, dtype=np.float64)
+    return w.size * np.finfo(np.float64).eps * np.abs(w).max(initial=0.0)
 
 
 def spectrum_summary(eigenvalues) -> dict:
@@ -36,8 +42,7 @@ def spectrum_summary(eigenvalues) -> dict:
     if w.ndim != 1 or w.size == 0:
         raise ValueError(f"`eigenvalues` must be a non-empty 1-D array, got shape {w.shape}")
     scale = np.abs(w).max()
-    tol = w.size * np.finfo(np.float64).eps * scale
-    negative = w < -tol
+    negative = w < -zero_tolerance(w)
     return {
         "n": int(w.size),
         "n_negative": int(negative.sum()),

@@ -14,7 +14,7 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..approx.diagnostics import spectrum_summary
+from ..approx.diagnostics import spectrum_summary, zero_tolerance
 from .style import METHOD_STYLES, method_style, use_style
 
 __all__ = ["error_curves_figure", "matrix_labels", "spectra_figure"]
@@ -125,7 +125,7 @@ def spectra_figure(eigenvalues, submatrices, profile=""):
         w = eigenvalues.loc[eigenvalues["matrix"] == name].sort_values("rank")
         n = len(w)
         summary = spectrum_summary(w["eigenvalue"].to_numpy())
-        tol = n * np.finfo(np.float64).eps * np.abs(w["eigenvalue"]).max()
+        tol = zero_tolerance(w["eigenvalue"])
         ax = row[0]
         for sign, label, color in ((1, r"$\lambda > 0$", "black"),
                                    (-1, r"$\lambda < 0$", "#D55E00")):
