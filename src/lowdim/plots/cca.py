@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .style import method_style, use_style
+from .style import method_style, panel_grid, use_style
 
 __all__ = ["figure_pcc", "figure_tcc_flops"]
 
 _SAMPLES = {"in": ("pcc_in", "-", "in-sample"), "out": ("pcc_out", "--", "out-of-sample")}
-
-
-def _panels(n: int, width: float = 3.2, height: float = 2.6):
-    fig, axes = plt.subplots(1, n, figsize=(width * n, height), squeeze=False)
-    return fig, axes[0]
 
 
 def figure_pcc(trace: pd.DataFrame, datasets=None, title_suffix: str = ""):
@@ -37,7 +31,7 @@ def figure_pcc(trace: pd.DataFrame, datasets=None, title_suffix: str = ""):
     """
     use_style()
     datasets = list(dict.fromkeys(trace["dataset"])) if datasets is None else list(datasets)
-    fig, axes = _panels(max(len(datasets), 1))
+    fig, axes = panel_grid(len(datasets), len(datasets), 3.2, 2.6)
     for ax, name in zip(axes, datasets):
         rows = trace[trace["dataset"] == name]
         for method, part in rows.groupby("method", sort=False):
@@ -77,7 +71,7 @@ def figure_tcc_flops(points: pd.DataFrame, dataset: str, title_suffix: str = "")
     fig : matplotlib.figure.Figure
     """
     use_style()
-    fig, axes = _panels(1, width=4.6, height=3.2)
+    fig, axes = panel_grid(1, 1, 4.6, 3.2)
     ax = axes[0]
     rows = points[points["dataset"] == dataset]
     for method, part in rows.groupby("method", sort=False):

@@ -9,14 +9,11 @@
 
 from __future__ import annotations
 
-import math
-
-import matplotlib.pyplot as plt
-from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
-from .style import method_label, method_style, use_style
+from .style import method_label, method_style, panel_grid, use_style
 
 __all__ = ["timing_figure", "accuracy_figure", "sensitivity_figure"]
 
@@ -41,9 +38,8 @@ def timing_figure(timing: pd.DataFrame, profile: str = ""):
     """
     use_style()
     axes_names = [a for a in ("n_samples", "n_features") if a in set(timing["axis"])]
-    fig, axes = plt.subplots(1, max(len(axes_names), 1), figsize=(3.3 * max(len(axes_names), 1),
-                                                                   2.8), squeeze=False)
-    for ax, axis in zip(axes[0], axes_names):
+    fig, axes = panel_grid(len(axes_names), len(axes_names), 3.3, 2.8)
+    for ax, axis in zip(axes, axes_names):
         part = timing[timing["axis"] == axis]
         for method, rows in part.groupby("method", sort=False):
             rows = rows.groupby("value")["seconds"].mean().sort_index()
@@ -60,7 +56,7 @@ def timing_figure(timing: pd.DataFrame, profile: str = ""):
         ax.set_ylabel("wall time (s)")
         fixed = part["fixed"].iloc[0] if "fixed" in part and len(part) else ""
         ax.set_title(f"({'ab'[axes_names.index(axis)]}) {fixed}".strip())
-    axes[0][0].legend(frameon=False, loc="best")
+    axes[0].legend(frameon=False, loc="best")
     if profile:
         fig.suptitle(f"Vec2vec Figure 3, timing ({profile} profile)", fontsize=9)
     fig.tight_layout()
@@ -86,12 +82,10 @@ def accuracy_figure(classification: pd.DataFrame, profile: str = "", methods=Non
     use_style()
     datasets = list(dict.fromkeys(classification["dataset"]))
     methods = methods or list(dict.fromkeys(classification["method"]))
-    ncols = min(4, max(len(datasets), 1))
-    nrows = max(1, math.ceil(len(datasets) / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(2.6 * ncols, 2.4 * nrows), squeeze=False)
+    fig, axes = panel_grid(len(datasets), 4, 2.6, 2.4)
     stats = classification.groupby(["dataset", "method"])["accuracy"].agg(
         mean="mean", two_std=lambda a: 2.0 * np.std(a))
-    for ax, dataset in zip(axes.ravel(), datasets):
+    for ax, dataset in zip(axes, datasets):
         present = [m for m in methods if (dataset, m) in stats.index]
         means = [stats.loc[(dataset, m), "mean"] for m in present]
         errors = [stats.loc[(dataset, m), "two_std"] for m in present]
@@ -104,8 +98,6 @@ def accuracy_figure(classification: pd.DataFrame, profile: str = "", methods=Non
         ax.set_ylim(low, min(1.0, max(np.add(means, errors)) + 0.03) if means else 1.0)
         ax.set_title(dataset)
         ax.set_ylabel("kNN accuracy (fraction)")
-    for ax in axes.ravel()[len(datasets):]:
-        ax.set_visible(False)
     if profile:
         fig.suptitle(f"Vec2vec Figure 4, kNN accuracy, mean ± 2 std over 4 folds "
                      f"({profile} profile)", fontsize=9)
@@ -128,9 +120,8 @@ def sensitivity_figure(sensitivity: pd.DataFrame, profile: str = ""):
     """
     use_style()
     parameters = list(dict.fromkeys(sensitivity["parameter"]))
-    fig, axes = plt.subplots(1, max(len(parameters), 1),
-                             figsize=(3.3 * max(len(parameters), 1), 2.8), squeeze=False)
-    for ax, parameter in zip(axes[0], parameters):
+    fig, axes = panel_grid(len(parameters), len(parameters), 3.3, 2.8)
+    for ax, parameter in zip(axes, parameters):
         part = sensitivity[sensitivity["parameter"] == parameter]
         for i, (dataset, rows) in enumerate(part.groupby("dataset", sort=False)):
             stats = rows.groupby("value")["accuracy"].agg(

@@ -9,13 +9,11 @@ Both read tidy tables (see ``workflow/rules/similarity.smk``):
 
 from __future__ import annotations
 
-import math
-
 import matplotlib.pyplot as plt
 import numpy as np
 
 from ..approx.diagnostics import spectrum_summary, zero_tolerance
-from .style import METHOD_STYLES, method_style, use_style
+from .style import METHOD_STYLES, method_style, panel_grid, use_style
 
 __all__ = ["error_curves_figure", "matrix_labels", "spectra_figure"]
 
@@ -34,15 +32,6 @@ def _band(ax, table, x, y, style, label=True):
                     color=style["color"], alpha=0.18, linewidth=0)
     ax.plot(median.index, median.values, color=style["color"], marker=style["marker"],
             markersize=3.5, linewidth=1.2, label=style["label"] if label else None)
-
-
-def _grid(n_panels, ncols, width=3.1, height=2.5):
-    ncols = max(1, min(ncols, n_panels))
-    nrows = math.ceil(n_panels / ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False)
-    for ax in axes.flat[n_panels:]:
-        ax.set_visible(False)
-    return fig, list(axes.flat[:n_panels])
 
 
 def matrix_labels(matrices, eigenvalues):
@@ -74,7 +63,7 @@ def error_curves_figure(errors, matrices=None, profile="", ncols=3):
     names = _ordered(errors["matrix"])
     methods = _ordered(errors["method"], preferred=list(METHOD_STYLES))
     info = {} if matrices is None else matrices.set_index("matrix").to_dict("index")
-    fig, axes = _grid(len(names), ncols)
+    fig, axes = panel_grid(len(names), ncols, 3.1, 2.5)
     for ax, name in zip(axes, names):
         table = errors[errors["matrix"] == name]
         for method in methods:

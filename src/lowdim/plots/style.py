@@ -14,7 +14,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from ..io import atomic_path  # noqa: E402
 
-__all__ = ["METHOD_STYLES", "method_label", "method_style", "save_figure", "use_style"]
+__all__ = ["METHOD_STYLES", "method_label", "method_style", "panel_grid", "save_figure",
+           "use_style"]
 
 # Colour-blind-safe palette (Okabe-Ito + Tol) so methods stay distinguishable.
 _PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
@@ -67,6 +68,21 @@ def method_style(method: str) -> dict:
 def method_label(method: str) -> str:
     """The display name of ``method`` in figures and tables."""
     return method_style(method)["label"]
+
+
+def panel_grid(n_panels: int, ncols: int, width: float, height: float):
+    """A figure of ``n_panels`` axes, ``ncols`` per row, each ``width`` x ``height`` inches.
+
+    Returns the figure and its axes in reading order; grid cells beyond
+    ``n_panels`` are hidden (with no panel, one hidden axis is made).
+    """
+    slots = max(n_panels, 1)
+    ncols = max(1, min(ncols, slots))
+    nrows = -(-slots // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False)
+    for ax in axes.flat[n_panels:]:
+        ax.set_visible(False)
+    return fig, list(axes.flat)
 
 
 def use_style() -> None:
