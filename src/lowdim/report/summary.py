@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..io import read_benchmark
+from ..tables.select import rows_nearest
 
 __all__ = ["PAPER_OF_RULE", "stage_times", "similarity_savings", "cca_savings", "to_rst_table"]
 
@@ -86,8 +87,7 @@ def similarity_savings(errors: pd.DataFrame, matrices: pd.DataFrame,
     rows = []
     full = matrices.set_index("matrix")["evaluations"]
     for (matrix, method), group in errors.groupby(["matrix", "method"], sort=True):
-        closest = group["s/n"].iloc[(group["s/n"] - fraction).abs().argmin()]
-        at = group[group["s/n"] == closest]
+        closest, at = rows_nearest(group, "s/n", fraction)
         evaluations = float(at["evaluations"].median())
         rows.append({"matrix": matrix, "method": method, "s/n": round(float(closest), 3),
                      "evaluations": int(evaluations),

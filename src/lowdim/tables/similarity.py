@@ -7,6 +7,7 @@ import pandas as pd
 
 from ..approx.diagnostics import spectrum_summary
 from ..plots.style import METHOD_STYLES, method_label
+from .select import rows_nearest
 
 __all__ = ["diagnostics_table"]
 
@@ -51,9 +52,8 @@ def diagnostics_table(eigenvalues, errors, matrices=None, fraction=0.1) -> pd.Da
             row["time to form K (s)"] = round(float(info[name]["seconds"]), 2)
         table = errors[errors["matrix"] == name]
         if len(table):
-            closest = table["s/n"].iloc[np.argmin(np.abs(table["s/n"].to_numpy() - fraction))]
-            at = table[np.isclose(table["s/n"], closest)]
-            row["s/n"] = round(float(closest), 3)
+            closest, at = rows_nearest(table, "s/n", fraction)
+            row["s/n"] = round(closest, 3)
             for method in methods:
                 values = at.loc[at["method"] == method, "error"]
                 row[f"error {method_label(method)}"] = (
