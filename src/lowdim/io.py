@@ -8,7 +8,7 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["atomic_path", "write_json", "read_json", "read_benchmark"]
+__all__ = ["atomic_path", "write_json", "read_json", "save_npz", "load_npz", "read_benchmark"]
 
 
 @contextlib.contextmanager
@@ -59,6 +59,29 @@ def write_json(path, obj, **kwargs) -> None:
 def read_json(path):
     """Read JSON from ``path``."""
     return json.loads(Path(path).read_text())
+
+
+def save_npz(path, info, *, info_key="info", compress=False, **arrays) -> None:
+    """Write ``arrays`` and the JSON-able dict ``info`` to ``path`` (.npz) atomically.
+
+    ``info`` is stored as a JSON string under ``info_key``, so :func:`load_npz`
+    reads the file back without unpickling anything.
+    """
+    import numpy as np
+
+    arrays[info_key] = np.asarray(json.dumps(info, sort_keys=True, default=str))
+    with atomic_path(path, suffix=".npz") as tmp:
+        with open(tmp, "wb") as fh:
+            (np.savez_compressed if compress else np.savez)(fh, **arrays)
+
+
+def load_npz(path, *, info_key="info"):
+    """Read what :func:`save_npz` wrote: ``(arrays, info)``, ``arrays`` a dict by name."""
+    import numpy as np
+
+    with np.load(path, allow_pickle=False) as store:
+        arrays = {name: store[name] for name in store.files if name != info_key}
+        return arrays, json.loads(str(store[info_key]))
 
 
 def read_benchmark(path):

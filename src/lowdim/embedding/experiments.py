@@ -15,7 +15,6 @@ Tidy tables have one row per measurement; see each function's Returns.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 
@@ -27,6 +26,7 @@ from scipy.sparse.linalg import ArpackNoConvergence
 from ..evaluate.classification import KNN_K_GRID, knn_cv_accuracy
 from ..evaluate.clustering import GAMMA_GRID, spectral_ari_sweep
 from ..evaluate.stats import ttests_against
+from ..io import load_npz, save_npz
 from .baselines import NEIGHBOR_PARAMETER, make_embedder
 
 __all__ = ["sweep_settings", "fit_embedding", "embed_sweep", "score_sweep", "select_best",
@@ -231,24 +231,19 @@ def sensitivity_sweep(X, y, *, parameter, values, **kwargs):
 def save_sweep(path, sweep, *, dataset, method, y, meta=None):
     """Write an :func:`embed_sweep` result, with labels, to ``path`` (.npz) atomically."""
     from .. import __version__
-    from ..io import atomic_path
 
     info = {"dataset": dataset, "method": method, "lowdim_version": __version__, **(meta or {})}
-    with atomic_path(path, suffix=".npz") as tmp:
-        with open(tmp, "wb") as fh:
-            np.savez_compressed(fh, embeddings=sweep["embeddings"],
-                                settings=np.asarray(sweep["settings"], dtype=str),
-                                seconds=sweep["seconds"],
-                                errors=np.asarray(sweep["errors"], dtype=str),
-                                y=np.asarray(y), info=np.asarray(json.dumps(info)))
+    save_npz(path, info, compress=True, embeddings=sweep["embeddings"],
+             settings=np.asarray(sweep["settings"], dtype=str), seconds=sweep["seconds"],
+             errors=np.asarray(sweep["errors"], dtype=str), y=np.asarray(y))
 
 
 def load_sweep(path):
     """Read a file written by :func:`save_sweep` (no pickle)."""
-    with np.load(path, allow_pickle=False) as store:
-        return {"embeddings": store["embeddings"], "settings": store["settings"].tolist(),
-                "seconds": store["seconds"], "errors": store["errors"].tolist(),
-                "y": store["y"], "info": json.loads(str(store["info"]))}
+    arrays, info = load_npz(path)
+    return {"embeddings": arrays["embeddings"], "settings": arrays["settings"].tolist(),
+            "seconds": arrays["seconds"], "errors": arrays["errors"].tolist(),
+            "y": arrays["y"], "info": info}
 
 
 def features_summary(dataset) -> dict:

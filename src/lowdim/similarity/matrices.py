@@ -25,6 +25,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
+from ..io import load_npz, save_npz
 from .full import full_matrix
 from .wmd import WMDOracle, in_vocabulary_counts
 
@@ -250,22 +251,13 @@ def build_matrix(spec, dataset, seed=0, n_jobs=1):
 
 def save_matrix(path, K, items, info) -> None:
     """Write a matrix, its items and its info (JSON) to ``path`` (.npz) atomically."""
-    import json
-
-    from ..io import atomic_path
-
-    with atomic_path(path, suffix=".npz") as tmp:
-        with open(tmp, "wb") as fh:
-            np.savez(fh, K=np.asarray(K, dtype=np.float64), items=np.asarray(items, np.int64),
-                     info=np.asarray(json.dumps(info, sort_keys=True, default=str)))
+    save_npz(path, info, K=np.asarray(K, dtype=np.float64), items=np.asarray(items, np.int64))
 
 
 def load_matrix(path):
     """Read what :func:`save_matrix` wrote: ``(K, items, info)``; no pickle is loaded."""
-    import json
-
-    with np.load(path, allow_pickle=False) as store:
-        return store["K"], store["items"], json.loads(str(store["info"]))
+    arrays, info = load_npz(path)
+    return arrays["K"], arrays["items"], info
 
 
 def load_matrix_items(path) -> np.ndarray:

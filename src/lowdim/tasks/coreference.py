@@ -28,6 +28,7 @@ from scipy.spatial.distance import squareform
 from sklearn.utils import check_random_state
 
 from ..approx import METHODS, sample_size
+from ..io import load_npz, save_npz
 from ..evaluate.coref import conll_f1, coreference_scores
 from ..seeding import derive_seed
 from ..similarity import DenseOracle, full_matrix
@@ -137,28 +138,19 @@ def topic_matrices(X, y, train, topics, mlp=None, seed=0, n_jobs=1):
 
 def save_topics(path, topics, info) -> None:
     """Write topic matrices (``K``, ``gold``, ``items`` per topic) and ``info`` to an .npz."""
-    import json
-
-    from ..io import atomic_path
-
     arrays = {}
     for k, topic in enumerate(topics):
         arrays.update({f"K_{k}": topic["K"], f"gold_{k}": np.asarray(topic["gold"], np.int64),
                        f"items_{k}": np.asarray(topic["items"], np.int64)})
     meta = {**info, "topics": [{"topic": t["topic"], "split": t["split"]} for t in topics]}
-    with atomic_path(path, suffix=".npz") as tmp:
-        with open(tmp, "wb") as fh:
-            np.savez(fh, meta=np.asarray(json.dumps(meta, default=str)), **arrays)
+    save_npz(path, meta, info_key="meta", **arrays)
 
 
 def load_topics(path):
     """Read what :func:`save_topics` wrote: ``(topics, info)``; no pickle is loaded."""
-    import json
-
-    with np.load(path, allow_pickle=False) as store:
-        info = json.loads(str(store["meta"]))
-        topics = [{**t, "K": store[f"K_{k}"], "gold": store[f"gold_{k}"],
-                   "items": store[f"items_{k}"]} for k, t in enumerate(info.pop("topics"))]
+    arrays, info = load_npz(path, info_key="meta")
+    topics = [{**t, "K": arrays[f"K_{k}"], "gold": arrays[f"gold_{k}"],
+               "items": arrays[f"items_{k}"]} for k, t in enumerate(info.pop("topics"))]
     return topics, info
 
 

@@ -26,6 +26,7 @@ from sklearn.metrics import accuracy_score, f1_score
 from sklearn.utils import check_random_state
 
 from ..approx import METHODS, sample_size
+from ..io import load_npz, save_npz
 from ..seeding import derive_seed
 from ..similarity import DenseOracle, full_matrix
 
@@ -111,24 +112,14 @@ def glue_matrix(sentences, model, n_jobs=1, **options):
 
 def save_glue_matrix(path, K, a, b, gold, info) -> None:
     """Write a task's matrix, its labelled pairs and ``info`` (JSON) to an .npz atomically."""
-    import json
-
-    from ..io import atomic_path
-
-    with atomic_path(path, suffix=".npz") as tmp:
-        with open(tmp, "wb") as fh:
-            np.savez(fh, K=np.asarray(K, np.float64), a=np.asarray(a, np.int64),
-                     b=np.asarray(b, np.int64), gold=np.asarray(gold, np.float64),
-                     info=np.asarray(json.dumps(info, default=str)))
+    save_npz(path, info, K=np.asarray(K, np.float64), a=np.asarray(a, np.int64),
+             b=np.asarray(b, np.int64), gold=np.asarray(gold, np.float64))
 
 
 def load_glue_matrix(path):
     """Read what :func:`save_glue_matrix` wrote: ``(K, a, b, gold, info)``."""
-    import json
-
-    with np.load(path, allow_pickle=False) as store:
-        return (store["K"], store["a"], store["b"], store["gold"],
-                json.loads(str(store["info"])))
+    arrays, info = load_npz(path)
+    return arrays["K"], arrays["a"], arrays["b"], arrays["gold"], info
 
 
 def pair_metrics(task, predicted, gold, threshold=0.5) -> dict:
