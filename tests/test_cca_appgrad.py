@@ -106,7 +106,8 @@ def test_huge_step_is_halved_and_never_returns_nan(planted, batch_size):
     assert est.step_size_[0] < 1e6
     captured = pcc(X, Y, est.x_weights_, est.y_weights_, exact.x_weights_, exact.y_weights_)
     # batch: the halved step converges; stochastic: it sits near the edge of stability
-    assert captured > (0.8 if batch_size is None else 0.0)
+    # (0.45-0.59 over seeds 0-5), still far above random directions
+    assert captured > (0.8 if batch_size is None else 0.3)
 
 
 def test_trace_records_checkpoints_flops_and_tcc(planted):
