@@ -291,13 +291,25 @@ def test_embedding_outputs(tiny_run):
     ttests = pd.read_csv(tidy / "ttests.csv")
     assert set(ttests["task"]) == {"classification", "clustering"}
     assert "vec2vec" not in set(ttests["method"])
-    # Timing comes from Snakemake's benchmark files, one per (axis, value, method).
+    # Selection inside the folds: each fold's setting is one of the method's sweep.
+    assert set(classification.loc[classification["method"] == "vec2vec", "setting"]) <= {
+        f"topk={k}" for k in config["neighbors"]}
+    # Timing: one job per (axis, method), a timed fit per value after its warm-up;
+    # MDS only up to its cap on n.
     timing = pd.read_csv(tidy / "timing.csv")
+    cap = config["timing"]["max_samples"]
+
+    def within_cap(axis, value, method):
+        n = value if axis == "n_samples" else config["timing"]["n_samples_at"]
+        return n <= cap.get(method, n)
+
     points = {(a, v, m) for a in ("n_samples", "n_features") for v in config["timing"][a]
-              for m in config["timing"]["methods"]}
+              for m in config["timing"]["methods"] if within_cap(a, v, m)}
     assert set(zip(timing["axis"], timing["value"], timing["method"])) == points
-    assert (timing["seconds"] >= timing["fit_seconds"]).all()
-    bench = tiny_run / "results" / "benchmarks" / "embedding_timing" / "n_samples" / "100"
+    assert ("n_samples", 200, "mds") not in points
+    assert (timing["job_seconds"] >= timing["fit_seconds"]).all()
+    assert (timing["compile_seconds"] >= 0).all()
+    bench = tiny_run / "results" / "benchmarks" / "embedding_timing" / "n_samples"
     assert (bench / "vec2vec.tsv").exists()
     sensitivity = pd.read_csv(tidy / "sensitivity.csv")
     assert set(sensitivity["parameter"]) == {"n_components", "topk"}

@@ -20,8 +20,8 @@ def embedding_method_params(method):
     """Fixed parameters of `method` (its swept neighbour count excluded)."""
     if method == "vec2vec":
         return dict(EMB["vec2vec"])
-    if method == "vec2vec_cooccurrence":  # the method fixes the solver
-        return {k: v for k, v in EMB["vec2vec"].items() if k != "solver"}
+    if method == "vec2vec_cooccurrence":  # fixes the solver; gensim's epochs are unused
+        return {k: v for k, v in EMB["vec2vec"].items() if k not in ("solver", "epochs")}
     if method in ("umap", "mds"):
         return dict(EMB[method])
     return {}

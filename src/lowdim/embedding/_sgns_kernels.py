@@ -26,7 +26,7 @@ from numba import njit, prange
 from ._kernels import _GOLDEN, _splitmix64
 
 __all__ = ["node_positions", "cooccurrence_counts", "alias_table", "alias_draw",
-           "pair_alias_tables", "sgns_updates"]
+           "alias_samples", "pair_alias_tables", "sample_pairs", "sgns_updates"]
 
 _LOW32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
@@ -342,6 +342,46 @@ def _draw_pair(state, row_threshold, row_alias, indptr, indices, pair_threshold,
     return state, u, v
 
 
+@njit(cache=True, inline="always")
+def _update_state(seed, i, negative):
+    """Stream state of update ``i``: three numbers for its pair, one per negative.
+
+    SplitMix64's state is a counter, so this jumps straight to update i's numbers.
+    """
+    return np.uint64(seed) + np.uint64(i) * (np.uint64(negative + 3) * _GOLDEN)
+
+
+@njit(cache=True, parallel=True)
+def sample_pairs(indptr, indices, row_threshold, row_alias, pair_threshold, pair_alias,
+                 n_draws, negative, seed, n_threads):
+    """The (input, output) pairs that :func:`sgns_updates` with the same arguments draws.
+
+    Returns
+    -------
+    pairs : ndarray of int64 of shape (n_draws, 2)
+    """
+    pairs = np.empty((n_draws, 2), dtype=np.int64)
+    for t in prange(n_threads):
+        for i in range(t, n_draws, n_threads):
+            state = _update_state(seed, i, negative)
+            state, u, v = _draw_pair(state, row_threshold, row_alias, indptr, indices,
+                                     pair_threshold, pair_alias)
+            pairs[i, 0] = u
+            pairs[i, 1] = v
+    return pairs
+
+
+@njit(cache=True)
+def alias_samples(threshold, alias, n_draws, seed):
+    """``n_draws`` slots drawn from an alias table with the SplitMix64 stream of ``seed``."""
+    out = np.empty(n_draws, dtype=np.int64)
+    state = np.uint64(seed)
+    for i in range(n_draws):
+        state, bits = _splitmix64(state)
+        out[i] = alias_draw(bits, threshold, alias)
+    return out
+
+
 @njit(cache=True, parallel=True)
 def sgns_updates(indptr, indices, row_threshold, row_alias, pair_threshold, pair_alias,
                  neg_threshold, neg_alias, syn0, syn1, n_updates, negative, alpha, min_alpha,
@@ -370,14 +410,12 @@ def sgns_updates(indptr, indices, row_threshold, row_alias, pair_threshold, pair
     seed : uint64
     n_threads : int
     """
-    step = np.uint64(negative + 3) * _GOLDEN
     dim = syn0.shape[1]
     decay = (alpha - min_alpha) / max(n_updates, 1)
     for t in prange(n_threads):
         work = np.empty(dim, dtype=np.float32)
         for i in range(t, n_updates, n_threads):
-            # SplitMix64's state is a counter: jump straight to update i's numbers.
-            state = np.uint64(seed) + np.uint64(i) * step
+            state = _update_state(seed, i, negative)
             state, u, v = _draw_pair(state, row_threshold, row_alias, indptr, indices,
                                      pair_threshold, pair_alias)
             lr = np.float32(alpha - decay * i)

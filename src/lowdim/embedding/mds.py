@@ -91,7 +91,7 @@ class ClassicalMDS(EmbeddingEstimator):
 class MDSEmbedding(EmbeddingEstimator):
     """Metric MDS by SMACOF (scikit-learn ``MDS``), the paper's MDS baseline.
 
-    Minimises the raw stress :math:`\sum_{i<j} (\lVert z_i - z_j \rVert - d_{ij})^2`
+    Minimises the raw stress :math:`\\sum_{i<j} (\\lVert z_i - z_j \\rVert - d_{ij})^2`
     over the Euclidean distances :math:`d_{ij}` of the rows of ``X`` by stress
     majorisation from random starts, keeping the start of lowest stress. The
     authors called ``MDS(n_components)`` with the defaults of their
