@@ -42,7 +42,7 @@ def timing_figure(timing: pd.DataFrame, profile: str = "", max_samples=None):
     use_style()
     max_samples = max_samples or {}
     axes_names = [a for a in ("n_samples", "n_features") if a in set(timing["axis"])]
-    fig, axes = panel_grid(len(axes_names), len(axes_names), 3.6, 3.0)
+    fig, axes = panel_grid(len(axes_names), len(axes_names), 3.6, 3.4)
     for ax, axis in zip(axes, axes_names):
         part = timing[timing["axis"] == axis]
         for method, rows in part.groupby("method", sort=False):
@@ -62,8 +62,9 @@ def timing_figure(timing: pd.DataFrame, profile: str = "", max_samples=None):
         ax.set_ylabel("fit wall time after warm-up (s)")
         fixed = part["fixed"].iloc[0] if "fixed" in part and len(part) else ""
         ax.set_title(f"({'ab'[axes_names.index(axis)]}) {fixed}".strip())
-        ax.legend(frameon=False, loc="best", fontsize=6, title="method (compilation)",
-                  title_fontsize=6)
+        # Below the panel: the legend names each job's compilation time, so it is long.
+        ax.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2,
+                  fontsize=6, title="method (one-off compilation)", title_fontsize=6)
     if profile:
         fig.suptitle(f"Vec2vec Figure 3, timing ({profile} profile)", fontsize=9)
     fig.tight_layout()
