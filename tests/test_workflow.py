@@ -323,3 +323,28 @@ def test_changing_a_vec2vec_parameter_reruns_only_vec2vec_jobs(tiny_run, tmp_pat
     assert "embedding_features" not in jobs and "prepare" not in jobs
     rerun = set(re.findall(r"output: results/embedding/embeddings/\w+/(\w+)\.npz", out))
     assert rerun == {"vec2vec"}
+
+
+def _reversed_keys(value):
+    """``value`` with the keys of every mapping in reverse order (lists keep theirs)."""
+    if isinstance(value, dict):
+        return {key: _reversed_keys(value[key]) for key in reversed(list(value))}
+    if isinstance(value, list):
+        return [_reversed_keys(item) for item in value]
+    return value
+
+
+def test_reordering_embedding_keys_reruns_nothing(tiny_run, tmp_path):
+    # The keys the run sets (vec2vec, mds, timing caps) in reverse order, plus the
+    # schema's defaults, which validation appends after them: the same values.
+    config = yaml.safe_load(TINY.read_text())
+    section = config["embedding"]
+    section["vec2vec"].update(window=10, negative=5)  # defaults, now written first
+    section["vec2vec"] = _reversed_keys(section["vec2vec"])
+    section["classification"] = {"n_splits": 4, "standardize": True}
+    config["embedding"] = _reversed_keys(section)
+    path = tmp_path / "reordered.yaml"
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    out = snakemake(tiny_run, "-n", configfile=path)
+    jobs = jobs_in_dry_run(out.stdout + out.stderr)
+    assert not [rule for rule in jobs if rule.startswith("embedding_")], jobs

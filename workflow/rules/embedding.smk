@@ -30,7 +30,7 @@ rule embedding_features:
     params:
         max_samples=EMB["max_samples"],
         seed=lambda w: embedding_seed("rows", w.dataset),
-        tfidf=EMB["tfidf"],
+        tfidf=sorted_params(EMB["tfidf"]),
     log:
         "logs/embedding_features/{dataset}.log",
     benchmark:
@@ -50,7 +50,7 @@ rule embedding_embed:
     params:
         n_components=EMB["n_components"],
         neighbors=EMB["neighbors"],
-        params=lambda w: embedding_method_params(w.method),
+        params=lambda w: sorted_params(embedding_method_params(w.method)),
         seed=lambda w: embedding_seed("embed", w.dataset, w.method),
         n_jobs=EMB_RES["threads"],
     log:
@@ -73,8 +73,8 @@ rule embedding_score:
     output:
         csv="results/embedding/tidy/scores/{dataset}/{method}.csv",
     params:
-        classification=EMB["classification"],
-        clustering=EMB["clustering"],
+        classification=sorted_params(EMB["classification"]),
+        clustering=sorted_params(EMB["clustering"]),
         seed=lambda w: embedding_seed("score", w.dataset),
     log:
         "logs/embedding_score/{dataset}/{method}.log",
@@ -185,8 +185,8 @@ rule embedding_sensitivity:
         values=lambda w: EMB_SENS[w.parameter],
         max_samples=EMB_SENS["max_samples"],
         n_components=EMB["n_components"],
-        vec2vec=EMB["vec2vec"],
-        classification=EMB["classification"],
+        vec2vec=sorted_params(EMB["vec2vec"]),
+        classification=sorted_params(EMB["classification"]),
         seed=lambda w: embedding_seed("sensitivity", w.dataset),
         n_jobs=EMB_RES["threads"],
     log:
@@ -244,7 +244,7 @@ rule embedding_timing:
         n_components=EMB_TIMING["n_components"],
         n_neighbors=EMB_TIMING["n_neighbors"],
         fixed=lambda w: embedding_timing_fixed(w.axis),
-        params=lambda w: embedding_method_params(w.method),
+        params=lambda w: sorted_params(embedding_method_params(w.method)),
         warmup_samples=EMB_TIMING["warmup_samples"],
         seed=lambda w: embedding_seed("timing", w.axis),
         n_jobs=EMB_TIMING["threads"],
@@ -288,7 +288,7 @@ rule embedding_figure3:
                    subcategory="Timing", labels={"figure": "Figure 3"}),
     params:
         profile=config["profile"],
-        max_samples=EMB_TIMING["max_samples"],
+        max_samples=sorted_params(EMB_TIMING["max_samples"]),
     log:
         "logs/embedding_figure3/figure3.log",
     conda:
