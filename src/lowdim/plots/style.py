@@ -48,6 +48,9 @@ METHOD_STYLES = {
     "nw_cca": ("NW-CCA", "#009E73", "^"),
     "dw_cca": ("DW-CCA", "#CC79A7", "D"),
     "pca_cca": ("PCA-CCA", "#E69F00", "v"),
+    # variants of the authors' SMS-Nystrom code
+    "sms_nystrom_rescale": ("SMS-Nyström (rescaled)", "#44AA99", "h"),
+    "stacur_independent": ("StaCUR (independent rows)", "#882255", "d"),
 }
 
 
