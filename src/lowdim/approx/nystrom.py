@@ -147,7 +147,7 @@ def sms_nystrom(oracle, s, random_state=None, *, multiplier=2, alpha=1.5, eigen_
 
 
 def _rescale_factor(W, shift) -> float:
-    """``||W - 2 shift I||_F / ||W - shift I||_F``: the authors' ``1 / alpha`` of ``new_rescale``."""
+    """``||W - 2 shift I||_F / ||W - shift I||_F``: 1 / alpha of the authors' ``new_rescale``."""
     eye = np.eye(W.shape[0])
     shifted = np.linalg.norm(W - shift * eye)
     return float(np.linalg.norm(W - 2.0 * shift * eye) / shifted) if shifted > 0 else 1.0

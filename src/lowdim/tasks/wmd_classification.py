@@ -41,7 +41,7 @@ from ..similarity import DenseOracle
 
 __all__ = ["CLASSIFICATION_METHODS", "best_rank_rows", "classify_documents", "corpus_splits",
            "corpus_wme_similarities", "document_splits", "kernel_power", "rank_schedule",
-           "SICUR_FEATURES"]
+           "SICUR_FEATURES", "approx_features"]
 
 logger = logging.getLogger("lowdim")
 
@@ -198,13 +198,37 @@ def rank_schedule(method, ranks, n_train, multiplier=2.0, n_random=None) -> list
     return schedule
 
 
-def _approx_features(method, K_train, K_test_train, rank, seed, options, sicur_features):
-    """Train and test features of one sampling method and the evaluations they needed.
+def approx_features(method, K_train, K_test_train, rank, seed, options=None,
+                    sicur_features="authors"):
+    """Training and test features of one sampling method and the evaluations they need.
 
-    The training side is charged what the oracle computed for the map (the
-    authors' SiCUR map reads only ``K[:, C]``, so ``K[R, :]`` is not charged);
-    each test document is charged its similarities to ``fmap.columns``.
+    Parameters
+    ----------
+    method : {"nystrom", "sms_nystrom", "sicur", "stacur"}
+    K_train : ndarray of shape (n_train, n_train)
+        The kernel between training documents; the method samples from it.
+    K_test_train : ndarray of shape (n_test, n_train)
+        The kernel from test to training documents; only the columns of the
+        sampled documents are read.
+    rank : int
+        The sample size ``s``.
+    seed : int
+    options : dict, optional
+        Keyword arguments of the method.
+    sicur_features : {"authors", "symmetric"}, default="authors"
+        See :func:`classify_documents`.
+
+    Returns
+    -------
+    Z_train : ndarray of shape (n_train, r)
+    Z_test : ndarray of shape (n_test, r)
+    evaluations : int
+        What the oracle computed for the map on the training documents (the
+        authors' SiCUR map reads only ``K[:, C]``, so ``K[R, :]`` is not
+        charged), plus each test document's similarities to the sampled
+        documents the map reads (``fmap.columns``).
     """
+    options = dict(options or {})
     oracle = DenseOracle(K_train)
     if method == "sicur" and sicur_features == "authors":
         fmap = sicur_feature_map(oracle, rank, random_state=seed)
@@ -259,8 +283,8 @@ def _candidates(method, K_tr, K_te, gamma, schedule, s, split, wme_rows, n_tr, f
                    fmap.n_features, full)
         else:
             seed = derive_seed(s["seed"], "landmarks", split, r)
-            Z_tr, Z_te, evaluations = _approx_features(method, K_tr, K_te, r, seed, s["options"],
-                                                       s["sicur_features"])
+            Z_tr, Z_te, evaluations = approx_features(method, K_tr, K_te, r, seed, s["options"],
+                                                      s["sicur_features"])
             yield r, None, "linear", Z_tr, Z_te, Z_tr.shape[1], evaluations
 
 
