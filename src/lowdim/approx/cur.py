@@ -74,9 +74,10 @@ def stacur(oracle, s, random_state=None, *, rows="same", rtol=None):
         \\tilde K = \\frac{n}{r}\\, K_{:, J}\\, (K_{:, J}^\\top K_{:, J})^{+}\\,
                     K_{I, J}^\\top\\, K_{I, :},
 
-    with no rank-k truncation of ``U``. ``(n / r) K[I, J]^T K[I, :]`` is the
-    sampled estimate of ``K[:, J]^T K``, so ``K~`` estimates the projection of
-    ``K`` onto its sampled columns.
+    with no rank-k truncation of ``U``. Equivalently ``K~ = (n / r) Q Q[I, :]^T K[I, :]``
+    with ``Q`` an orthonormal basis of the range of ``K[:, J]``: the projection
+    ``Q Q^T K`` of ``K`` onto its sampled columns, with ``Q^T K`` estimated from
+    the ``r`` sampled rows.
 
     The authors' code has both row protocols: their Figure 1 script
     (``matrix_approximations/direct_nystrom_with_and_without_eig_corr.py``)
@@ -85,10 +86,10 @@ def stacur(oracle, s, random_state=None, *, rows="same", rtol=None):
     (``matrix_approximations/approximator.py``, ``GLUE_BERT_STSB.py``) default
     to ``I = J`` and their coreference code (``cross_doc_cor/low_rank.py``) to
     independent rows. ``I = J`` is the default here: it costs the evaluations of
-    classic Nyström on a symmetric oracle, and its error falls with ``s``,
-    whereas with independent rows the estimate of ``K[:, J]^T K`` is noisy in
-    the directions where ``K[:, J]^T K[:, J]`` is small, which its
-    pseudo-inverse amplifies.
+    classic Nyström on a symmetric oracle, and its error falls with ``s``. With
+    independent rows every direction of ``Q`` carries the sampling noise of the
+    estimate of ``Q^T K``, however little of ``K`` lies in it, and on near-PSD
+    matrices the error can grow with ``s``.
 
     Parameters
     ----------
