@@ -31,15 +31,22 @@ def check_embedding_input(estimator, X, accept_sparse=True, min_samples=2):
 
 
 def check_int(value, name, min_val=None, max_val=None):
-    """``value`` as an int within [min_val, max_val]."""
+    """``value`` as an int within [min_val, max_val] (a bool is refused, not read as 0 or 1)."""
+    _refuse_bool(value, name, "int")
     check_scalar(value, name, numbers.Integral, min_val=min_val, max_val=max_val)
     return int(value)
 
 
 def check_float(value, name, min_val=None, max_val=None):
-    """``value`` as a float within [min_val, max_val]."""
+    """``value`` as a float within [min_val, max_val] (a bool is refused)."""
+    _refuse_bool(value, name, "float")
     check_scalar(value, name, numbers.Real, min_val=min_val, max_val=max_val)
     return float(value)
+
+
+def _refuse_bool(value, name, expected):
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"`{name}` must be an {expected}, got the bool {value!r}")
 
 
 def check_n_components(n_components, n_samples, n_features=None):

@@ -146,7 +146,12 @@ class LLEEmbedding(_LibraryEmbedding):
                                       random_state=self.random_state, n_jobs=self.n_jobs)
 
     def _prepare(self, X):
-        return isometric_dense_rows(X)
+        X = isometric_dense_rows(X)
+        if self.n_components > X.shape[1]:
+            raise ValueError(f"`n_components` must be <= n_features = {X.shape[1]} for LLE "
+                             f"(the rank of X when it is sparse and wide), got "
+                             f"{self.n_components}")
+        return X
 
 
 class LaplacianEigenmaps(_LibraryEmbedding):
@@ -170,6 +175,11 @@ class LaplacianEigenmaps(_LibraryEmbedding):
     def _make_estimator(self, X):
         from sklearn.manifold import SpectralEmbedding
 
+        if self.n_components > X.shape[0] - 2:
+            # The spectral embedding drops the constant eigenvector, so it needs
+            # n_components + 1 eigenvectors, fewer than n_samples (ARPACK).
+            raise ValueError(f"`n_components` must be <= n_samples - 2 = {X.shape[0] - 2} for "
+                             f"Laplacian Eigenmaps, got {self.n_components}")
         return SpectralEmbedding(n_components=self.n_components, affinity="nearest_neighbors",
                                  n_neighbors=self.n_neighbors, random_state=self.random_state,
                                  n_jobs=self.n_jobs)

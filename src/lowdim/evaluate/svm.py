@@ -126,6 +126,9 @@ class TunedSVM(ClassifierMixin, BaseEstimator):
         grid = self._check_params()
         X, y = validate_data(self, X, y, accept_sparse="csr" if self.kernel == "linear" else False,
                              dtype=np.float64)
+        if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
+            raise ValueError(f"`X` must be the square Gram matrix of the training items for "
+                             f"kernel='precomputed', got shape {X.shape}")
         check_classification_targets(y)
         counts = check_class_counts(y)
         self.n_folds_ = int(min(self.n_folds, counts.min()))
