@@ -13,13 +13,15 @@ these for plain numbers, choices and matrices.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import numbers
+import re
 
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["check_number", "check_choice", "check_matrix", "check_type"]
+__all__ = ["check_number", "check_choice", "check_matrix", "check_type", "naming"]
 
 
 def _bounds_text(minimum, maximum, strict_minimum, strict_maximum) -> str:
@@ -146,3 +148,20 @@ def _first_bad(A, name) -> str:
         return f"{name}[{i}, {A.indices[t]}] = {A.data[t]}"
     i, j = np.argwhere(~np.isfinite(A))[0]
     return f"{name}[{i}, {j}] = {A[i, j]}"
+
+
+@contextlib.contextmanager
+def naming(name):
+    """Make a ValueError or TypeError raised inside name the argument ``name``.
+
+    For checks done by other libraries (scikit-learn's ``check_array`` says
+    "Found array with 0 sample(s)" without saying which array): a message that
+    does not mention ``name`` is prefixed with it.
+    """
+    try:
+        yield
+    except (ValueError, TypeError) as exc:
+        if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", str(exc)):
+            raise
+        kind = TypeError if isinstance(exc, TypeError) else ValueError
+        raise kind(f"`{name}`: {exc}") from exc

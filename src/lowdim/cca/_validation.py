@@ -13,6 +13,8 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_array
 
+from .._validation import naming
+
 __all__ = ["check_view", "check_views", "check_n_components", "check_positive",
            "check_zero_variance"]
 
@@ -36,8 +38,9 @@ def check_view(A, name: str, n_features: int | None = None):
     if A is None:
         raise ValueError(f"`{name}` is required, got None")
     one_d_ok = name.startswith("Y")
-    A = check_array(A, accept_sparse="csr", dtype=np.float64, order="C", ensure_2d=not one_d_ok,
-                    ensure_all_finite=True, input_name=name)
+    with naming(name):
+        A = check_array(A, accept_sparse="csr", dtype=np.float64, order="C",
+                        ensure_2d=not one_d_ok, ensure_all_finite=True, input_name=name)
     if A.ndim == 1:
         A = A.reshape(-1, 1)
     if sp.issparse(A):

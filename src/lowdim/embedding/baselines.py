@@ -17,7 +17,8 @@ import scipy.sparse as sp
 from scipy import linalg
 
 from ._base import EmbeddingEstimator
-from ._validation import check_embedding_input, check_n_components, check_n_neighbors
+from ._validation import (check_embedding_input, check_float, check_n_components,
+                          check_n_neighbors)
 from .mds import ClassicalMDS
 from .vec2vec import Vec2Vec
 
@@ -211,6 +212,10 @@ class UMAPEmbedding(_LibraryEmbedding):
 
     def _make_estimator(self, X):
         from umap import UMAP
+
+        check_float(self.min_dist, "min_dist", min_val=0.0)
+        if not isinstance(self.metric, str) and not callable(self.metric):
+            raise TypeError(f"`metric` must be a metric name or a function, got {self.metric!r}")
 
         # umap-learn forces one thread (and warns) when seeded: ask for that directly.
         n_jobs = 1 if self.random_state is not None else (-1 if self.n_jobs is None
