@@ -21,7 +21,8 @@ import re
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["check_number", "check_choice", "check_matrix", "check_type", "naming"]
+__all__ = ["check_number", "check_choice", "check_label_count", "check_matrix", "check_type",
+           "naming"]
 
 
 def _bounds_text(minimum, maximum, strict_minimum, strict_maximum) -> str:
@@ -93,6 +94,14 @@ def check_type(value, name, types, expected: str):
     if not isinstance(value, types):
         raise TypeError(f"`{name}` must be {expected}, got {type(value).__name__}")
     return value
+
+
+def check_label_count(y, n_rows, name="y", rows_of="X"):
+    """Refuse labels ``y`` whose length is not the number of rows of ``rows_of``."""
+    shape = np.shape(y) if y is not None else None
+    if shape is not None and len(shape) >= 1 and shape[0] != n_rows:
+        raise ValueError(f"`{name}` has {shape[0]} labels but `{rows_of}` has {n_rows} rows")
+    return y
 
 
 def check_matrix(A, name, *, square=False, accept_sparse=True, min_rows=1):

@@ -7,6 +7,7 @@ and the offending value.
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -106,7 +107,7 @@ def check_n_components(n_components, p1: int, p2: int) -> int:
 def check_positive(value, name: str, *, integer: bool = False, allow_zero: bool = False):
     """Check a numeric parameter is (non-)negative and, optionally, an integer."""
     kind = numbers.Integral if integer else numbers.Real
-    if not isinstance(value, kind) or isinstance(value, bool) or not np.isfinite(value) \
+    if not isinstance(value, kind) or isinstance(value, bool) or not math.isfinite(value) \
             or value < 0 or (value == 0 and not allow_zero):
         which = "non-negative" if allow_zero else "positive"
         raise ValueError(f"`{name}` must be a {which} {'int' if integer else 'number'}, "

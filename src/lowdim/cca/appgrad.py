@@ -162,11 +162,12 @@ class AppGradCCA(BaseCCA):
     def _check_params(self, n, k):
         max_iter = check_positive(self.max_iter, "max_iter", integer=True)
         check_positive(self.tol, "tol", allow_zero=True)
-        if not (self.step_size == "auto" or (not isinstance(self.step_size, str)
+        auto = isinstance(self.step_size, str) and self.step_size == "auto"
+        if not (auto or (not isinstance(self.step_size, str)
                                              and check_positive(self.step_size, "step_size"))):
             raise ValueError(f"`step_size` must be 'auto' or a positive number, "
                              f"got {self.step_size!r}")
-        if self.precompute not in ("auto", True, False):
+        if not (isinstance(self.precompute, bool) or self.precompute == "auto"):
             raise ValueError(f"`precompute` must be 'auto', True or False, got {self.precompute!r}")
         b = s = None
         if self.batch_size is None and self.normalization_size is not None:

@@ -32,11 +32,15 @@ logger = logging.getLogger("lowdim")
 class _LibraryEmbedding(EmbeddingEstimator):
     """Common fit logic: validate, build the library estimator, store ``embedding_``."""
 
+    #: Whether ``n_neighbors=None`` means a default (Laplacian Eigenmaps) rather than a mistake.
+    _n_neighbors_none_ok = False
+
     def fit(self, X, y=None):
         """Compute the embedding of ``X`` of shape (n_samples, n_features); ``y`` is ignored."""
         X = check_embedding_input(self, X, accept_sparse=self._accepts_sparse)
         check_n_components(self.n_components, X.shape[0])
-        if hasattr(self, "n_neighbors") and self.n_neighbors is not None:
+        if hasattr(self, "n_neighbors") and (self.n_neighbors is not None
+                                             or not self._n_neighbors_none_ok):
             check_n_neighbors(self.n_neighbors, X.shape[0])
         self.estimator_ = self._make_estimator(X)
         self.embedding_ = np.asarray(self.estimator_.fit_transform(self._prepare(X)),
@@ -166,6 +170,8 @@ class LaplacianEigenmaps(_LibraryEmbedding):
     random_state : int, RandomState instance or None, default=None
     n_jobs : int or None, default=None
     """
+
+    _n_neighbors_none_ok = True
 
     def __init__(self, n_components=2, *, n_neighbors=None, random_state=None, n_jobs=None):
         self.n_components = n_components

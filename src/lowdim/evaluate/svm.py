@@ -20,7 +20,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_number, naming
+from .._validation import check_label_count, check_number, naming
 
 __all__ = ["TunedSVM", "check_class_counts"]
 
@@ -128,8 +128,8 @@ class TunedSVM(ClassifierMixin, BaseEstimator):
         y : array-like of shape (n,)
         """
         grid = self._check_params()
-        if hasattr(X, "shape") and len(np.shape(y)) == 1 and np.shape(y)[0] != X.shape[0]:
-            raise ValueError(f"`y` has {np.shape(y)[0]} labels but `X` has {X.shape[0]} rows")
+        if hasattr(X, "shape") and len(X.shape) == 2:
+            check_label_count(y, X.shape[0])
         with naming("X"):
             X, y = validate_data(self, X, y, dtype=np.float64,
                                  accept_sparse="csr" if self.kernel == "linear" else False)

@@ -17,7 +17,7 @@ from sklearn.neural_network import MLPClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array, check_is_fitted, check_X_y
 
-from .._validation import check_number, naming
+from .._validation import check_label_count, check_number, naming
 from ._oracle import SimilarityOracle
 
 __all__ = ["PairwiseMLP", "PairwiseMLPOracle", "pair_features", "sample_label_pairs"]
@@ -121,6 +121,8 @@ class PairwiseMLP(BaseEstimator):
             Item embeddings.
         y : array-like of shape (n,)
         """
+        if hasattr(X, "shape") and len(X.shape) == 2:
+            check_label_count(y, X.shape[0])
         with naming("X"):
             X, y = check_X_y(X, y, dtype=np.float64)
         if X.shape[0] < 2:
