@@ -21,8 +21,7 @@ import re
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["check_number", "check_choice", "check_label_count", "check_matrix", "check_type",
-           "naming"]
+__all__ = ["check_number", "check_choice", "check_label_count", "check_matrix", "naming"]
 
 
 def _bounds_text(minimum, maximum, strict_minimum, strict_maximum) -> str:
@@ -86,13 +85,6 @@ def check_choice(value, name, choices):
         ok = False
     if not ok:
         raise ValueError(f"`{name}` must be one of {list(choices)}, got {value!r}")
-    return value
-
-
-def check_type(value, name, types, expected: str):
-    """``value`` if it is an instance of ``types``, else a TypeError saying ``expected``."""
-    if not isinstance(value, types):
-        raise TypeError(f"`{name}` must be {expected}, got {type(value).__name__}")
     return value
 
 

@@ -137,6 +137,12 @@ def _kind_problem(config, key, name, kinds, what, labelled=False):
     return None
 
 
+def _enabled(config, name):
+    """Config section ``name`` when it is enabled, else None: disabled parts are not checked."""
+    section = config.get(name, {})
+    return section if section.get("enabled") else None
+
+
 # -- cca ------------------------------------------------------------------------------------
 def _cca_datasets(cca):
     keyed = [(f"cca.figure1.datasets[{i}]", name) for i, name in
@@ -170,8 +176,8 @@ def _cca_training_rows(cca, facts):
 @config_check
 def check_cca(config):
     """Two-view datasets; k <= min(p1, p2); batch and normalisation sizes <= training rows."""
-    cca = config.get("cca", {})
-    if not cca.get("enabled"):
+    cca = _enabled(config, "cca")
+    if cca is None:
         return
     for key, name in _cca_datasets(cca):
         wrong = _kind_problem(config, key, name, ("two_view",), "a two-view dataset")
@@ -213,8 +219,8 @@ def _cca_sizes(cca, facts, k, k_key):
 @config_check
 def check_embedding(config):
     """Labelled dense, sparse or text datasets, with more rows than every size asked of them."""
-    emb = config.get("embedding", {})
-    if not emb.get("enabled"):
+    emb = _enabled(config, "embedding")
+    if emb is None:
         return
     methods = emb["methods"]
     if emb["datasets"] and set(methods) & set(NEIGHBOR_METHODS) and not emb["neighbors"]:
@@ -315,8 +321,8 @@ def _timing_sizes(emb):
 @config_check
 def check_similarity(config):
     """Each similarity matrix is built from a dataset of a kind its similarity reads."""
-    sim = config.get("similarity", {})
-    if not sim.get("enabled"):
+    sim = _enabled(config, "similarity")
+    if sim is None:
         return
     for i, spec in enumerate(sim.get("matrices", [])):
         kinds = MATRIX_KINDS.get(spec["kind"])
@@ -331,8 +337,8 @@ def check_similarity(config):
 @config_check
 def check_sms_tasks(config):
     """WMD classification reads labelled text datasets."""
-    tasks = config.get("sms_tasks", {})
-    if not tasks.get("enabled"):
+    tasks = _enabled(config, "sms_tasks")
+    if tasks is None:
         return
     part = tasks.get("wmd_classification", {})
     if not part.get("enabled", True):

@@ -157,6 +157,9 @@ def score_sweep(embeddings, settings, y, *, k_grid=KNN_K_GRID, n_splits=4, stand
     if not rows:
         raise ValueError(f"no embedding of the sweep is finite (settings {list(settings)}): "
                          f"there is nothing to score")
+    if gammas and all(np.isnan(r["value"]) for r in rows if r["metric"] == "ari"):
+        raise ValueError(f"spectral clustering failed at every gamma of `gammas` "
+                         f"{list(gammas)} for every setting (see the warnings in the log)")
     return pd.DataFrame(rows, columns=["setting", "metric", "fold", "gamma", "value", "best_k"])
 
 
