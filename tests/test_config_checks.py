@@ -171,7 +171,7 @@ def test_job_error_names_the_config_key_of_the_argument(caplog):
     config = tiny_with((("embedding", "n_components"), 7))
     with caplog.at_level(logging.ERROR, logger="lowdim"):
         with pytest.raises(SystemExit) as info:
-            with naming_config_keys(embedding_job_keys(config), "pca on digits"):
+            with naming_config_keys(embedding_job_keys(config, "embed"), "pca on digits"):
                 raise ValueError("`n_components` must be <= n_features = 5, got 7")
     line = str(info.value)
     assert line == ("config: embedding.n_components: got 7; `n_components` must be <= "
@@ -181,7 +181,7 @@ def test_job_error_names_the_config_key_of_the_argument(caplog):
 
 def test_job_error_names_the_argument_it_is_about_not_the_first_one_listed():
     config = tiny_with()
-    keys = embedding_job_keys(config)
+    keys = embedding_job_keys(config, "embed")
     with pytest.raises(SystemExit, match=r"^config: embedding.vec2vec.topk: got 5;"):
         with naming_config_keys(keys):
             raise ValueError("n_components=4: `topk` must be < n_samples = 3, got 5")
@@ -194,6 +194,15 @@ def test_job_error_without_a_known_argument_lists_the_jobs_keys():
                                          r"cca.n_components = 3, "):
         with naming_config_keys(keys, "exact CCA"):
             raise ValueError("singular matrix")
+
+
+def test_each_kind_of_job_names_only_the_keys_it_reads():
+    config = tiny_with()
+    assert set(embedding_job_keys(config, "score")) == {"k_grid", "n_splits", "gammas"}
+    sensitivity = embedding_job_keys(config, "sensitivity", "topk")
+    assert sensitivity["topk"] == ("embedding.sensitivity.topk", [2, 3])
+    assert sensitivity["n_components"] == ("embedding.n_components", 4)
+    assert embedding_job_keys(config, "embed")["topk"] == ("embedding.vec2vec.topk", 5)
 
 
 def test_job_errors_of_other_kinds_pass_through():

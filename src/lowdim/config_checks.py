@@ -389,11 +389,29 @@ def naming_config_keys(keys: dict, where: str = ""):
         raise SystemExit(line) from exc
 
 
-def embedding_job_keys(config: dict, sweep: str | None = None) -> dict:
-    """Library argument -> (config key, value) for the jobs of the ``embedding`` section.
+#: The embedding config keys each kind of job reads (library argument names of ``keys``).
+EMBEDDING_JOB_ARGUMENTS = {
+    "features": ("max_samples", "stem", "min_df", "sublinear_tf"),
+    "embed": ("n_components", "neighbors", "n_neighbors", "topk", "walks_per_node",
+              "walk_length", "window", "epochs", "negative", "sample", "knn", "min_dist",
+              "metric"),
+    "score": ("k_grid", "n_splits", "gammas"),
+    "sensitivity": ("n_components", "topk", "max_samples", "walks_per_node", "walk_length",
+                    "window", "epochs", "negative", "sample", "knn", "k_grid", "n_splits"),
+}
 
-    ``sweep`` is the parameter a Figure 5 sensitivity job varies ("n_components"
-    or "topk"): that argument then comes from ``embedding.sensitivity``.
+
+def embedding_job_keys(config: dict, job: str, sweep: str | None = None) -> dict:
+    """Library argument -> (config key, value) for one kind of ``embedding`` job.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    job : {"features", "embed", "score", "sensitivity"}
+    sweep : str, optional
+        The parameter a Figure 5 sensitivity job varies ("n_components" or "topk"):
+        that argument comes from ``embedding.sensitivity``.
     """
     emb = config["embedding"]
     keys = {"n_components": ("embedding.n_components", emb["n_components"]),
@@ -405,11 +423,12 @@ def embedding_job_keys(config: dict, sweep: str | None = None) -> dict:
             "gammas": ("embedding.clustering.gammas", emb["clustering"]["gammas"])}
     for part in ("vec2vec", "umap", "tfidf"):
         keys.update({arg: (f"embedding.{part}.{arg}", value) for arg, value in emb[part].items()})
-    if sweep:
-        keys[sweep] = (f"embedding.sensitivity.{sweep}", emb["sensitivity"][sweep])
+    if job == "sensitivity":
         keys["max_samples"] = ("embedding.sensitivity.max_samples",
                                emb["sensitivity"]["max_samples"])
-    return keys
+        if sweep:
+            keys[sweep] = (f"embedding.sensitivity.{sweep}", emb["sensitivity"][sweep])
+    return {arg: keys[arg] for arg in EMBEDDING_JOB_ARGUMENTS[job] if arg in keys}
 
 
 def cca_job_keys(config: dict, dataset: str) -> dict:

@@ -11,7 +11,7 @@ from lowdim.embedding.experiments import embed_sweep, save_sweep, sweep_settings
 data = load_dataset(snakemake.input.features)
 method = snakemake.wildcards.method
 with threadpool_limits(snakemake.threads), \
-        naming_config_keys(embedding_job_keys(snakemake.config), f"{method} on {data.name}"):
+        naming_config_keys(embedding_job_keys(snakemake.config, "embed"), f"{method} on {data.name}"):
     sweep = embed_sweep(data.X, method, n_components=snakemake.params.n_components,
                         settings=sweep_settings(method, snakemake.params.neighbors, data.n),
                         params=snakemake.params.params, random_state=snakemake.params.seed,

@@ -7,7 +7,7 @@ from lowdim.data import load_dataset, save_dataset
 from lowdim.embedding.features import embedding_features
 
 dataset = load_dataset(snakemake.input.npz)
-with naming_config_keys(embedding_job_keys(snakemake.config), f"features of {dataset.name}"):
+with naming_config_keys(embedding_job_keys(snakemake.config, "features"), f"features of {dataset.name}"):
     features = embedding_features(dataset, max_samples=snakemake.params.max_samples,
                                   seed=snakemake.params.seed, **snakemake.params.tfidf)
 save_dataset(features, snakemake.output.npz)

@@ -12,7 +12,7 @@ sweep = load_sweep(snakemake.input.embeddings)
 classification, clustering = snakemake.params.classification, snakemake.params.clustering
 where = f"scoring {sweep['info']['method']} on {sweep['info']['dataset']}"
 with threadpool_limits(snakemake.threads), \
-        naming_config_keys(embedding_job_keys(snakemake.config), where):
+        naming_config_keys(embedding_job_keys(snakemake.config, "score"), where):
     scores = score_sweep(sweep["embeddings"], sweep["settings"], sweep["y"],
                          k_grid=classification["k_grid"], n_splits=classification["n_splits"],
                          standardize=classification["standardize"],

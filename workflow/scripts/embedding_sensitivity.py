@@ -15,7 +15,7 @@ rows = subsample(data.n, int(snakemake.params.max_samples), snakemake.params.see
 classification = snakemake.params.classification
 parameter = snakemake.wildcards.parameter
 with threadpool_limits(snakemake.threads), \
-        naming_config_keys(embedding_job_keys(snakemake.config, sweep=parameter),
+        naming_config_keys(embedding_job_keys(snakemake.config, "sensitivity", parameter),
                            f"Figure 5, {parameter} on {data.name}"):
     scores = sensitivity_sweep(
         data.X[rows], data.y[rows], parameter=parameter,
