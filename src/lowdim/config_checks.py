@@ -38,7 +38,7 @@ EMBEDDING_KINDS = ("dense", "sparse", "text")
 #: Embedding methods that sweep ``embedding.neighbors``.
 NEIGHBOR_METHODS = ("isomap", "lle", "le", "umap")
 #: Dataset kinds each kind of similarity matrix is built from (lowdim.similarity.matrices).
-MATRIX_KINDS = {"wmd": ("text",), "mlp": ("dense", "sparse", "text", "mentions"),
+MATRIX_DATASET_KINDS = {"wmd": ("text",), "mlp": ("dense", "sparse", "text", "mentions"),
                 "crossencoder": ("pairs",)}
 
 
@@ -325,7 +325,7 @@ def check_similarity(config):
     if sim is None:
         return
     for i, spec in enumerate(sim.get("matrices", [])):
-        kinds = MATRIX_KINDS.get(spec["kind"])
+        kinds = MATRIX_DATASET_KINDS.get(spec["kind"])
         if kinds:
             wrong = _kind_problem(config, f"similarity.matrices[{i}].dataset", spec["dataset"],
                                   kinds, f"a dataset a `{spec['kind']}` matrix can read",
