@@ -9,7 +9,9 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ._linalg import as_oracle, check_sample_size, draw_order, pinv, pinv_symmetric
+from .._validation import check_choice
+from ._linalg import (as_oracle, check_rtol, check_sample_size, draw_order, pinv,
+                      pinv_symmetric)
 from ._lowrank import LowRankApprox
 
 __all__ = ["STACUR_ROWS", "sicur", "sicur_samples", "stacur"]
@@ -48,6 +50,7 @@ def sicur(oracle, s, random_state=None, *, rtol=None):
     oracle = as_oracle(oracle)
     n = oracle.n
     s = check_sample_size(s, n, minimum=2)
+    rtol = check_rtol(rtol)
     rng = check_random_state(random_state)
     start = oracle.evaluations
     R, C = sicur_samples(rng, n, s)
@@ -109,11 +112,11 @@ def stacur(oracle, s, random_state=None, *, rows="same", rtol=None):
         ``landmarks = J``, ``info["rows"] = I``; ``method`` is ``"stacur"``
         (``I = J``) or ``"stacur_independent"``.
     """
-    if rows not in STACUR_ROWS:
-        raise ValueError(f"`rows` must be one of {STACUR_ROWS}, got {rows!r}")
+    check_choice(rows, "rows", STACUR_ROWS)
     oracle = as_oracle(oracle)
     n = oracle.n
     s = check_sample_size(s, n)
+    rtol = check_rtol(rtol)
     rng = check_random_state(random_state)
     start = oracle.evaluations
     J = draw_order(rng, n)[:s]

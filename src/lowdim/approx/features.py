@@ -44,10 +44,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg
-
 from sklearn.utils import check_random_state
 
-from ._linalg import as_oracle, check_sample_size, default_rtol
+from .._validation import check_matrix, check_number
+from ._linalg import as_oracle, check_rtol, check_sample_size, default_rtol
+from ._lowrank import LowRankApprox
 from .cur import sicur_samples
 
 __all__ = ["FeatureMap", "eigen_feature_map", "feature_map", "sicur_feature_map"]
@@ -149,6 +150,9 @@ def feature_map(approx, rtol=None) -> FeatureMap:
         ``K~`` itself when ``M`` is PSD) and ``((K~ + K~^T) / 2)_+`` for CUR
         (see the module docstring).
     """
+    if not isinstance(approx, LowRankApprox):
+        raise TypeError(f"`approx` must be a LowRankApprox, got {type(approx).__name__}")
+    rtol = check_rtol(rtol)
     if approx.method in NYSTROM_FAMILY:
         core = approx.core
         W, dropped = _positive_root_weights(core, default_rtol(core.shape) if rtol is None
@@ -211,6 +215,7 @@ def sicur_feature_map(oracle, s, random_state=None, *, rtol=None) -> FeatureMap:
     oracle = as_oracle(oracle)
     n = oracle.n
     s = check_sample_size(s, n, minimum=2)
+    rtol = check_rtol(rtol)
     R, C = sicur_samples(check_random_state(random_state), n, s)
     start = oracle.evaluations
     KC = oracle(np.arange(n), C)
@@ -247,11 +252,10 @@ def eigen_feature_map(K, rank, eigenpairs=None) -> FeatureMap:
     FeatureMap
         ``columns = arange(n)``.
     """
-    K = np.asarray(K, dtype=np.float64)
+    K = check_matrix(K, "K", square=True, accept_sparse=False)
     n = K.shape[0]
-    if K.ndim != 2 or K.shape != (n, n):
-        raise ValueError(f"`K` must be a square matrix, got shape {K.shape}")
-    if isinstance(rank, bool) or not isinstance(rank, (int, np.integer)) or not 1 <= rank <= n:
+    check_number(rank, "rank", integer=True)
+    if not 1 <= rank <= n:
         raise ValueError(f"`rank` must be an integer in [1, n = {n}], got {rank!r}")
     w, V = scipy.linalg.eigh((K + K.T) / 2.0) if eigenpairs is None else eigenpairs
     top = np.argsort(-np.abs(w), kind="stable")[:rank]
