@@ -140,7 +140,8 @@ def test_one_thread_is_deterministic_and_two_threads_agree_in_quality(blobs):
 def test_direct_call_checks_its_walks():
     with pytest.raises(ValueError, match="visit every node"):
         cooccurrence_sgns(np.array([[0, 1], [1, 0]]), 3, 2)
-    with pytest.raises(ValueError, match=r"node ids in range\(2\)"):
+    with pytest.raises(ValueError,
+                       match=r"node ids in range\(n_nodes\) = range\(2\), got ids from 0 to 5"):
         cooccurrence_sgns(np.array([[0, 5]]), 2, 2)
     with pytest.raises(ValueError, match="walk_length >= 2"):
         window_cooccurrences(np.array([[0], [1]]), 2, 2)
@@ -148,9 +149,10 @@ def test_direct_call_checks_its_walks():
 
 @pytest.mark.parametrize("params, message", [
     ({"solver": "word2vec"}, r"`solver` must be one of \['gensim', 'cooccurrence'\], got 'word2vec'"),
-    ({"updates_per_node": 0}, r"updates_per_node == 0, must be > 0"),
-    ({"updates_per_node": "many"}, r"updates_per_node must be an instance of"),
-    ({"alpha": -0.1}, r"alpha == -0.1, must be > 0"),
+    ({"updates_per_node": 0}, r"`updates_per_node` must be a number > 0.0, got 0"),
+    ({"updates_per_node": "many"},
+     r"`updates_per_node` must be a number > 0.0, got 'many' \(str\)"),
+    ({"alpha": -0.1}, r"`alpha` must be a number > 0.0, got -0.1"),
     ({"knn": "annoy"}, r"`knn` must be one of \['auto', 'exact', 'approximate'\], got 'annoy'"),
 ], ids=["solver", "updates_per_node=0", "updates_per_node=str", "alpha<0", "knn"])
 def test_bad_parameters_are_rejected_with_name_and_value(params, message):

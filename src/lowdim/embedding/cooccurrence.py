@@ -20,6 +20,7 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
+from .._validation import check_number
 from ._sgns_kernels import (alias_table, cooccurrence_counts, pair_alias_tables,
                             sgns_updates)
 from .walks import numba_threads
@@ -35,13 +36,32 @@ UPDATES_PER_NODE = 1000
 
 
 def _check_walks(walks, n_nodes):
-    walks = np.ascontiguousarray(walks, dtype=np.int32)
-    if walks.ndim != 2 or walks.shape[1] < 2:
-        raise ValueError(f"`walks` must have shape (n_walks, walk_length >= 2), got "
-                         f"{walks.shape}")
-    if walks.size and (walks.min() < 0 or walks.max() >= n_nodes):
-        raise ValueError(f"`walks` must hold node ids in range({n_nodes})")
-    return walks
+    """``walks`` as C-contiguous int32 of shape (n_walks, walk_length >= 2), ids < n_nodes."""
+    n_nodes = check_number(n_nodes, "n_nodes", integer=True, minimum=1)
+    array = np.asarray(walks) if not sp.issparse(walks) else None
+    if (array is None or array.ndim != 2 or array.shape[1] < 2
+            or not np.issubdtype(array.dtype, np.integer)):
+        what = (f"{type(walks).__name__} of shape {array.shape} and dtype {array.dtype}"
+                if array is not None else type(walks).__name__)
+        raise ValueError("`walks` must be an integer array of shape (n_walks, walk_length >= 2), "
+                         f"got a {what}")
+    if array.size and (array.min() < 0 or array.max() >= n_nodes):
+        raise ValueError(f"`walks` must hold node ids in range(n_nodes) = range({n_nodes}), got "
+                         f"ids from {array.min()} to {array.max()}")
+    return np.ascontiguousarray(array, dtype=np.int32)
+
+
+def _check_sgns_arguments(n_nodes, n_components, window, negative, sample, updates_per_node,
+                          alpha, min_alpha, n_jobs):
+    check_number(n_nodes, "n_nodes", integer=True, minimum=1)
+    check_number(n_components, "n_components", integer=True, minimum=1)
+    check_number(window, "window", integer=True, minimum=1)
+    check_number(negative, "negative", integer=True, minimum=1)
+    check_number(sample, "sample", minimum=0.0)
+    check_number(updates_per_node, "updates_per_node", minimum=0.0, strict_minimum=True)
+    check_number(alpha, "alpha", minimum=0.0, strict_minimum=True)
+    check_number(min_alpha, "min_alpha", minimum=0.0, maximum=alpha)
+    check_number(n_jobs, "n_jobs", integer=True, minimum=1)
 
 
 def _n_ordered_pairs(indptr, indices):
@@ -76,6 +96,8 @@ def window_cooccurrences(walks, n_nodes, window, n_jobs=1):
         Never built as a dense array.
     """
     walks = _check_walks(walks, n_nodes)
+    window = check_number(window, "window", integer=True, minimum=1)
+    n_jobs = check_number(n_jobs, "n_jobs", integer=True, minimum=1)
     with numba_threads(n_jobs):
         indptr, indices, data = cooccurrence_counts(walks, int(n_nodes), int(window))
     upper = sp.csr_matrix((data.astype(np.float64) / window, indices, indptr),
@@ -151,10 +173,13 @@ def cooccurrence_sgns(walks, n_nodes, n_components, *, window=10, negative=5, sa
         Input vectors :math:`z_u`.
     """
     timings = {} if timings is None else timings
+    _check_sgns_arguments(n_nodes, n_components, window, negative, sample, updates_per_node,
+                          alpha, min_alpha, n_jobs)
     walks = _check_walks(walks, n_nodes)
     occurrences = np.bincount(walks.ravel(), minlength=n_nodes)
     if np.any(occurrences == 0):
-        raise ValueError("`walks` must visit every node of range(n_nodes) at least once")
+        raise ValueError(f"`walks` must visit every node of range(n_nodes) = range({n_nodes}) "
+                         f"at least once; {int(np.sum(occurrences == 0))} never occur")
     rng = np.random.default_rng(int(seed))
     update_seed = int(rng.integers(0, 2**63))
     # gensim's initialisation: inputs uniform in [-0.5, 0.5) / d, outputs zero.

@@ -7,14 +7,14 @@ Dimensionality Reduction with Neural Networks" (Vec2vec).
 from __future__ import annotations
 
 import logging
-import numbers
 import time
 import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils import check_random_state, check_scalar
+from sklearn.utils import check_random_state
 
+from .._validation import check_number
 from ..seeding import spawn_seeds
 from ._base import EmbeddingEstimator
 from ._validation import (check_choice, check_embedding_input, check_float, check_int,
@@ -162,11 +162,9 @@ class Vec2Vec(EmbeddingEstimator):
         check_float(self.sample, "sample", min_val=0.0)
         check_choice(self.knn, "knn", ("auto", "exact", "approximate"))
         check_choice(self.solver, "solver", SOLVERS)
-        check_scalar(self.updates_per_node, "updates_per_node", numbers.Real, min_val=0.0,
-                     include_boundaries="neither")
-        if self.alpha is not None:
-            check_scalar(self.alpha, "alpha", numbers.Real, min_val=0.0,
-                         include_boundaries="neither")
+        check_number(self.updates_per_node, "updates_per_node", minimum=0.0,
+                     strict_minimum=True)
+        check_number(self.alpha, "alpha", minimum=0.0, strict_minimum=True, none_ok=True)
         if self.n_jobs is not None:
             check_int(self.n_jobs, "n_jobs")
             if self.n_jobs == 0:
