@@ -174,6 +174,8 @@ class KernelCCA(TransformerMixin, BaseEstimator):
         ``m (m - 1) / 2`` distances.
     cca_ : AppGradCCA or ExactCCA
         The fitted linear CCA on the features.
+    n_iter_ : int
+        AppGrad iterations run (1 for the exact solver: one direct solve).
     n_features_in_ : int
     n_features_y_ : int
 
@@ -357,6 +359,7 @@ class KernelCCA(TransformerMixin, BaseEstimator):
         self.shift_ = (fx["shift"], fy["shift"])
         self.feature_rank_ = (fx["Z"].shape[1], fy["Z"].shape[1])
         self.evaluations_ = (fx["evaluations"], fy["evaluations"])
+        self.n_iter_ = int(getattr(self.cca_, "n_iter_", 1))
         validate_data(self, X, reset=True, skip_check_array=True)  # sets n_features_in_
         self.n_features_y_ = Y.shape[1]
 

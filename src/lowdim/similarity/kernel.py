@@ -131,6 +131,9 @@ def median_gamma(X, kernel="rbf", n_samples=MEDIAN_SAMPLE, random_state=None):
     - ``poly``, ``sigmoid``: ``gamma = 1 / median ||x||^2`` over the ``m`` rows,
       so that ``gamma <x, x>`` is about 1 for a typical row.
 
+    When more than half of the sampled values are zero (many repeated rows),
+    the median of the non-zero ones is used instead.
+
     Parameters
     ----------
     X : array-like or scipy.sparse matrix of shape (n, p)
@@ -152,6 +155,9 @@ def median_gamma(X, kernel="rbf", n_samples=MEDIAN_SAMPLE, random_state=None):
     if kernel not in GAMMA_KERNELS:
         raise ValueError(f"`kernel` must be one of {list(GAMMA_KERNELS)} to have a gamma, "
                          f"got {kernel!r}")
+    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) \
+            or n_samples < 2:
+        raise ValueError(f"`n_samples` must be an integer >= 2, got {n_samples!r}")
     X = check_array(X, accept_sparse="csr", dtype=np.float64, input_name="X")
     rng = check_random_state(random_state)
     m = min(X.shape[0], int(n_samples))
@@ -164,8 +170,9 @@ def median_gamma(X, kernel="rbf", n_samples=MEDIAN_SAMPLE, random_state=None):
         values, evaluations = paired(X[rows[i]], X[rows[j]]), i.size
     positive = values[values > 0]
     if positive.size == 0:
-        raise ValueError(f"`X`: all {values.size} sampled {'norms' if m == evaluations else 'distances'}"
-                         f" are zero; the median heuristic cannot set gamma (give it explicitly)")
+        what = "squared norms" if kernel in ("poly", "sigmoid") else "distances"
+        raise ValueError(f"`X`: all {values.size} sampled {what} are zero; the median "
+                         f"heuristic cannot set gamma (give it explicitly)")
     d = float(np.median(values)) or float(np.median(positive))
     gamma = 1.0 / (d * d) if kernel == "rbf" else 1.0 / d
     return gamma, int(evaluations)
