@@ -25,7 +25,6 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.preprocessing import KernelCenterer
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -33,11 +32,10 @@ from ..approx import LowRankApprox, lambda_min, nystrom, pinv_symmetric, sms_nys
 from ..approx.features import feature_map
 from ..seeding import spawn_seeds
 from ..similarity import SimilarityOracle, full_matrix
-from ._base import flip_signs
+from ._base import BaseCCA, flip_signs
 from ._validation import check_positive, check_view, check_views
 from .appgrad import AppGradCCA
 from .exact import ExactCCA
-from .metrics import canonical_correlations
 
 __all__ = ["KernelCCA", "exact_kernel_cca", "make_oracle"]
 
@@ -86,7 +84,7 @@ def make_oracle(kernel, rows, *, gamma=None, degree=3, coef0=1.0, n_jobs=1, name
     return oracle
 
 
-class KernelCCA(TransformerMixin, BaseEstimator):
+class KernelCCA(BaseCCA):
     r"""Kernel CCA from ``O(n s)`` similarity evaluations: (SMS-)Nyström features + AppGrad.
 
     For each view, ``n_landmarks`` training rows ``S_1`` are drawn (the same
@@ -98,7 +96,8 @@ class KernelCCA(TransformerMixin, BaseEstimator):
     ``"sms_nystrom"``. Features are centred by their training mean and linear
     CCA with ridge ``reg`` runs on them (see the module docstring for the
     problem in kernel form). A new row costs ``n_landmarks`` similarity
-    evaluations per view.
+    evaluations per view. ``fit_transform`` and ``score`` (canonical
+    correlations of the scores of new rows) are :class:`~lowdim.cca._base.BaseCCA`'s.
 
     Parameters
     ----------
@@ -214,12 +213,6 @@ class KernelCCA(TransformerMixin, BaseEstimator):
         self.batch_size = batch_size
         self.n_jobs = n_jobs
         self.random_state = random_state
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.sparse = True
-        return tags
 
     # -- parameters ---------------------------------------------------------------------
     def _per_view(self, value, name):
@@ -394,31 +387,6 @@ class KernelCCA(TransformerMixin, BaseEstimator):
             return x_scores
         Y = check_view(Y, "Y", self.n_features_y_)
         return x_scores, self._features(1, Y) @ self.y_weights_
-
-    def fit_transform(self, X, Y=None, y=None):
-        """Fit, then return ``(x_scores, y_scores)`` of the training rows.
-
-        ``y`` is an alias of ``Y`` for scikit-learn's tooling.
-        """
-        Y = y if Y is None else Y
-        return self.fit(X, Y).transform(X, Y)
-
-    def score(self, X, Y=None, y=None):
-        """Canonical correlations of the scores of ``(X, Y)``, per component.
-
-        Returns
-        -------
-        rho : ndarray of shape (n_components,)
-            Decreasing; their sum is the total correlation captured (TCC).
-        """
-        Y = y if Y is None else Y
-        if Y is None:
-            raise ValueError("`Y` is required to score: canonical correlations need both views")
-        x_scores, y_scores = self.transform(X, Y)
-        if x_scores.shape[0] != y_scores.shape[0]:
-            raise ValueError(f"`Y` must have as many rows as `X` ({x_scores.shape[0]}), "
-                             f"got {y_scores.shape[0]} rows")
-        return canonical_correlations(x_scores, y_scores)
 
 
 def _regularised_root(Kc, reg):
