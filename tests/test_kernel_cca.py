@@ -170,6 +170,8 @@ def test_sparse_input_gives_the_dense_result(circle):
                          dense.transform(Xt, Yt)):
         np.testing.assert_allclose(got, want, rtol=1e-8, atol=1e-10)
     assert sp.issparse(sparse.x_landmarks_)
+    np.testing.assert_allclose(dense.transform(sp.csr_matrix(Xt)), dense.transform(Xt),
+                               rtol=1e-8, atol=1e-10)  # fitted dense, new rows sparse
 
 
 def test_same_seed_same_fit_and_landmarks_shared_by_the_views(circle):
@@ -229,11 +231,14 @@ class NotAnOracle:
     ({"solver": "svd"}, r"`solver` must be one of \['appgrad', 'exact'\], got 'svd'"),
     ({"reg": -0.1}, r"`reg` must be a non-negative number, got -0.1"),
     ({"center": "yes"}, r"`center` must be True or False, got 'yes'"),
+    ({"multiplier": 0.5}, r"`multiplier` must be a number >= 1, got 0.5"),
+    ({"alpha": -1.0}, r"`alpha` must be a non-negative number, got -1.0"),
     ({"n_components": 0}, r"`n_components` must be a positive int, got 0"),
     ({"n_components": 3, "n_landmarks": 2},
      r"`n_components` = 3 exceeds the rank of the X features \(r = 2"),
 ], ids=["kernel", "kernel-triple", "gamma", "gamma-callable", "factory", "landmarks-0",
-        "landmarks-float", "approximation", "solver", "reg", "center", "components",
+        "landmarks-float", "approximation", "solver", "reg", "center", "multiplier", "alpha",
+        "components",
         "components-rank"])
 def test_bad_parameters_are_named(circle, params, message):
     X, Y, _, _ = circle

@@ -44,8 +44,10 @@ SOLVERS = ("appgrad", "exact")
 
 
 def _stack_rows(A, B):
-    """Rows of ``A`` then ``B`` (both dense or both CSR)."""
-    return sp.vstack([A, B], format="csr") if sp.issparse(A) else np.vstack([A, B])
+    """Rows of ``A`` then ``B``; CSR when either is sparse."""
+    if sp.issparse(A) or sp.issparse(B):
+        return sp.vstack([sp.csr_matrix(A), sp.csr_matrix(B)], format="csr")
+    return np.vstack([A, B])
 
 
 def make_oracle(kernel, rows, *, gamma=None, degree=3, coef0=1.0, n_jobs=1, name="kernel"):
@@ -244,6 +246,9 @@ class KernelCCA(BaseCCA):
         if self.solver not in SOLVERS:
             raise ValueError(f"`solver` must be one of {list(SOLVERS)}, got {self.solver!r}")
         check_positive(self.reg, "reg", allow_zero=True)
+        if check_positive(self.multiplier, "multiplier") < 1:
+            raise ValueError(f"`multiplier` must be a number >= 1, got {self.multiplier!r}")
+        check_positive(self.alpha, "alpha", allow_zero=True)
         if not isinstance(self.center, (bool, np.bool_)):
             raise ValueError(f"`center` must be True or False, got {self.center!r}")
 
