@@ -71,6 +71,8 @@ def test_every_row_a_landmark_reproduces_exact_regularised_kernel_cca(circle, so
     np.testing.assert_allclose(est.canonical_correlations_, rho, rtol=1e-6)
     assert est.feature_rank_ == (len(X), len(X))
     train_x, train_y = est.transform(X, Y)
+    for got, again in zip((train_x, train_y), est.fit_transform(X, Y)):
+        np.testing.assert_allclose(again, got, rtol=1e-9, atol=1e-12)  # no new evaluations
     _same_up_to_sign(train_x, _centred(Kx) @ alpha, 1e-5)
     _same_up_to_sign(train_y, _centred(Ky) @ beta, 1e-5)
     new_x, new_y = est.transform(Xt, Yt)
@@ -147,6 +149,8 @@ def test_counts_fit_evaluations_and_transform_costs_s_per_row(circle, approximat
         assert est.evaluations_ == (nystrom + s * (s + 1) // 2,) * 2
     est.transform(Xt, Yt)
     assert [o.evaluations for o in (fx.oracles[-1], fy.oracles[-1])] == [len(Xt) * s] * 2
+    est.fit_transform(X, Y)  # builds the training oracle again, and no other
+    assert (len(fx.oracles), len(fy.oracles)) == (3, 3)
     np.testing.assert_array_equal(est.x_landmarks_, X[est.landmark_indices_])
 
 

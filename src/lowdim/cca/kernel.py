@@ -98,8 +98,9 @@ class KernelCCA(BaseCCA):
     ``"sms_nystrom"``. Features are centred by their training mean and linear
     CCA with ridge ``reg`` runs on them (see the module docstring for the
     problem in kernel form). A new row costs ``n_landmarks`` similarity
-    evaluations per view. ``fit_transform`` and ``score`` (canonical
-    correlations of the scores of new rows) are :class:`~lowdim.cca._base.BaseCCA`'s.
+    evaluations per view; ``fit_transform`` reuses the training features.
+    ``score`` (canonical correlations of the scores of new rows) is
+    :class:`~lowdim.cca._base.BaseCCA`'s.
 
     Parameters
     ----------
@@ -321,6 +322,21 @@ class KernelCCA(BaseCCA):
         -------
         self
         """
+        self._fit(X, Y)
+        return self
+
+    def fit_transform(self, X, Y=None, y=None):
+        """Fit, then return ``(x_scores, y_scores)`` of the training rows.
+
+        Reuses the training features of ``fit``: no similarity is evaluated
+        again (``fit(X, Y).transform(X, Y)`` would cost ``n_landmarks`` more
+        per row and view). ``y`` is an alias of ``Y`` for scikit-learn's tooling.
+        """
+        Zx, Zy = self._fit(X, y if Y is None else Y)
+        return Zx @ self.x_weights_, Zy @ self.y_weights_
+
+    def _fit(self, X, Y):
+        """Fit; return the centred training features of both views."""
         X, Y = check_views(X, Y)
         self._check_params()
         k = check_positive(self.n_components, "n_components", integer=True)
@@ -334,10 +350,10 @@ class KernelCCA(BaseCCA):
                                  f"(r = {fitted['Z'].shape[1]} positive eigenvalues of the "
                                  f"landmark core; raise `n_landmarks` or lower `n_components`)")
         means = [f["Z"].mean(axis=0) if self.center else np.zeros(f["Z"].shape[1]) for f in views]
-        self.cca_ = self._make_cca(k, seeds[3]).fit(views[0]["Z"] - means[0],
-                                                   views[1]["Z"] - means[1])
+        Zx, Zy = views[0]["Z"] - means[0], views[1]["Z"] - means[1]
+        self.cca_ = self._make_cca(k, seeds[3]).fit(Zx, Zy)
         self._set_fitted(X, Y, views, means)
-        return self
+        return Zx, Zy
 
     def _make_cca(self, k, seed):
         if self.solver == "exact":
