@@ -351,3 +351,13 @@ def test_changing_kernel_cca_landmarks_reruns_only_kernel_cca(tiny_run, tmp_path
     jobs = jobs_in_dry_run(snakemake(tiny_run, "-n", configfile=changed).stdout)
     assert jobs.get("kernel_cca_run") == len(config["kernel_cca"]["settings"])
     assert "prepare" not in jobs and "cca_exact" not in jobs and "similarity_matrix" not in jobs
+
+
+def test_kernel_cca_setting_on_a_one_view_dataset_stops_with_one_line(tmp_path):
+    _, bad = tiny_with(tmp_path, ("kernel_cca", "settings"), [{"name": "x", "dataset": "digits"}])
+    result = snakemake(tmp_path, "-n", configfile=bad, check=False)
+    assert result.returncode != 0
+    lines = [line for line in (result.stdout + result.stderr).splitlines()
+             if line.startswith("config:")]
+    assert lines == ["config: kernel_cca.settings.0.dataset: got 'digits' (kind 'dense'); "
+                     "expected a two_view dataset"]
