@@ -252,6 +252,9 @@ class KernelCCA(BaseCCA):
         check_positive(self.alpha, "alpha", allow_zero=True)
         if not isinstance(self.center, (bool, np.bool_)):
             raise ValueError(f"`center` must be True or False, got {self.center!r}")
+        # checked whatever the solver, so a bad value never waits for a change of solver
+        check_positive(self.max_iter, "max_iter", integer=True)
+        check_positive(self.tol, "tol", allow_zero=True)
 
     # -- oracles ------------------------------------------------------------------------
     def _oracle(self, view, rows, gamma):

@@ -231,7 +231,8 @@ register(DatasetSpec(
         "condition": _num(100.0, minimum=1.0, description="condition number of each view's "
                                                           "covariance"),
         "seed": _int(0, minimum=0, description="generator seed"),
-    }))
+    },
+    labelled=False, sizes=lambda o: {"n": o["n"], "p1": o["p1"], "p2": o["p2"]}))
 
 register(DatasetSpec(
     name="sparse_two_view", kind="two_view", parser=_sparse,
@@ -249,7 +250,8 @@ register(DatasetSpec(
         "max_template": _int(8, description="features of the largest template"),
         "noise_nnz": _int(10, minimum=0, description="uniform noise features per row"),
         "seed": _int(0, minimum=0, description="generator seed"),
-    }))
+    },
+    sizes=lambda o: {"n": o["n"], "p1": o["p1"], "p2": o["p2"]}))
 
 register(DatasetSpec(
     name="nonlinear_two_view", kind="two_view", parser=_nonlinear,
@@ -266,4 +268,6 @@ register(DatasetSpec(
                                                      "per view"),
         "nuisance_scale": _num(0.5, description="standard deviation of the nuisance features"),
         "seed": _int(0, minimum=0, description="generator seed"),
-    }))
+    },
+    labelled=False,
+    sizes=lambda o: {"n": o["n"], "p1": 2 + o["n_nuisance"], "p2": 2 + o["n_nuisance"]}))
