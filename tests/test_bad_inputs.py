@@ -26,11 +26,13 @@ from lowdim.approx._linalg import EIGEN_SOLVERS as eigen_solver_choices
 from lowdim.approx.cur import STACUR_ROWS
 from lowdim.approx.features import eigen_feature_map, feature_map, sicur_feature_map
 from lowdim.approx.wme import random_documents, wme_features
-from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA
+from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, KernelCCA
+from lowdim.cca.kernel import APPROXIMATIONS, SOLVERS
+from lowdim.similarity.kernel import KERNELS
 from lowdim.embedding import (ClassicalMDS, IsomapEmbedding, LaplacianEigenmaps, LLEEmbedding,
                               MDSEmbedding, PCAEmbedding, UMAPEmbedding, Vec2Vec)
 from lowdim.embedding.cooccurrence import cooccurrence_sgns, window_cooccurrences
-from lowdim.embedding.vec2vec import SOLVERS
+from lowdim.embedding.vec2vec import SOLVERS as VEC2VEC_SOLVERS
 from lowdim.evaluate.svm import TunedSVM
 from lowdim.similarity import DenseOracle, PairwiseMLP
 
@@ -210,7 +212,8 @@ CASES = [
     case("Vec2Vec", fit(Vec2Vec), **_EMBED, topk=count(3, below=N),
          walks_per_node=count(2), walk_length=count(5, minimum=2), window=count(3),
          epochs=count(1), negative=count(2), sample=real(1e-3, minimum=0.0),
-         knn=choice("exact", ("auto", "exact", "approximate")), solver=choice("gensim", SOLVERS),
+         knn=choice("exact", ("auto", "exact", "approximate")),
+         solver=choice("gensim", VEC2VEC_SOLVERS),
          alpha=real(None, minimum=0.0, bounds_ok=False, none_ok=True), n_jobs=threads()),
     case("Vec2Vec co-occurrence", fit(Vec2Vec), **_EMBED, solver=("cooccurrence", st.nothing()),
          topk=count(3, below=N), window=count(3), negative=count(2),
@@ -243,6 +246,10 @@ CASES = [
     case("AppGradCCA stochastic", fit(AppGradCCA, ("X", "Y")), **_APPGRAD,
          batch_size=count(10, below=41),
          normalization_size=count(20, minimum=2, below=41, none_ok=True)),
+    case("KernelCCA", fit(KernelCCA, ("X", "Y")), **_CCA,
+         kernel=choice("rbf", tuple(KERNELS)), n_landmarks=count(10),  # s >= n uses every row (documented)
+         approximation=choice("nystrom", APPROXIMATIONS), solver=choice("exact", SOLVERS),
+         max_iter=count(5)),
     case("NWCCA", fit(NWCCA, ("X", "Y")), **_HEURISTIC),
     case("DWCCA", fit(DWCCA, ("X", "Y")), **_HEURISTIC),
     case("PCACCA", fit(PCACCA, ("X", "Y")), **_HEURISTIC, n_pca_components=count(3, minimum=2)),
