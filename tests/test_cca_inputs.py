@@ -104,7 +104,8 @@ _EXPECTED = {
 }
 
 
-@parametrize_with_checks([AppGradCCA(1, max_iter=50, tol=0, random_state=0), ExactCCA(1),
+@parametrize_with_checks([AppGradCCA(1, max_iter=50, tol=0, random_state=0),
+                          AppGradCCA(1, batch_size=5, max_iter=50, random_state=0), ExactCCA(1),
                           NWCCA(1, random_state=0), DWCCA(1, random_state=0),
                           PCACCA(1, n_pca_components=1, random_state=0)],
                          expected_failed_checks=lambda est: _EXPECTED)

@@ -185,9 +185,9 @@ class ExactCCA(BaseCCA):
     method : {'auto', 'cholesky', 'eigh', 'qr'}, default='auto'
         Whitening: Cholesky of ``C_x`` (fastest), symmetric eigendecomposition
         ``C_x^{-1/2}``, or the QR route of Björck & Golub (avoids squaring the
-        condition number; sparse views are densified). 'auto' is 'cholesky'
-        when its memory fits under ``memory_limit``, else 'qr' if that fits
-        (wide views, n < p/2), else the fit is refused.
+        condition number; sparse views are densified). 'auto' is 'cholesky',
+        the route that needs least memory (QR's factors are (n + p)×p), and
+        with a rank-deficient ``S_x + λI`` it falls back to 'eigh' (warning).
     memory_limit : 'available' or int, default='available'
         Bytes the fit may use beyond the views: 'available' is the memory the
         machine has free when ``fit`` starts. A fit that would need more
@@ -235,11 +235,9 @@ class ExactCCA(BaseCCA):
         need = {m: exact_cca_memory(n, p1, p2, k, m, 0 if m == "qr" else sparse_entries)
                 for m in ("cholesky", "eigh", "qr")}
         limit = self._memory_limit()
-        candidates = ["cholesky", "qr"] if self.method == "auto" else [self.method]
-        for method in candidates:
-            if need[method] <= limit:
-                return method, need[method]
-        method = min(candidates, key=need.get)
+        method = "cholesky" if self.method == "auto" else self.method
+        if need[method] <= limit:
+            return method, need[method]
         appgrad = 8 * 2 * k * (p1 + p2) + 8 * 4 * k * n
         raise MemoryError(
             f"ExactCCA(method={self.method!r}) refused: whitening views of p1 = {p1:,} and "
