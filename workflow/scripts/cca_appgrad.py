@@ -16,6 +16,6 @@ trace = run_appgrad(views, method=snakemake.wildcards.cca_method, n_components=s
                     checkpoints=checkpoint_iterations(s["max_iter"], s["checkpoint_count"],
                                                       s["checkpoint_iterations"]),
                     batch_size=s.get("batch_size"), normalization_size=s.get("normalization_size"),
-                    seed=s["seed"])
+                    seed=s["seed"], normalization=s["normalization"])
 trace.insert(0, "dataset", name)
 write_table(trace, snakemake.output.csv, formats=("csv",))
