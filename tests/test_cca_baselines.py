@@ -6,7 +6,8 @@ import scipy.linalg as la
 import scipy.sparse as sp
 from sklearn.cross_decomposition import CCA as SklearnCCA
 
-from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, canonical_correlations, tcc
+from lowdim.cca import (DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, RandomizedCCA,
+                        canonical_correlations, tcc)
 from lowdim.cca._linalg import randomized_svd_operator
 from lowdim.cca.flops import exact_cca_flops
 from fixtures.cca_data import planted_views, sparse_views
@@ -97,8 +98,8 @@ def test_randomized_svd_of_an_operator_matches_the_full_svd():
     assert n_products == 6
 
 
-@pytest.mark.parametrize("Estimator", [ExactCCA, NWCCA, DWCCA, PCACCA],
-                         ids=["exact", "nw", "dw", "pca"])
+@pytest.mark.parametrize("Estimator", [ExactCCA, NWCCA, DWCCA, PCACCA, RandomizedCCA],
+                         ids=["exact", "nw", "dw", "pca", "randomized"])
 def test_sparse_and_dense_baselines_agree(Estimator):
     X, Y = sparse_views(2000, 40, 30, nnz_per_row=4, k=5, random_state=0)
     kw = {} if Estimator is ExactCCA else {"random_state": 0}
@@ -195,3 +196,25 @@ def test_exact_qr_route_accepts_sparse_views():
     b = ExactCCA(3, method="cholesky").fit(X, Y)
     np.testing.assert_allclose(a.canonical_correlations_, b.canonical_correlations_, rtol=1e-9)
     assert a.__sklearn_tags__().input_tags.sparse
+
+
+def test_randomized_cca_with_a_full_sketch_is_exact():
+    X, Y = planted_views(3000, 10, 10, RHO, random_state=5, condition=4.0)
+    exact = ExactCCA(3).fit(X, Y)
+    full = RandomizedCCA(3, oversample=7, random_state=0).fit(X, Y)  # l = 10 = p
+    np.testing.assert_allclose(full.canonical_correlations_, exact.canonical_correlations_,
+                               rtol=1e-9)
+    np.testing.assert_allclose(full.score(X, Y), exact.score(X, Y), rtol=1e-9)
+
+
+def test_randomized_cca_gains_with_the_sketch_width_and_beats_nw_cca():
+    # mixed views: canonical weights lie outside the top range of XᵀY, so a thin sketch misses
+    # part of them (exact whitening within the sketch still beats NW-CCA's none)
+    X, Y = planted_views(20000, 60, 60, [0.9, 0.8, 0.3], random_state=6, condition=10.0)
+    exact = ExactCCA(3).fit(X, Y).score(X, Y).sum()
+    captured = [tcc(X, Y, est.x_weights_, est.y_weights_) for est in
+                (RandomizedCCA(3, oversample=m, random_state=0).fit(X, Y) for m in (20, 40, 57))]
+    assert captured[0] < captured[1] < captured[2]
+    np.testing.assert_allclose(captured[2], exact, rtol=1e-9)
+    nw = NWCCA(3, random_state=0).fit(X, Y)
+    assert tcc(X, Y, nw.x_weights_, nw.y_weights_) < captured[0]

@@ -5,11 +5,11 @@ import pytest
 import scipy.sparse as sp
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA
+from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, RandomizedCCA
 from fixtures.cca_data import planted_views
 
-ESTIMATORS = [AppGradCCA, ExactCCA, NWCCA, DWCCA, PCACCA]
-IDS = ["appgrad", "exact", "nw", "dw", "pca"]
+ESTIMATORS = [AppGradCCA, ExactCCA, NWCCA, DWCCA, PCACCA, RandomizedCCA]
+IDS = ["appgrad", "exact", "nw", "dw", "pca", "randomized"]
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +107,8 @@ _EXPECTED = {
 @parametrize_with_checks([AppGradCCA(1, max_iter=50, tol=0, random_state=0),
                           AppGradCCA(1, batch_size=5, max_iter=50, random_state=0), ExactCCA(1),
                           NWCCA(1, random_state=0), DWCCA(1, random_state=0),
-                          PCACCA(1, n_pca_components=1, random_state=0)],
+                          PCACCA(1, n_pca_components=1, random_state=0),
+                          RandomizedCCA(1, oversample=2, random_state=0)],
                          expected_failed_checks=lambda est: _EXPECTED)
 def test_scikit_learn_compatible(estimator, check):
     check(estimator)

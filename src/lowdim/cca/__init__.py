@@ -7,7 +7,8 @@ Estimators (scikit-learn style, ``fit(X, Y)``, ``transform``, ``score``):
 
 - :class:`AppGradCCA`: batch (``batch_size=None``) or stochastic AppGrad;
 - :class:`ExactCCA`: whitening (Cholesky, eigh or QR) then SVD;
-- :class:`NWCCA`, :class:`DWCCA`, :class:`PCACCA`: the paper's heuristics.
+- :class:`NWCCA`, :class:`DWCCA`, :class:`PCACCA`: the paper's heuristics;
+- :class:`RandomizedCCA`: sketch-then-solve (Mineiro & Karampatziakis 2014).
 
 Metrics: :func:`canonical_correlations`, :func:`tcc`, :func:`pcc`. FLOP
 counts: :mod:`lowdim.cca.flops`. All moments are uncentred (``S_x = XᵀX/n``)
@@ -19,6 +20,7 @@ from .appgrad import AppGradCCA
 from .exact import ExactCCA
 from .heuristics import DWCCA, NWCCA, PCACCA
 from .metrics import canonical_correlations, pcc, tcc
+from .randomized import RandomizedCCA
 
-__all__ = ["AppGradCCA", "ExactCCA", "NWCCA", "DWCCA", "PCACCA", "canonical_correlations",
-           "tcc", "pcc"]
+__all__ = ["AppGradCCA", "ExactCCA", "NWCCA", "DWCCA", "PCACCA", "RandomizedCCA",
+           "canonical_correlations", "tcc", "pcc"]
