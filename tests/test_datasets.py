@@ -129,6 +129,30 @@ def test_sparse_two_view_gives_large_templates_the_low_agreement():
         sparse_two_view(10, 30, 30, n_factors=20, max_template=6)
 
 
+def test_sparse_two_view_rows_are_a_stream_any_range_of_which_can_be_drawn_alone():
+    from lowdim.data.sources.synthetic import CHUNK_ROWS
+
+    kw = dict(n_factors=30, noise_nnz=3, random_state=4)
+    whole = sparse_two_view(CHUNK_ROWS + 5000, 900, 700, **kw)
+    cut = CHUNK_ROWS - 1000  # the pieces straddle a block boundary
+    head = sparse_two_view(cut, 900, 700, **kw)
+    tail = sparse_two_view(6000, 900, 700, start=cut, **kw)
+    for a, b, c in zip(whole[:2], head[:2], tail[:2]):
+        assert (a != sp.vstack([b, c])).nnz == 0 and a.has_sorted_indices
+    np.testing.assert_array_equal(whole[2], np.concatenate([head[2], tail[2]]))
+
+
+def test_sparse_two_view_memory_is_its_output():
+    import tracemalloc
+
+    tracemalloc.start()
+    X, Y, y = sparse_two_view(400_000, 100_000, 100_000, noise_nnz=10, random_state=0)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    output = sum(A.data.nbytes + A.indices.nbytes + A.indptr.nbytes for A in (X, Y)) + y.nbytes
+    assert peak < 1.3 * output  # building all rows at once (COO, then CSR) took 2.3 times
+
+
 def test_prepared_roundtrip_keeps_every_field(tmp_path):
     X = sp.random(20, 30, density=0.1, format="csr", random_state=0)
     data = Dataset(name="toy", kind="text", bow=X, vocab=np.array([f"w{i}" for i in range(30)]),
