@@ -50,3 +50,15 @@ def test_sms_wmd_benchmark_rejects_a_block_larger_than_the_run(tmp_path):
 def test_sms_tasks_benchmark_runs(tmp_path, script):
     out = _run(script, "--repeats", "1", "--out", str(tmp_path / "tasks.md"), cwd=tmp_path)
     assert "ratio (peer / ours)" in out
+
+
+def test_cca_scale_benchmark_runs_each_method_in_its_own_process(tmp_path):
+    results, table = tmp_path / "scale.json", tmp_path / "scale.md"
+    _run("cca_scale.py", "--case", "smoke", "--methods", "exact", "sappgrad", "cca_zoo_sgd",
+         "nw_cca", "--results", str(results), "--out", str(table), cwd=tmp_path)
+    text = table.read_text()
+    for method in ("exact CCA", "AppGrad (stochastic)", "cca-zoo StochasticCCAEY", "NW-CCA"):
+        assert re.search(rf"\| {re.escape(method)}[^|]* \| ok \|", text), method
+    assert "equal wall time, AppGrad" in text and "## mnist392: not run yet" in text
+    peaks = re.findall(r"\| (\d+\.\d\d) GiB \| [\d,]+ MiB \|", text)
+    assert len(peaks) == 4  # every method measured in its own process

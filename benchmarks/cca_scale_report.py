@@ -1,0 +1,243 @@
+"""``cca_scale.md`` from the stored results of ``cca_scale.py``: tables, ratios and the goals."""
+
+from __future__ import annotations
+
+import math
+
+GIB, MIB = 2 ** 30, 2 ** 20
+TARGET = 0.95
+LABELS = {"exact": "exact CCA", "appgrad": "AppGrad (batch)", "sappgrad": "AppGrad (stochastic)",
+          "cca_zoo_ey": "cca-zoo CCAEY (L-BFGS)", "cca_zoo_sgd": "cca-zoo StochasticCCAEY",
+          "randomized": "randomized CCA (2-pass)", "nw_cca": "NW-CCA", "dw_cca": "DW-CCA"}
+APPGRAD = ("appgrad", "sappgrad")
+
+
+def label(method):
+    if method.startswith("pca_cca-m"):
+        return f"PCA-CCA (m = {method.split('-m')[1]})"
+    return LABELS.get(method, method)
+
+
+def _fmt(v, spec=".3g", none="—"):
+    return none if v is None or (isinstance(v, float) and math.isnan(v)) else format(v, spec)
+
+
+def _pcc(result, ref, key="tcc_out"):
+    """PCC of a result (or trace row) against exact CCA: cca-zoo's on the centred problem."""
+    if ref is None:
+        return None
+    if "centred_tcc_out" in result and "centred_tcc_out" in ref:
+        return result["centred_" + key] / ref["centred_" + key]
+    return result[key] / ref[key]
+
+
+def _rows(trace):
+    return [dict(zip(trace, values)) for values in zip(*trace.values())]
+
+
+def time_to_target(result, ref):
+    """Seconds until out-of-sample PCC first reaches TARGET (None if never)."""
+    if result.get("status") != "ok" or ref is None:
+        return None
+    if "trace" in result:
+        hits = [r["seconds"] for r in _rows(result["trace"]) if _pcc(r, ref) >= TARGET]
+        return hits[0] if hits else None
+    return result["seconds"] if _pcc(result, ref) >= TARGET else None
+
+
+def _at(trace, column, limit):
+    """Last trace row with ``column`` <= limit."""
+    rows = [r for r in _rows(trace) if r[column] <= limit]
+    return rows[-1] if rows else None
+
+
+def _memory(result):
+    if "peak_rss" not in result:
+        return "—", "—"
+    return (f"{result['peak_rss'] / GIB:.2f} GiB",
+            f"{(result['peak_rss'] - result['rss_before']) / MIB:,.0f} MiB")
+
+
+def case_table(entry):
+    results = entry["results"]
+    ref = results.get("exact") if results.get("exact", {}).get("status") == "ok" else None
+    lines = ["| method | status | fit s | s to PCC_out 0.95 | exact / this | PCC_out | PCC_in "
+             "| TCC_out | FLOPs (paper formulas) | FLOPs performed | peak RSS | beyond data |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    t_exact = ref["seconds"] if ref else None
+    for method, r in results.items():
+        status = r.get("status", "?")
+        if status != "ok":
+            lines.append(f"| {label(method)} | {status}: {r.get('message', '')} |"
+                         + " — |" * 8 + " {} | {} |".format(*_memory(r)))
+            continue
+        t = time_to_target(r, ref)
+        ratio = _fmt(t_exact / t, ".1f") + "×" if t and t_exact and method != "exact" else "—"
+        reached = _fmt(t, ".2f", none="never") if ref else "—"
+        lines.append(f"| {label(method)} | ok | {r['seconds']:.2f} | {reached} | {ratio} "
+                     f"| {_fmt(_pcc(r, ref), '.3f')} | {_fmt(_pcc(r, ref, 'tcc_in'), '.3f')} "
+                     f"| {r['tcc_out']:.3f} | {_fmt(r.get('flops'), '.3g')} "
+                     f"| {_fmt(r.get('flops_performed'), '.3g')} | {' | '.join(_memory(r))} |")
+    return lines, ref
+
+
+def equal_flops(entry):
+    """AppGrad's TCC at each one-shot method's FLOPs (the paper's Figure 2 comparison)."""
+    results = entry["results"]
+    lines = ["| method | its FLOPs | its TCC_out | stochastic AppGrad TCC_out at ≤ those FLOPs "
+             "| batch AppGrad TCC_out at ≤ those FLOPs |", "|---|---|---|---|---|"]
+    verdicts = []
+    for method, r in results.items():
+        if method in APPGRAD or "trace" in r or r.get("status") != "ok" or "flops" not in r:
+            continue
+        cells = []
+        for ours in APPGRAD:
+            trace = results.get(ours, {}).get("trace")
+            row = _at(trace, "flops", r["flops"]) if trace else None
+            cells.append(row["tcc_out"] if row else None)
+            if ours == "sappgrad" and row:
+                verdicts.append((method, row["tcc_out"], r["tcc_out"]))
+        lines.append(f"| {label(method)} | {r['flops']:.3g} | {r['tcc_out']:.3f} "
+                     f"| {_fmt(cells[0], '.3f', 'below its first checkpoint')} "
+                     f"| {_fmt(cells[1], '.3f', 'below its first checkpoint')} |")
+    return lines, verdicts
+
+
+def zoo_comparison(entry, ref):
+    """AppGrad's PCC_out at cca-zoo's wall time, for each cca-zoo budget."""
+    results, out = entry["results"], []
+    for zoo in ("cca_zoo_ey", "cca_zoo_sgd"):
+        r = results.get(zoo, {})
+        if r.get("status") != "ok" or ref is None:
+            continue
+        for row in _rows(r["trace"]):
+            ours = []
+            for method in APPGRAD:
+                trace = results.get(method, {}).get("trace")
+                hit = _at(trace, "seconds", row["seconds"]) if trace else None
+                ours.append(_pcc(hit, ref) if hit else None)
+            best = max((v for v in ours if v is not None), default=None)
+            out.append((zoo, row["iteration"], row["seconds"], _pcc(row, ref), best))
+    return out
+
+
+def goals(name, entry, ref, verdicts, zoo):
+    case, results, lines = entry["case"], entry["results"], []
+    sparse = case["kind"] == "sparse"
+    if sparse and case["p1"] >= 8000 and ref is not None:
+        best = max((ref["seconds"] / t for t in (time_to_target(results.get(m, {}), ref)
+                                                   for m in APPGRAD) if t), default=None)
+        lines.append(f"- AppGrad ≥ 5× faster than exact CCA to PCC_out 0.95: "
+                     + ("not reached by either AppGrad run" if best is None else
+                        f"{best:.1f}× ({'met' if best >= 5 else 'missed by ' + f'{5 / best:.1f}×'})"))
+    elif sparse and ref is None:
+        lines.append(f"- exact CCA: {results.get('exact', {}).get('status', 'not run')}")
+    for method, ours, theirs in verdicts:
+        lines.append(f"- equal FLOPs, stochastic AppGrad vs {label(method)}: TCC_out "
+                     f"{ours:.3f} vs {theirs:.3f} ({'met' if ours > theirs else 'missed'})")
+    if sparse:
+        if not zoo:
+            msg = results.get("cca_zoo_sgd", {}).get("message", "not run")
+            lines.append(f"- AppGrad ≥ cca-zoo at equal wall time: not measured ({msg})")
+        for method in dict.fromkeys(m for m, *_ in zoo):
+            runs = [z for z in zoo if z[0] == method]
+            met = sum(ours is not None and ours >= theirs for _, _, _, theirs, ours in runs)
+            _, budget, seconds, theirs, ours = runs[-1]
+            lines.append(f"- equal wall time, AppGrad (better of batch and stochastic, last "
+                         f"checkpoint within the time) vs {label(method)}: at least as high at "
+                         f"{met} of its {len(runs)} budgets; at the last ({budget} iterations, "
+                         f"{seconds:.1f} s) PCC_out {_fmt(ours, '.3f', 'no checkpoint yet')} vs "
+                         f"{theirs:.3f} ({'met' if ours is not None and ours >= theirs else 'missed'})")
+    if name == "url":
+        s = results.get("sappgrad", {})
+        done = s.get("status") == "ok" and s["trace"]["iteration"][-1] == case["sappgrad_iter"]
+        peak = s.get("peak_rss", 0) / GIB
+        lines.append(f"- stochastic AppGrad completes {case['sappgrad_iter']} iterations within "
+                     f"24 GB peak RSS: {'yes' if done else 'no'}, peak {peak:.1f} GiB")
+    return lines
+
+
+def _header(name, entry):
+    case, meta = entry["case"], entry["meta"]
+    shape = (f"n = {case['n']:,} training + {case['n_test']:,} held-out rows, p = "
+             f"{case['p1']:,}/{case['p2']:,}, {case['nnz_per_row_x']:.0f} non-zeros per row of X, "
+             f"k = {case['k']}, λ = {case['reg']}, minibatch {case['batch_size']}, stochastic "
+             f"{case['sappgrad_iter']:,} / batch {case['appgrad_iter']:,} iterations")
+    return [f"## {name}: {case['description']}", "",
+            f"{shape}. Run {meta['date']}{' (--quick)' if meta['quick'] else ''}, "
+            f"{case['threads']} BLAS thread(s), load average {meta['load_average']:.1f} at the "
+            f"end (a shared 2-core machine: times are noisy, ratios within a case less so), "
+            f"{meta['free_gib_at_start']} GiB free at the start; views "
+            f"{case['data_bytes'] / GIB:.2f} GiB, generated in {case['generate_seconds']:.0f} s.",
+            ""]
+
+
+def render_case(name, entry):
+    lines = _header(name, entry)
+    table, ref = case_table(entry)
+    lines += table + [""]
+    flops_lines, verdicts = equal_flops(entry)
+    if ref is None:
+        lines += ["TCC at equal FLOPs (exact CCA does not fit, so no PCC):", ""] + flops_lines
+        lines.append("")
+    zoo = zoo_comparison(entry, ref)
+    lines += ["Goals:", ""] + goals(name, entry, ref, verdicts if ref is None else [], zoo)
+    return lines + [""]
+
+
+def render_per_iteration(entry):
+    meta = entry["meta"]
+    lines = ["## per_iteration: stochastic AppGrad, the lazy step against the dense one", "",
+             f"Same process, same data and random draws (`sparse_two_view`, n = {meta['n']:,}, "
+             f"k = {meta['k']}, b = {meta['batch_size']}, s = {meta['normalization_size']}), "
+             f"{meta['threads']} thread(s), run {meta['date']}, load average "
+             f"{meta['load_average']:.1f}.", "",
+             "| p per view | non-zeros per row | lazy ms / iteration | dense ms / iteration "
+             "| dense / lazy | lazy FLOPs performed / it | dense FLOPs performed / it |",
+             "|---|---|---|---|---|---|---|"]
+    for r in entry["rows"]:
+        lines.append(f"| {r['p']:,} | {r['nnz_per_row']:.0f} | {1e3 * r['lazy_seconds']:.2f} "
+                     f"| {1e3 * r['dense_seconds']:.1f} "
+                     f"| {r['dense_seconds'] / r['lazy_seconds']:.0f}× | {r['lazy_flops']:.3g} "
+                     f"| {r['dense_flops']:.3g} |")
+    return lines + [""]
+
+
+def render_parser(name, entry):
+    lines = [f"## {name}: `url_reputation` parser memory on URL-shaped replica day files", "",
+             entry["description"], "",
+             "| parser | rows | columns | non-zeros | seconds | peak RSS | output | peak / output |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in entry["rows"]:
+        lines.append(f"| {r['parser']} | {r['rows']:,} | {r['columns']:,} | {r['nnz']:,} "
+                     f"| {r['seconds']:.0f} | {r['peak_rss'] / GIB:.2f} GiB "
+                     f"| {r['output_bytes'] / GIB:.2f} GiB | {r['peak_rss'] / r['output_bytes']:.2f} |")
+    return lines + [""]
+
+
+def render(stored, cases):
+    lines = ["# CCA at scale (`benchmarks/cca_scale.py`)", "",
+             "One run per case and method; every method of a case sees the same views in a "
+             "fresh process. PCC = TCC(method) / TCC(exact CCA) on the held-out rows "
+             "(out-of-sample) or the training rows (in-sample); cca-zoo centres its views, so "
+             "its PCC is against exact CCA of the centred views. \"s to PCC_out 0.95\" is the "
+             "fit's wall time (evaluation excluded) at the first checkpoint reaching it; for "
+             "cca-zoo, the wall time of the first refit (budgets doubling) that reaches it. "
+             "FLOPs: the paper's formulas for AppGrad, textbook dense counts for the others "
+             "(sparse counted as dense, as in the figures); \"performed\" counts sparse "
+             "products by their non-zeros. Peak RSS: the Linux high-water mark (VmHWM) of the "
+             "method's own process, reset once the views are loaded; \"beyond data\" subtracts "
+             "the resident memory at that point.", ""]
+    for name in list(cases) + ["per_iteration", "url_parser_small", "url_parser", "smoke"]:
+        if name not in stored:
+            if name in cases or name == "url_parser":
+                lines += [f"## {name}: not run yet", "",
+                          f"`python benchmarks/cca_scale.py --case {name}`", ""]
+            continue
+        if name == "per_iteration":
+            lines += render_per_iteration(stored[name])
+        elif name.startswith("url_parser"):
+            lines += render_parser(name, stored[name])
+        else:
+            lines += render_case(name, stored[name])
+    return "\n".join(lines)
