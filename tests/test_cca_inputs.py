@@ -112,3 +112,20 @@ _EXPECTED = {
                          expected_failed_checks=lambda est: _EXPECTED)
 def test_scikit_learn_compatible(estimator, check):
     check(estimator)
+
+
+def test_sparse_zero_variance_is_found_without_densifying():
+    from lowdim.cca._validation import check_zero_variance
+
+    n = 50
+    ones = sp.csr_matrix(np.hstack([np.ones((n, 1)), np.zeros((n, 3))]))  # 1 everywhere, 0s
+    with pytest.raises(ValueError, match="`X` has zero variance"):
+        check_zero_variance(ones, "X")
+    explicit = sp.csr_matrix((np.zeros(3), ([0, 1, 2], [0, 1, 2])), shape=(n, 4))
+    with pytest.raises(ValueError, match="zero variance"):
+        check_zero_variance(explicit, "X")  # stored zeros are still zeros
+    varying = ones.tolil()
+    varying[3, 0] = 2.0  # non-zero everywhere but not constant
+    check_zero_variance(sp.csr_matrix(varying), "X")
+    partial = sp.csr_matrix((np.ones(2), ([0, 1], [2, 2])), shape=(n, 4))
+    check_zero_variance(partial, "X")  # non-zero in some rows only: it varies
