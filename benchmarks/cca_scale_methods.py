@@ -17,7 +17,7 @@ import scipy.sparse as sp
 from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, RandomizedCCA
 from lowdim.cca.exact import exact_cca_from_grams
 from lowdim.cca.metrics import canonical_correlations
-from lowdim.memory import peak_rss, reset_peak_rss
+from lowdim.memory import current_rss, peak_rss, reset_peak_rss
 
 __all__ = ["run_method", "load_views", "save_views"]
 
@@ -43,14 +43,6 @@ def load_views(directory):
             shape = tuple(np.load(directory / f"{name}.shape.npy"))
             views.append(sp.csr_matrix(tuple(parts), shape=shape))
     return views
-
-
-def _rss() -> int:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    return 0
 
 
 def _tcc(A, B, Wx, Wy, centred=False):
@@ -165,7 +157,7 @@ def _one_shot(views, case, Estimator, **kw):
 def run_method(views, case, method):
     """Run ``method`` on ``views``; the result dict gains ``peak_rss`` and ``rss_before``."""
     reset_peak_rss()
-    before = _rss()
+    before = current_rss()
     if method == "exact":
         out = _exact(views, case)
     elif method in ("appgrad", "sappgrad"):

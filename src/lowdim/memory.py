@@ -13,7 +13,7 @@ import re
 import resource
 from pathlib import Path
 
-__all__ = ["available_memory", "format_bytes", "peak_rss", "reset_peak_rss"]
+__all__ = ["available_memory", "current_rss", "format_bytes", "peak_rss", "reset_peak_rss"]
 
 _CGROUP_LIMITS = ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes")
 
@@ -59,16 +59,24 @@ def reset_peak_rss() -> bool:
         return False
 
 
+def _status_bytes(field: str) -> int | None:
+    try:
+        match = re.search(rf"^{field}:\s+(\d+) kB", Path("/proc/self/status").read_text(),
+                          re.MULTILINE)
+    except OSError:
+        return None
+    return int(match[1]) * 1024 if match else None
+
+
 def peak_rss() -> int:
     """Peak resident set size of this process in bytes (since start or the last reset)."""
-    try:
-        match = re.search(r"^VmHWM:\s+(\d+) kB", Path("/proc/self/status").read_text(),
-                          re.MULTILINE)
-        if match:
-            return int(match[1]) * 1024
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    peak = _status_bytes("VmHWM")
+    return peak if peak is not None else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def current_rss() -> int:
+    """Resident set size of this process now, in bytes (0 where /proc is missing)."""
+    return _status_bytes("VmRSS") or 0
 
 
 def format_bytes(n: float) -> str:
