@@ -116,8 +116,12 @@ def _cca_zoo(views, case, stochastic):
         return {"status": "not run", "message": f"cca-zoo 4.0.1 rejects scipy.sparse and centres "
                 f"the views: the dense copies need {need / 2**30:.1f} GiB, above the "
                 f"{case['zoo_dense_limit'] / 2**30:.0f} GiB this benchmark allows"}
-    from cca_zoo.linear import CCAEY
-    from cca_zoo.stochastic import StochasticCCAEY
+    try:
+        from cca_zoo.linear import CCAEY
+        from cca_zoo.stochastic import StochasticCCAEY
+    except ImportError:
+        return {"status": "not run", "message": "cca-zoo is not installed "
+                "(pip install -e '.[bench]')"}
 
     dense = [A.toarray() if sp.issparse(A) else A for A in views]
     k, rows, spent, budget = case["k"], [], 0.0, 1 if stochastic else 5
