@@ -49,20 +49,20 @@ CASES = {
         oversample=100, pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=900),
     "sparse8000": dict(
         kind="sparse", description="sparse_two_view, 8,000 binary columns each",
-        n=160000, n_test=20000, p1=8000, p2=8000, n_factors=400, noise_nnz=20, k=20, reg=1e-4,
+        n=160000, n_test=20000, p1=8000, p2=8000, n_factors=400, noise_nnz=5, k=20, reg=1e-3,
         batch_size=50, sappgrad_iter=20000, sappgrad_step="auto", appgrad_iter=300,
         oversample=100, pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=900),
     "sparse8000_small": dict(
         kind="sparse", description="the same model at n = 2.5 p, the largest n at which "
         "cca-zoo's dense copies fit here; exact CCA overfits (held-out TCC far below "
         "in-sample), so in-sample PCC is the fair measure", n=20000, n_test=5000, p1=8000,
-        p2=8000, n_factors=400, noise_nnz=20, k=20, reg=1e-4, batch_size=50,
+        p2=8000, n_factors=400, noise_nnz=5, k=20, reg=1e-3, batch_size=50,
         sappgrad_iter=20000, sappgrad_step="auto", appgrad_iter=500, oversample=100,
         pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=900, speed_goal=False),
     "sparse32000": dict(
         kind="sparse", description="sparse_two_view, 32,000 binary columns each",
-        n=320000, n_test=40000, p1=32000, p2=32000, n_factors=1600, noise_nnz=20, k=20,
-        reg=1e-4, batch_size=50, sappgrad_iter=20000, sappgrad_step="auto", appgrad_iter=300,
+        n=640000, n_test=80000, p1=32000, p2=32000, n_factors=1600, noise_nnz=5, k=20,
+        reg=1e-3, batch_size=50, sappgrad_iter=20000, sappgrad_step="auto", appgrad_iter=300,
         oversample=100, pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=900),
     "url": dict(
         kind="sparse", description="URL Reputation's shape: sparse_two_view with 1.2M host "
