@@ -33,38 +33,41 @@ ROWS, COLUMNS, DAYS, REAL = 2_396_130, 3_231_961, 121, 64
 
 
 class _Rows:
-    """Rows ``[a, b)`` of the replica, generated one ``CHUNK_ROWS`` block at a time."""
+    """The replica's rows in order, from one :func:`sparse_two_view_blocks` stream.
 
-    def __init__(self, p_host, p_lex, seed):
-        self.p_host, self.p_lex, self.rng = p_host, p_lex, np.random.default_rng(seed)
-        self.block, self.lo = None, -1
+    Only the current block is held: ``get(a, b)`` takes rows ``[a, b)``, each call
+    continuing where the previous one stopped.
+    """
 
-    def _load(self, lo):
-        from lowdim.data.sources.synthetic import CHUNK_ROWS, sparse_two_view
+    def __init__(self, rows, p_host, p_lex, seed):
+        from lowdim.data.sources.synthetic import sparse_two_view_blocks
 
-        factors = min(2000, self.p_host // 5)  # templates of 1-8 features, 4.5 on average
-        host, lexical, y = sparse_two_view(CHUNK_ROWS, self.p_host, self.p_lex,
-                                           n_factors=factors, noise_nnz=53, random_state=0,
-                                           start=lo)
-        n = CHUNK_ROWS
+        factors = min(2000, p_host // 5)  # templates of 1-8 features, 4.5 on average
+        self.blocks = sparse_two_view_blocks(rows, p_host, p_lex, n_factors=factors,
+                                             noise_nnz=53, random_state=0)
+        self.rng = np.random.default_rng(seed)
+        self.block, self.lo, self.hi = None, 0, 0
+
+    def _next(self):
+        host, lexical, y = next(self.blocks)
+        n = y.size
         cols = np.sort(np.argsort(self.rng.random((n, REAL)), axis=1)[:, :8], axis=1)
         real = sp.csr_matrix((self.rng.uniform(0.01, 10.0, n * 8), cols.ravel(),
                               np.arange(0, 8 * n + 1, 8)), shape=(n, REAL))
         self.block = (sp.hstack([real, host, lexical], format="csr"),
                       np.where(y % 3 == 0, 1, -1))
-        self.lo = lo
+        self.lo, self.hi = self.hi, self.hi + n
 
     def get(self, a, b):
-        from lowdim.data.sources.synthetic import CHUNK_ROWS
-
+        if a < self.lo:
+            raise ValueError(f"rows are read in order: {a} requested after {self.lo}")
         parts, labels = [], []
         while a < b:
-            lo = a - a % CHUNK_ROWS
-            if lo != self.lo:
-                self._load(lo)
-            stop = min(b, lo + CHUNK_ROWS)
-            parts.append(self.block[0][a - lo: stop - lo])
-            labels.append(self.block[1][a - lo: stop - lo])
+            if a >= self.hi:
+                self._next()
+            stop = min(b, self.hi)
+            parts.append(self.block[0][a - self.lo: stop - self.lo])
+            labels.append(self.block[1][a - self.lo: stop - self.lo])
             a = stop
         return sp.vstack(parts, format="csr"), np.concatenate(labels)
 
@@ -74,7 +77,7 @@ def write_replica(path: Path, rows=ROWS, columns=COLUMNS, days=DAYS, seed=0):
     from sklearn.datasets import dump_svmlight_file
 
     p_host = int(0.38 * (columns - REAL))
-    source = _Rows(p_host, columns - REAL - p_host, seed)
+    source = _Rows(rows, p_host, columns - REAL - p_host, seed)
     bounds = np.linspace(0, rows, days + 1).astype(int)
     with tarfile.open(path, "w:gz", compresslevel=1) as tar:
         for d in range(days):

@@ -153,6 +153,34 @@ def test_sparse_two_view_memory_is_its_output():
     assert peak < 1.3 * output  # building all rows at once (COO, then CSR) took 2.3 times
 
 
+def test_sparse_two_view_blocks_stack_to_the_matrix_in_one_block_of_memory():
+    import tracemalloc
+
+    from lowdim.data.sources.synthetic import CHUNK_ROWS, sparse_two_view_blocks
+
+    kw = dict(n_factors=30, noise_nnz=3, random_state=4)
+    start, n = CHUNK_ROWS - 700, CHUNK_ROWS + 1500
+    blocks = list(sparse_two_view_blocks(n, 900, 700, start=start, **kw))
+    assert [b[0].shape[0] for b in blocks] == [700, CHUNK_ROWS, 800]
+    whole = sparse_two_view(n, 900, 700, start=start, **kw)
+    for v in range(2):
+        assert (sp.vstack([b[v] for b in blocks]) != whole[v]).nnz == 0
+    np.testing.assert_array_equal(np.concatenate([b[2] for b in blocks]), whole[2])
+    with pytest.raises(ValueError, match="too small"):  # checked on the call, not on iteration
+        sparse_two_view_blocks(10, 30, 30, n_factors=20, max_template=6)
+    # 16 blocks (1M rows): consumed one at a time, the memory of a block or so, not of 16
+    tracemalloc.start()
+    rows = 0
+    for X, Y, y in sparse_two_view_blocks(16 * CHUNK_ROWS, 10 ** 6, 10 ** 6, n_factors=100,
+                                          noise_nnz=15, random_state=0):
+        rows += y.size
+        block = sum(A.data.nbytes + A.indices.nbytes + A.indptr.nbytes for A in (X, Y))
+        del X, Y, y
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert rows == 16 * CHUNK_ROWS and peak < 6 * block  # the whole stream is 16 blocks
+
+
 def test_prepared_roundtrip_keeps_every_field(tmp_path):
     X = sp.random(20, 30, density=0.1, format="csr", random_state=0)
     data = Dataset(name="toy", kind="text", bow=X, vocab=np.array([f"w{i}" for i in range(30)]),

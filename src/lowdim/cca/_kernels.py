@@ -43,8 +43,14 @@ def rows_times(indptr, indices, data, rows, T):
 
 
 @njit(cache=True)
-def sparse_step(indptr, indices, data, rows, R, T, G, scale, slot):
-    """``T[S] -= scale · (A[rows]ᵀR)[S]`` on the support S of ``A[rows]``, and ``G`` kept ``TᵀT``.
+def sparse_step(indptr, indices, data, rows, R, T, G, scale):
+    """``T -= scale · A[rows]ᵀR`` on the support of ``A[rows]``, and ``G`` kept ``TᵀT``.
+
+    The update is scattered one non-zero at a time, in place: row ``col`` of T
+    moves by ``d = scale · v · R[r]`` and ``G`` by ``(t − d)ᵀ(t − d) − tᵀt``.
+    These changes telescope, so repeated columns need no deduplication (no
+    work space of size p, and T's rows are still in cache from the residual
+    ``A[rows] T`` computed just before).
 
     Parameters
     ----------
@@ -53,47 +59,37 @@ def sparse_step(indptr, indices, data, rows, R, T, G, scale, slot):
     R : ndarray (b, k)
         The minibatch residual.
     T : ndarray (p, k)
-        Updated in place on the rows in S only.
+        Updated in place on the rows in the support only.
     G : ndarray (k, k)
-        ``TᵀT``, updated in place by ``newᵀnew − oldᵀold`` over the changed rows.
+        ``TᵀT``, updated in place.
     scale : float
-    slot : int64 array (p,)
-        Work space, all -1 on entry and on return (maps a column to its row
-        of the gradient buffer).
 
     Returns
     -------
-    touched : int
-        |S|, the rows of T that changed.
+    updates : int
+        Non-zeros scattered (row updates of T, repeated columns counted each time).
     """
     k = T.shape[1]
-    cap = 0
-    for r in range(rows.size):
-        cap += indptr[rows[r] + 1] - indptr[rows[r]]
-    cols = np.empty(cap, dtype=np.int64)
-    grad = np.zeros((cap, k))
-    touched = 0
+    dG = np.zeros((k, k))
+    d = np.empty(k)
+    updates = 0
     for r in range(rows.size):
         i = rows[r]
         for j in range(indptr[i], indptr[i + 1]):
             col = indices[j]
-            s = slot[col]
-            if s < 0:
-                s = touched
-                slot[col] = s
-                cols[s] = col
-                touched += 1
-            v = data[j]
+            v = scale * data[j]
             for a in range(k):
-                grad[s, a] += v * R[r, a]
-    old = np.empty(k)
-    for s in range(touched):
-        col = cols[s]
-        for a in range(k):
-            old[a] = T[col, a]
-            T[col, a] = old[a] - scale * grad[s, a]
-        for a in range(k):
-            for c in range(k):
-                G[a, c] += T[col, a] * T[col, c] - old[a] * old[c]
-        slot[col] = -1
-    return touched
+                d[a] = v * R[r, a]
+            for a in range(k):
+                ta, da = T[col, a], d[a]
+                for c in range(a, k):  # upper triangle; mirrored below
+                    dG[a, c] += da * d[c] - ta * d[c] - da * T[col, c]
+            for a in range(k):
+                T[col, a] -= d[a]
+            updates += 1
+    for a in range(k):
+        for c in range(a, k):
+            G[a, c] += dG[a, c]
+            if c != a:
+                G[c, a] += dG[a, c]
+    return updates

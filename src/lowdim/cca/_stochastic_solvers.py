@@ -226,9 +226,6 @@ class StochasticSolver(_Stochastic):
         zeros = np.zeros((k, k))
         self.x = LazyView(np.zeros((p1, k)), 1.0, zeros.copy(), zeros.copy())
         self.y = LazyView(np.zeros(psi0.shape), 1.0, zeros.copy(), zeros.copy(), start=psi0)
-        # column -> gradient-row maps for the sparse kernel, allocated once per fit
-        self._slots = [np.full(A.shape[1], -1, dtype=np.int64) if sp.issparse(A) else None
-                       for A in (self.X, self.Y)]
 
     def _half_step(self, A, B, own: LazyView, other: LazyView, eta, rows, norm_rows, view):
         k, b = self.k, self.b
@@ -236,21 +233,23 @@ class StochasticSolver(_Stochastic):
         own.c *= 1.0 - eta * self.reg  # the ridge part of the step, for every row at once
         scale = eta / (own.c * b)
         if sp.issparse(A):
-            touched = sparse_step(A.indptr, A.indices, A.data, rows, residual, own.T, own.G,
-                                  scale, self._slots[view])
+            updates = sparse_step(A.indptr, A.indices, A.data, rows, residual, own.T, own.G,
+                                  scale)
+            # per non-zero: its step d (k), T's row (k), G's upper triangle (6 per entry)
+            update_flops = updates * (2.0 * k + 3.0 * k * (k + 1))
         else:  # dense view: every column is in the minibatch's support
             old = own.T.copy()
             own.T -= scale * (A[rows].T @ residual)
             own.G += own.T.T @ own.T - old.T @ old
-            touched = own.T.shape[0]
+            update_flops = own.T.shape[0] * (2.0 * k + 4.0 * k * k)
         M = self._factor(own.c * _rows_times(A, norm_rows, own.T), own.c ** 2 * own.G)
         if M is None:
             self.skipped[view] += 1
         else:
             own.M, own.start = M, None
         data = 2.0 * k * (2 * _rows_nnz(A, rows) + _rows_nnz(B, rows) + _rows_nnz(A, norm_rows))
-        # Φ is never formed here: the normaliser's p·k² terms become |support|·k² (G's update)
-        self.flops_done += (data + 2.0 * touched * k + 4.0 * touched * k * k + 2.0 * b * k * k
+        # Φ is never formed here: the normaliser's p·k² terms become nnz·k² (G's update)
+        self.flops_done += (data + update_flops + 2.0 * b * k * k
                             + normalisation_flops(self.s, 0, k))
 
     def _after_step(self):

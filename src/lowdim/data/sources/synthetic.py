@@ -17,7 +17,7 @@ from sklearn.utils import check_random_state
 from ..prepared import Dataset
 from ..registry import DatasetSpec, register
 
-__all__ = ["planted_two_view", "sparse_two_view"]
+__all__ = ["planted_two_view", "sparse_two_view", "sparse_two_view_blocks"]
 
 
 def planted_two_view(n, p1, p2, correlations, condition=100.0, random_state=None):
@@ -96,10 +96,11 @@ def sparse_two_view(n, p1, p2, n_factors=200, max_agreement=0.9, min_agreement=0
     and AppGrad whiten within templates and find the strongly correlated
     ones: the situation of the AppGrad paper's Figure 2.
 
-    The rows are generated in blocks of :data:`CHUNK_ROWS`, each from its own
-    seed, straight into the output arrays: memory is the output (12 bytes per
-    non-zero) plus one block, so the URL Reputation shape (2.4M rows,
-    3.2M features) takes a few GiB. ``start`` returns rows
+    The rows are those of :func:`sparse_two_view_blocks`, written straight
+    into the output arrays: memory is the output (12 bytes per non-zero) plus
+    one block, so the URL Reputation shape (2.4M rows, 3.2M features) takes a
+    few GiB; to stay within one block's memory, iterate over
+    :func:`sparse_two_view_blocks` instead. ``start`` returns rows
     ``start .. start + n`` of the same stream (held-out rows of the same
     model, say): ``sparse_two_view(a + b, ...)`` is the row-stack of the calls
     with ``n=a`` and with ``n=b, start=a``.
@@ -109,6 +110,36 @@ def sparse_two_view(n, p1, p2, n_factors=200, max_agreement=0.9, min_agreement=0
     X : csr_matrix of shape (n, p1), float64 with values in {0, 1}
     Y : csr_matrix of shape (n, p2)
     y : ndarray of shape (n,), int64
+    """
+    blocks = sparse_two_view_blocks(n, p1, p2, n_factors, max_agreement, min_agreement,
+                                    max_template, noise_nnz, random_state, start)
+    views = [_empty_view(n, max_template + noise_nnz) for _ in (p1, p2)]
+    y = np.empty(n, dtype=np.int64)
+    filled = 0
+    for X_block, Y_block, y_block in blocks:
+        for view, block in zip(views, (X_block, Y_block)):
+            _append_rows(view, block)
+        y[filled: filled + y_block.size] = y_block
+        filled += y_block.size
+    return (*(_finish_view(view, p) for view, p in zip(views, (p1, p2))), y)
+
+
+def sparse_two_view_blocks(n, p1, p2, n_factors=200, max_agreement=0.9, min_agreement=0.2,
+                           max_template=8, noise_nnz=10, random_state=None, start=0):
+    """Rows ``start .. start + n`` of :func:`sparse_two_view`, one block of rows at a time.
+
+    Blocks follow the generator's seeding blocks of :data:`CHUNK_ROWS` rows
+    (the first and last may be shorter), each drawn from its own seed: any
+    number of rows is produced in the memory of one block (about
+    ``CHUNK_ROWS · (max_template + noise_nnz) · 36`` bytes at most), and the
+    row-stack of the blocks is ``sparse_two_view`` with the same arguments.
+    Arguments as :func:`sparse_two_view`.
+
+    Yields
+    ------
+    X_block : csr_matrix of shape (m, p1), binary, sorted indices
+    Y_block : csr_matrix of shape (m, p2)
+    y_block : ndarray of shape (m,), int64
     """
     sizes = np.rint(np.linspace(1, max_template, n_factors)).astype(np.int64)
     for name, p in (("p1", p1), ("p2", p2)):
@@ -124,18 +155,22 @@ def sparse_two_view(n, p1, p2, n_factors=200, max_agreement=0.9, min_agreement=0
     templates = [rng.permutation(p)[: sizes.sum()].astype(np.int32) for p in (p1, p2)]
     root = int(rng.randint(2 ** 31))
     model = (sizes, np.linspace(max_agreement, min_agreement, n_factors), noise_nnz)
-    views = [_empty_view(n, sizes.max() + noise_nnz) for _ in (p1, p2)]
-    y = np.empty(n, dtype=np.int64)
+    return _blocks(n, start, root, templates, (p1, p2), model)
+
+
+def _blocks(n, start, root, templates, widths, model):
+    """The generator behind :func:`sparse_two_view_blocks` (arguments checked there, eagerly)."""
+    n_factors = model[0].size
     for lo in range(start - start % CHUNK_ROWS, start + n, CHUNK_ROWS):
         keep = slice(max(start - lo, 0), min(start + n - lo, CHUNK_ROWS))
         # one stream per block and quantity: the first m rows of a block never depend on m
         streams = [np.random.default_rng([root, lo // CHUNK_ROWS, i]) for i in range(7)]
         y_chunk = streams[0].integers(n_factors, size=keep.stop)
-        y[lo + keep.start - start: lo + keep.stop - start] = y_chunk[keep]
-        for v, (view, flat, p) in enumerate(zip(views, templates, (p1, p2))):
-            block = _chunk_view(y_chunk, flat, p, model, streams[1 + 3 * v: 4 + 3 * v])
-            _append_rows(view, block[keep] if keep.start else block)
-    return (*(_finish_view(view, p) for view, p in zip(views, (p1, p2))), y)
+        views = [_chunk_view(y_chunk, flat, p, model, streams[1 + 3 * v: 4 + 3 * v])
+                 for v, (flat, p) in enumerate(zip(templates, widths))]
+        if keep.start:
+            views = [view[keep] for view in views]
+        yield (*views, y_chunk[keep])
 
 
 def _empty_view(n, max_row_nnz):
@@ -162,6 +197,7 @@ def _chunk_view(y, flat, p, model, streams):
     rows = np.concatenate([np.repeat(np.arange(m), count), np.repeat(np.arange(m), noise_nnz)])
     view = sp.csr_matrix((np.ones(cols.size), (rows, cols)), shape=(m, p))
     view.sum_duplicates()
+    view.data[:] = 1.0  # binary: a noise feature that repeats a template feature is still 1
     return view
 
 
