@@ -4,6 +4,7 @@
     python benchmarks/cca_scale.py --case sparse8000          # one case, every method
     python benchmarks/cca_scale.py --case per_iteration       # lazy vs dense stochastic steps
     python benchmarks/cca_scale.py --case url                 # needs >= 20 GiB free
+    python benchmarks/cca_scale.py --case url --fraction 0.125  # 1/8 of its rows
     python benchmarks/cca_scale.py --case sparse8000 --quick  # n / 20, a smoke run
 
 Each case generates its views once, saves them, and runs every method in a fresh process on
@@ -41,16 +42,16 @@ CASES = {
         kind="dense", description="MNIST-shaped planted Gaussian views, 392 dense columns each",
         n=60000, n_test=10000, p1=392, p2=392, condition=100.0, n_planted=40, k=20, reg=0.005,
         batch_size=50, sappgrad_iter=5000, sappgrad_step=0.02, appgrad_iter=300,
-        oversample=100, pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=600),
+        oversample=100, pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=150),
     "dense2000": dict(
         kind="dense", description="planted Gaussian views, 2,000 dense columns each",
         n=40000, n_test=10000, p1=2000, p2=2000, condition=100.0, n_planted=40, k=20,
         reg=0.005, batch_size=50, sappgrad_iter=5000, sappgrad_step=0.02, appgrad_iter=300,
-        oversample=100, pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=900),
+        oversample=100, pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=150),
     "sparse8000": dict(
         kind="sparse", description="sparse_two_view, 8,000 binary columns each",
         n=160000, n_test=20000, p1=8000, p2=8000, n_factors=400, noise_nnz=5, k=20, reg=1e-3,
-        batch_size=50, sappgrad_iter=20000, sappgrad_step="auto", appgrad_iter=300,
+        batch_size=50, sappgrad_iter=20000, sappgrad_step="auto", appgrad_iter=100,
         oversample=100, pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=900),
     "sparse8000_small": dict(
         kind="sparse", description="the same model at n = 2.5 p, the largest n at which "
@@ -62,7 +63,7 @@ CASES = {
     "sparse32000": dict(
         kind="sparse", description="sparse_two_view, 32,000 binary columns each",
         n=640000, n_test=80000, p1=32000, p2=32000, n_factors=1600, noise_nnz=5, k=20,
-        reg=1e-3, batch_size=50, sappgrad_iter=20000, sappgrad_step="auto", appgrad_iter=300,
+        reg=1e-3, batch_size=50, sappgrad_iter=20000, sappgrad_step="auto", appgrad_iter=40,
         oversample=100, pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=900),
     "url": dict(
         kind="sparse", description="URL Reputation's shape: sparse_two_view with 1.2M host "
@@ -70,7 +71,7 @@ CASES = {
         "per row", n=2400000, n_test=100000, p1=1200000, p2=2000000, n_factors=2000,
         noise_nnz=53, k=20, reg=1e-4, batch_size=50, sappgrad_iter=4000, sappgrad_step="auto",
         appgrad_iter=10, oversample=100, pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=900,
-        min_free_gib=20),
+        min_free_gib=20, n_checkpoints=12),  # an evaluation of p = 3.2M weights is costly
 }
 
 #: a few seconds of every method, for the test suite (not part of the report)
@@ -149,6 +150,9 @@ def run_case(name, args):
     if args.quick:
         case.update(n=case["n"] // 20, n_test=case["n_test"] // 20, zoo_cap=60,
                     sappgrad_iter=min(case["sappgrad_iter"], 2000))
+    if args.fraction:  # rows only: p, k, the iterations and the model stay the paper's
+        case.update(n=round(case["n"] * args.fraction), fraction=args.fraction,
+                    n_test=round(case["n_test"] * args.fraction), min_free_gib=0)
     free = available_memory() / GIB
     if free < case.get("min_free_gib", 0) and not args.quick:
         sys.exit(f"case {name!r} needs {case['min_free_gib']} GiB free, {free:.1f} available; "
@@ -207,6 +211,15 @@ def per_iteration(args):
                                    "n": 20000}}
 
 
+def _store(stored, key, entry, methods):
+    """Keep ``entry``; with ``--methods``, the other methods' results of the same case too."""
+    old = stored.get(key)
+    if methods and old and all(old["case"].get(f) == entry["case"].get(f)
+                               for f in ("n", "n_test", "p1", "p2", "noise_nnz", "reg", "k")):
+        entry["results"] = {**old["results"], **entry["results"]}
+    stored[key] = entry
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--case", action="append", help="case name (repeatable)")
@@ -214,6 +227,9 @@ def main():
     parser.add_argument("--list", action="store_true")
     parser.add_argument("--render", action="store_true", help="only rewrite --out from --results")
     parser.add_argument("--quick", action="store_true", help="n / 20: a smoke run")
+    parser.add_argument("--fraction", type=float, help="run the case on this fraction of its "
+                        "rows (training and held-out), stored as CASE@FRACTION: the URL case "
+                        "at a size that fits a shared machine")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=4 * 3600, help="seconds per method")
     parser.add_argument("--zoo-dense-gib", type=float, default=4.0,
@@ -238,9 +254,17 @@ def main():
         elif name.startswith("url_parser"):
             from url_replica import parser_memory
 
-            stored[name] = parser_memory(full=name == "url_parser", quick=args.quick)
+            if args.fraction:
+                stored[f"url_parser@{args.fraction:g}"] = parser_memory(
+                    full=False, fraction=args.fraction)
+            else:
+                stored[name] = parser_memory(full=name == "url_parser", quick=args.quick)
+        elif (name in CASES or name == "smoke") and args.fraction:
+            if not 0 < args.fraction <= 1:
+                sys.exit(f"--fraction must be in (0, 1], got {args.fraction}")
+            _store(stored, f"{name}@{args.fraction:g}", run_case(name, args), args.methods)
         elif name in CASES or name == "smoke":
-            stored[name] = run_case(name, args)
+            _store(stored, name, run_case(name, args), args.methods)
         else:
             sys.exit(f"unknown case {name!r}; --list shows them")
         args.results.write_text(json.dumps(stored, indent=1))

@@ -88,7 +88,8 @@ def _centred_exact(X, Y, case):
 def _appgrad(views, case, stochastic):
     X, Y, Xt, Yt = views
     max_iter = case["sappgrad_iter" if stochastic else "appgrad_iter"]
-    its = np.unique(np.round(np.logspace(0, np.log10(max_iter), 40)).astype(int)).tolist()
+    its = np.unique(np.round(np.logspace(0, np.log10(max_iter), case.get("n_checkpoints", 40)))
+                    .astype(int)).tolist()
     kw = dict(batch_size=case["batch_size"], step_size=case["sappgrad_step"]) if stochastic \
         else dict(step_size="auto")
     start = time.perf_counter()

@@ -146,15 +146,23 @@ def _run(archive, how):
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-def parser_memory(full: bool, quick: bool = False) -> dict:
-    """Write a replica (full size, or 1/20 of the rows and columns) and measure the parsers."""
+def parser_memory(full: bool, quick: bool = False, fraction: float | None = None) -> dict:
+    """Write a replica and measure the parsers on it.
+
+    Full size; or ``fraction`` of the rows at the full 3.2M columns (the day count, the
+    columns and the non-zeros per row as the real data's); or else 1/20 of the rows and
+    columns (1/500 with ``quick``).
+    """
     from lowdim.memory import available_memory
 
     if full and available_memory() < 20 * 2 ** 30:
         sys.exit(f"the full-size parser measurement needs 20 GiB free, "
                  f"{available_memory() / 2**30:.1f} available; rerun when `free -g` shows it")
-    scale = 1.0 if full else (0.002 if quick else 0.05)
-    rows, columns = int(ROWS * scale), int(COLUMNS * scale)
+    if fraction:
+        scale, rows, columns = fraction, int(ROWS * fraction), COLUMNS
+    else:
+        scale = 1.0 if full else (0.002 if quick else 0.05)
+        rows, columns = int(ROWS * scale), int(COLUMNS * scale)
     with tempfile.TemporaryDirectory(prefix="url_replica_") as tmp:
         archive = Path(tmp) / "url_svmlight.tar.gz"
         tick = time.perf_counter()
@@ -164,9 +172,9 @@ def parser_memory(full: bool, quick: bool = False) -> dict:
     for r in runs:
         if "error" in r:
             raise RuntimeError(f"parser {r['parser']} failed: {r['error']}")
-    return {"rows": runs, "description": (
+    return {"rows": runs, "fraction": fraction, "description": (
         f"{DAYS} day files, {rows:,} rows × {columns:,} columns ({scale:g} of the real data's "
-        f"size), archive {size / 2**30:.2f} GiB written in {written:.0f} s. `streamed`: the "
+        f"{'rows' if fraction else 'size'}), archive {size / 2**30:.2f} GiB written in {written:.0f} s. `streamed`: the "
         f"library's parser (days kept as int32 CSR, views filled day by day); `stacked`: the "
         f"former one (scikit-learn's int64 CSR per day, all days stacked, then both column "
         f"subsets sliced). Each in its own process; peak RSS is the process's high-water mark "
