@@ -220,6 +220,13 @@ def render_per_iteration(entry):
                      f"| {1e3 * r['dense_seconds']:.1f} "
                      f"| {r['dense_seconds'] / r['lazy_seconds']:.0f}× | {r['lazy_flops']:.3g} "
                      f"| {r['dense_flops']:.3g} |")
+    top = max(entry["rows"], key=lambda r: r["p"])
+    speedup = top["dense_seconds"] / top["lazy_seconds"]
+    lines += ["", f"Goal: at least 20× faster per iteration at p = 2M: {speedup:.0f}× at "
+              f"p = {top['p']:,} ({'met' if speedup >= 20 else 'missed'}). The lazy step's "
+              "FLOPs do not change with p; its time still grows somewhat with p because the "
+              "rows it touches are scattered over a larger T (cache misses), not because it "
+              "does more work."]
     return lines + [""]
 
 
