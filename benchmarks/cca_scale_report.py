@@ -329,6 +329,59 @@ def render_parser_fractions(stored):
     return lines + [""]
 
 
+def summary(stored, cases):
+    """Each goal of issue 15 item 3 (and item 1's speed-up): met, its gap, or not measured."""
+    out = ["## Goals", ""]
+    top = max(stored.get("per_iteration", {}).get("rows", []), key=lambda r: r["p"],
+              default=None)
+    if top:
+        x = top["dense_seconds"] / top["lazy_seconds"]
+        out.append(f"- p-independent stochastic step ≥ 20× the dense one per iteration at "
+                   f"p = 2M: {x:.0f}× at p = {top['p']:,} ({'met' if x >= 20 else 'missed'}).")
+    speed = []
+    for name in ("sparse8000", "sparse32000"):
+        entry = stored.get(name)
+        ref = entry and entry["results"].get("exact")
+        if not entry or ref.get("status") != "ok":
+            state = "not run in this session" if not entry else f"exact CCA {ref.get('status')}"
+            speed.append(f"{name}: {state}")
+            continue
+        best = max((ref["seconds"] / t for t in (time_to_target(entry["results"].get(m, {}), ref)
+                                                   for m in APPGRAD) if t), default=None)
+        speed.append(f"{name}: " + ("neither AppGrad reached PCC_out 0.95" if best is None else
+                                    f"{best:.1f}× ({'met' if best >= 5 else 'missed'})"))
+    out.append("- p ≥ 8,000 sparse, AppGrad ≥ 5× faster than exact CCA to PCC_out 0.95: "
+               + "; ".join(speed) + ".")
+    keys = _fractions(stored, "url")
+    if keys:
+        runs = [(stored[k]["case"]["n"], stored[k]["results"]) for k in keys]
+        refused = [f"{n:,} rows: {r['exact']['status']} after {r['exact']['seconds']:.1f} s"
+                   for n, r in runs if "exact" in r]
+        out.append("- URL shape, exact CCA refused up front: " + "; ".join(refused) + ".")
+        done = [(n, r["sappgrad"]) for n, r in runs if r.get("sappgrad", {}).get("status") == "ok"]
+        out.append("- URL shape, stochastic AppGrad completes 4,000 iterations within 24 GB: "
+                   + ("; ".join(f"{n:,} rows: {s['trace']['iteration'][-1]:,} iterations, "
+                                f"peak {s['peak_rss'] / GIB:.2f} GiB" for n, s in done)
+                      or "no fraction completed")
+                   + "; full size extrapolated below (not run).")
+        verdicts = [(n, v) for n, r in runs for v in equal_flops(
+            {"results": r})[1]]
+        out.append("- URL shape, AppGrad's TCC above NW-, DW- and PCA-CCA at equal FLOPs: "
+                   + ("; ".join(f"{n:,} rows, vs {label(m)}: {ours:.3f} vs {theirs:.3f} "
+                                f"({'met' if ours > theirs else f'missed by {theirs - ours:.3f}'})"
+                                for n, (m, _, ours, theirs) in verdicts)
+                      or "not measured (no fraction ran both AppGrad and the heuristics)") + ".")
+    else:
+        out.append("- URL shape: not run in this session.")
+    zoo = [name for name in ("sparse8000", "sparse8000_small", "sparse32000")
+           if any(stored.get(name, {}).get("results", {}).get(z, {}).get("status") == "ok"
+                  for z in ("cca_zoo_ey", "cca_zoo_sgd"))]
+    out.append("- sparse cases, AppGrad ≥ cca-zoo CCA_EY's PCC at equal wall time: "
+               + (f"see {', '.join(zoo)} below." if zoo else "not measured in this session "
+                  "(no sparse case was run; see below)."))
+    return out + [""]
+
+
 def render(stored, cases):
     lines = ["# CCA at scale (`benchmarks/cca_scale.py`)", "",
              "One run per case and method; every method of a case sees the same views in a "
@@ -342,6 +395,7 @@ def render(stored, cases):
              "products by their non-zeros. Peak RSS: the Linux high-water mark (VmHWM) of the "
              "method's own process, reset once the views are loaded; \"beyond data\" subtracts "
              "the resident memory at that point.", ""]
+    lines += summary(stored, cases)
     for name in list(cases) + ["per_iteration", "url_parser_small", "url_parser", "smoke"]:
         fractions = name in ("url", "url_parser") and _fractions(stored, name)
         if fractions:  # the full size is only extrapolated
