@@ -404,7 +404,9 @@ def render(stored, cases):
         if name not in stored:
             if (name in cases or name == "url_parser") and not fractions:
                 lines += [f"## {name}: not run yet", "",
-                          f"`python benchmarks/cca_scale.py --case {name}`", ""]
+                          f"Not measured in the session that wrote this file (see the goals "
+                          f"above); to run it: `python benchmarks/cca_scale.py --case {name}`",
+                          ""]
             continue
         if name == "per_iteration":
             lines += render_per_iteration(stored[name])

@@ -19,7 +19,8 @@ compute the same iterates:
   minibatch's support change, ``G = TᵀT`` is updated from those rows, and Φ
   is kept as the factor M of ``Φ = c·T·M``, never formed during the
   iterations (``X_IΦ = c(X_I T)M``). On sparse views a step costs
-  ``O(nnz(X_I)·k + nnz(X_J)·k + |support|·k² + k³)``, independent of p;
+  ``O(nnz(X_I)·k² + nnz(X_J)·k + k³)``, independent of p (G's update is
+  scattered non-zero by non-zero, telescoping over repeated columns);
   every :attr:`~StochasticSolver.REFRESH` iterations c is folded into T and
   G recomputed (``O(pk²)``, amortised).
 - :class:`DenseStochasticSolver` is the algorithm as written: every step
