@@ -217,7 +217,8 @@ CASES = [
          batch_size=count(10, below=41),
          normalization_size=count(20, minimum=2, below=41, none_ok=True),
          stochastic_solver=choice("lazy", ("lazy", "dense"))),
-    case("KernelCCA", fit(KernelCCA, ("X", "Y")), **_CCA,
+    # its features have n_landmarks (10) columns, not p: n_components up to 10 can be valid
+    case("KernelCCA", fit(KernelCCA, ("X", "Y")), **{**_CCA, "n_components": count(2, below=11)},
          kernel=choice("rbf", tuple(KERNELS)), n_landmarks=count(10),  # s >= n uses every row (documented)
          approximation=choice("nystrom", APPROXIMATIONS), solver=choice("exact", SOLVERS),
          max_iter=count(5)),
