@@ -68,3 +68,15 @@ def test_cca_scale_benchmark_runs_each_method_in_its_own_process(tmp_path):
     assert "## mnist392: not run yet" in text
     peaks = re.findall(r"\| (\d+\.\d\d) GiB \| [\d,]+ MiB \|", text)
     assert len(peaks) == 4  # every method measured in its own process
+
+
+def test_kernel_cca_benchmark_writes_its_ratios(tmp_path):
+    table = tmp_path / "kernel_cca.md"
+    out = _run("kernel_cca.py", "--quick", "--out", str(table), cwd=tmp_path)
+    text = table.read_text()
+    assert text.strip() in out
+    for line in ("Ratios at equal held-out correlation", "exact kernel CCA (extrapolated)",
+                 "2,000 training + 200 held-out rows"):
+        assert line in text, text
+    # Exact kernel CCA's evaluations are counted, not estimated: n (n + 1) / 2 + q n per view.
+    assert f"{2 * (2000 * 2001 // 2 + 200 * 2000):,} (counted)" in text

@@ -9,6 +9,9 @@ Estimators (scikit-learn style, ``fit(X, Y)``, ``transform``, ``score``):
 - :class:`ExactCCA`: whitening (Cholesky, eigh or QR) then SVD;
 - :class:`NWCCA`, :class:`DWCCA`, :class:`PCACCA`: the paper's heuristics;
 - :class:`RandomizedCCA`: sketch-then-solve (Mineiro & Karampatziakis 2014).
+- :class:`KernelCCA`: kernel CCA on (SMS-)Nyström features of any similarity,
+  solved by AppGrad (the SMS-Nyström and AppGrad papers combined), and
+  :func:`exact_kernel_cca`, its ``n x n`` reference.
 
 Metrics: :func:`canonical_correlations`, :func:`tcc`, :func:`pcc`. FLOP
 counts: :mod:`lowdim.cca.flops`. All moments are uncentred (``S_x = XᵀX/n``)
@@ -19,8 +22,9 @@ are never densified.
 from .appgrad import AppGradCCA
 from .exact import ExactCCA
 from .heuristics import DWCCA, NWCCA, PCACCA
+from .kernel import KernelCCA, exact_kernel_cca
 from .metrics import canonical_correlations, pcc, tcc
 from .randomized import RandomizedCCA
 
 __all__ = ["AppGradCCA", "ExactCCA", "NWCCA", "DWCCA", "PCACCA", "RandomizedCCA",
-           "canonical_correlations", "tcc", "pcc"]
+           "canonical_correlations", "tcc", "pcc", "KernelCCA", "exact_kernel_cca"]
