@@ -168,7 +168,8 @@ def parser_memory(full: bool, quick: bool = False, fraction: float | None = None
         tick = time.perf_counter()
         size = write_replica(archive, rows, columns)
         written = time.perf_counter() - tick
-        runs = [_run(archive, "streamed")] + ([] if full else [_run(archive, "stacked")])
+        runs = [_run(archive, "streamed")] + ([] if full or fraction else
+                                              [_run(archive, "stacked")])
     for r in runs:
         if "error" in r:
             raise RuntimeError(f"parser {r['parser']} failed: {r['error']}")
