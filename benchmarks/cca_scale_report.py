@@ -285,13 +285,15 @@ def render_url_fractions(stored, cases):
     methods = dict.fromkeys(m for k in keys for m in stored[k]["results"])
     for method in methods:
         points = [(stored[k]["case"]["n"], stored[k]["results"][method]["peak_rss"])
-                  for k in keys if "peak_rss" in stored[k]["results"].get(method, {})]
+                  for k in keys if stored[k]["results"].get(method, {}).get("status") == "ok"]
         if len(points) < 2:
             continue
         slope, intercept, full, misfit = _linear(*zip(*points), n_full)
         lines.append(f"| {label(method)} | {len(points)} | {slope * 1e5 / MIB:,.0f} "
                      f"| {intercept / GIB:.2f} GiB | {100 * misfit:.1f} % | {full / GIB:.2f} GiB "
                      f"| {'yes' if full < 24e9 else 'no'} |")
+    lines += ["", "Exact CCA is refused at every fraction before it allocates anything (its "
+              "process holds the views only)."]
     data = [(stored[k]["case"]["n"], stored[k]["case"]["data_bytes"]) for k in keys]
     if len(data) >= 2:
         slope, intercept, full, misfit = _linear(*zip(*data), n_full)
