@@ -26,7 +26,7 @@ from lowdim.approx._linalg import EIGEN_SOLVERS as eigen_solver_choices
 from lowdim.approx.cur import STACUR_ROWS
 from lowdim.approx.features import eigen_feature_map, feature_map, sicur_feature_map
 from lowdim.approx.wme import random_documents, wme_features
-from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, KernelCCA
+from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, KernelCCA, RandomizedCCA
 from lowdim.cca.kernel import APPROXIMATIONS, SOLVERS
 from lowdim.similarity.kernel import KERNELS
 from lowdim.embedding import (ClassicalMDS, IsomapEmbedding, LaplacianEigenmaps, LLEEmbedding,
@@ -174,7 +174,8 @@ _CCA = dict(X=matrix(X_CCA), Y=second_view(Y_CCA), n_components=count(2, below=5
             reg=real(0.005, minimum=0.0))
 _HEURISTIC = dict(_CCA, oversample=count(5, minimum=0), n_iter=count(2, minimum=0))
 _APPGRAD = dict(_CCA, step_size=step("auto"), max_iter=count(5), tol=real(1e-6, minimum=0.0),
-                precompute=choice("auto", ("auto", True, False)), checkpoints=iterations(None))
+                precompute=choice("auto", ("auto", True, False)), checkpoints=iterations(None),
+                normalization=choice("paper", ("paper", "authors")))
 _ORACLE = dict(oracle=matrix(K, square=True), s=count(5, below=20),
                rtol=real(None, minimum=0.0, none_ok=True))
 
@@ -245,14 +246,18 @@ CASES = [
          normalization_size=(None, st.one_of(st.integers(), st.text(max_size=3)))),
     case("AppGradCCA stochastic", fit(AppGradCCA, ("X", "Y")), **_APPGRAD,
          batch_size=count(10, below=41),
-         normalization_size=count(20, minimum=2, below=41, none_ok=True)),
-    case("KernelCCA", fit(KernelCCA, ("X", "Y")), **_CCA,
+         normalization_size=count(20, minimum=2, below=41, none_ok=True),
+         stochastic_solver=choice("lazy", ("lazy", "dense"))),
+    # its features have n_landmarks (10) columns, not p: n_components up to 10 can be valid
+    case("KernelCCA", fit(KernelCCA, ("X", "Y")), **{**_CCA, "n_components": count(2, below=11)},
          kernel=choice("rbf", tuple(KERNELS)), n_landmarks=count(10),  # s >= n uses every row (documented)
          approximation=choice("nystrom", APPROXIMATIONS), solver=choice("exact", SOLVERS),
          max_iter=count(5)),
     case("NWCCA", fit(NWCCA, ("X", "Y")), **_HEURISTIC),
     case("DWCCA", fit(DWCCA, ("X", "Y")), **_HEURISTIC),
     case("PCACCA", fit(PCACCA, ("X", "Y")), **_HEURISTIC, n_pca_components=count(3, minimum=2)),
+    case("RandomizedCCA", fit(RandomizedCCA, ("X", "Y")), **_CCA,
+         oversample=count(5, minimum=0), n_passes=count(1)),
     case("TunedSVM", fit(TunedSVM, ("X", "y")), X=matrix(X_EMB), y=labels(LABELS),
          kernel=choice("linear", ("linear", "precomputed")), C_grid=sequence_of_positive_numbers(
              (1.0,)), n_folds=count(2, minimum=2), max_iter=count(100)),

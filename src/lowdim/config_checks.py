@@ -450,6 +450,7 @@ def cca_job_keys(config: dict, dataset: str) -> dict:
                                   cca["sappgrad"]["normalization_size"])
     keys["n_pca_components"] = ("cca.figure2.pca_components", cca["figure2"]["pca_components"])
     keys["heldout_fraction"] = ("cca.heldout_fraction", cca["heldout_fraction"])
+    keys["normalization"] = ("cca.normalization", cca.get("normalization", "paper"))
     return keys
 
 
