@@ -121,7 +121,8 @@ def topk_cosine_neighbors(X, topk, knn="auto", n_jobs=None, random_state=None):
         Neighbours per row, ``1 <= topk < n_samples``.
     knn : {"auto", "exact", "approximate"}, default="auto"
         "exact": brute-force cosine with scikit-learn, in memory-bounded
-        chunks. "approximate": nearest-neighbour descent (pynndescent).
+        chunks. "approximate": nearest-neighbour descent (pynndescent),
+        asked for :data:`APPROXIMATE_SEARCH_NEIGHBORS` neighbours.
         "auto": approximate from :data:`APPROXIMATE_FROM` samples on.
     n_jobs : int or None
         Threads for the neighbour search.
