@@ -29,6 +29,7 @@ include: "workflow/rules/sms_tasks.smk"
 include: "workflow/rules/embedding.smk"
 include: "workflow/rules/cca.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/cluster.smk"
 
 
 rule all:

@@ -1,0 +1,248 @@
+"""The workflow on a real SLURM cluster: a private single-node cluster on this machine.
+
+``pytest -m slurm`` starts munged, slurmctld and slurmd (``tests/fixtures/slurm_cluster.py``:
+generated key and slurm.conf, no accounting database), runs the README's cluster command
+on the tiny config, and checks what a cluster user relies on: every job but the
+localrules went through sbatch and ran in a SLURM job, the results equal those of a
+local run, and a failing job is reported with its log, retried as the profile says,
+leaves nothing behind, and after the fix only it and its dependants run again.
+
+Without slurm-wlm, munge or the executor plugin the cluster tests skip, naming what is
+missing; with ``LOWDIM_REQUIRE_SLURM=1`` (set by ``.ci/run``) they fail instead.
+"""
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from fixtures.slurm_cluster import SlurmCluster, missing_requirements
+from fixtures.workflow import ROOT, TINY, snakemake, tiny_with
+
+PROFILE = ROOT / "workflow" / "profiles" / "slurm" / "config.yaml"
+REQUIRE = os.environ.get("LOWDIM_REQUIRE_SLURM") == "1"
+#: What the cluster runs in: a checkout (the README's command uses relative paths).
+CHECKOUT_ENTRIES = ("Snakefile", "workflow", "config", "src", "tests")
+#: Columns that hold wall times (or are derived from them): they differ between any two runs.
+TIMING_COLUMN = re.compile(r"second|time|speed", re.I)
+#: What a local rule must not read (see workflow/rules/cluster.smk): datasets, matrices,
+#: features and embeddings (.npz) and raw downloads.
+LARGE_SUFFIXES = (".npz", ".npy", ".mat")
+#: Local rules that wait for every final target (the prepared datasets among them) but
+#: read only tidy files, benchmark files and config/published/ (lowdim.report).
+WAIT_FOR_ALL = ("report_scorecard", "report_summary")
+#: Makes the stochastic AppGrad job on word_context diverge past every step halving.
+DIVERGING = (("cca", "overrides", "word_context"), {"sappgrad_step_size": 1e30})
+FAILING_OUTPUT = "results/cca/word_context/sappgrad.csv"
+
+
+# -- parsing Snakemake's log ---------------------------------------------------------
+def jobs_in_log(text: str) -> list[dict]:
+    """Every job block of a Snakemake log: rule, jobid, local?, input/output/log files."""
+    jobs = []
+    for match in re.finditer(r"^(local)?rule (\w+):\n((?:    .*\n)+)", text, re.M):
+        fields = dict(re.findall(r"^    (\w+): (.*)$", match.group(3), re.M))
+        if "jobid" not in fields:
+            continue
+        jobs.append({
+            "local": bool(match.group(1)), "rule": match.group(2), "jobid": int(fields["jobid"]),
+            **{key: fields[key].split(", ") if fields.get(key) else []
+               for key in ("input", "output", "log")},
+        })
+    return jobs
+
+
+def submissions_in_log(text: str) -> list[tuple[int, str, str]]:
+    """(Snakemake jobid, SLURM job id, SLURM log path) of every sbatch submission."""
+    return [(int(job), slurm, log) for job, slurm, log in re.findall(
+        r"Job (\d+) has been submitted with SLURM jobid (\d+) \(log: (.*?)\)\.", text)]
+
+
+def readme_cluster_command() -> list[str]:
+    """The command the README's cluster section gives for the tiny config, as argv."""
+    lines = [line for line in (ROOT / "README.md").read_text().splitlines()
+             if line.startswith("snakemake --profile workflow/profiles/slurm")
+             and "tests/config/tiny.yaml" in line]
+    assert len(lines) == 1, "README's cluster section must give the tested command once"
+    return shlex.split(lines[0], comments=True)
+
+
+def result_tables(workdir: Path) -> dict[str, pd.DataFrame]:
+    """Every CSV the run wrote under results/ (benchmark files aside), timing columns dropped."""
+    tables = {}
+    for path in sorted((workdir / "results").rglob("*.csv")):
+        frame = pd.read_csv(path)
+        tables[str(path.relative_to(workdir))] = frame.drop(
+            columns=[c for c in frame.columns if TIMING_COLUMN.search(str(c))])
+    return tables
+
+
+def files_under(directory: Path) -> set[str]:
+    return {str(p.relative_to(directory)) for p in directory.rglob("*") if p.is_file()}
+
+
+# -- fixtures ------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def slurm_cluster(tmp_path_factory):
+    """A running private cluster; its daemons are stopped by pid however the tests end."""
+    missing = missing_requirements()
+    if missing:
+        reason = "the SLURM tests need " + "; ".join(missing)
+        if REQUIRE:
+            pytest.fail(reason + " (LOWDIM_REQUIRE_SLURM=1: .ci/run installs them)")
+        pytest.skip(reason)
+    with SlurmCluster(tmp_path_factory.mktemp("slurm")) as cluster:
+        yield cluster
+
+
+class ClusterCheckout:
+    """A directory that looks like a checkout (links to this one's sources) for the cluster."""
+
+    def __init__(self, path: Path, cluster: SlurmCluster):
+        self.path, self.cluster = path, cluster
+        path.mkdir()
+        for name in CHECKOUT_ENTRIES:
+            (path / name).symlink_to(ROOT / name)
+
+    def run(self, argv: list[str], check: bool = True) -> subprocess.CompletedProcess:
+        """Run the ``snakemake ...`` command `argv` here, against the cluster."""
+        assert argv[0] == "snakemake"
+        result = subprocess.run([sys.executable, "-m", "snakemake", *argv[1:]], cwd=self.path,
+                                env=self.cluster.env(), capture_output=True, text=True)
+        if check and result.returncode != 0:
+            raise AssertionError(f"{shlex.join(argv)} failed:\n{result.stderr[-8000:]}\n"
+                                 f"{self.cluster.logs()}")
+        return result
+
+
+@pytest.fixture(scope="module")
+def slurm_run(slurm_cluster, tmp_path_factory):
+    """The README's cluster command, run once on the tiny config: checkout, log, seconds."""
+    checkout = ClusterCheckout(tmp_path_factory.mktemp("cluster_run") / "checkout",
+                               slurm_cluster)
+    start = time.perf_counter()
+    result = checkout.run(readme_cluster_command())
+    checkout.seconds = time.perf_counter() - start
+    checkout.log = result.stderr
+    return checkout
+
+
+# -- the cluster run -----------------------------------------------------------------
+@pytest.mark.slurm
+def test_every_job_but_localrules_ran_in_a_slurm_job(slurm_run):
+    jobs = jobs_in_log(slurm_run.log)
+    submitted = submissions_in_log(slurm_run.log)
+    remote = {job["jobid"]: job for job in jobs if not job["local"]}
+    assert remote and len(remote) > len(jobs) // 2
+    # Each cluster job was submitted exactly once (nothing failed, nothing retried) ...
+    assert sorted(job for job, _, _ in submitted) == sorted(remote)
+    # ... SLURM ran it to completion ...
+    states = slurm_run.cluster.jobs()
+    assert {states.get(slurm_id) for _, slurm_id, _ in submitted} == {"COMPLETED"}
+    # ... and the rule's own log was written inside that SLURM job.
+    for job, slurm_id, _ in submitted:
+        log = slurm_run.path / remote[job]["log"][0]
+        assert f"SLURM job {slurm_id}," in log.read_text(), log
+    assert all(job["local"] == (job["rule"] in local_rules() + ["all"]) for job in jobs)
+    print(f"\nSLURM run of the tiny config: {len(submitted)} jobs submitted, "
+          f"{len(jobs) - len(remote)} local, {slurm_run.seconds:.0f} s")
+
+
+@pytest.mark.slurm
+def test_cluster_results_equal_the_local_run(slurm_run, tiny_run):
+    cluster, local = result_tables(slurm_run.path), result_tables(tiny_run)
+    assert sorted(cluster) == sorted(local)
+    for name, frame in local.items():
+        pd.testing.assert_frame_equal(cluster[name], frame, check_exact=False, rtol=1e-9,
+                                      obj=name)
+
+
+@pytest.mark.slurm
+def test_a_failing_job_is_reported_retried_and_rerun_alone_after_the_fix(slurm_run, tmp_path):
+    """Runs after the tests above: it edits the cluster run's results."""
+    command = readme_cluster_command()
+    first_run = jobs_in_log(slurm_run.log)
+    before = files_under(slurm_run.path / "results")
+    _, broken = tiny_with(tmp_path, *DIVERGING)
+    failed = slurm_run.run(command[:-1] + [str(broken)], check=False)
+    log = failed.stderr
+    assert failed.returncode != 0
+
+    # Reported with the rule's log (which holds the error) and the SLURM log.
+    attempts = [job for job in jobs_in_log(log) if job["rule"] == "cca_appgrad"]
+    assert {tuple(job["output"]) for job in attempts} == {(FAILING_OUTPUT,)}
+    rule_log = attempts[0]["log"][0]
+    error = log[log.index("Error in rule cca_appgrad:"):]
+    assert f"log: {rule_log}, " in error and "/slurm_logs/rule_cca_appgrad/" in error
+    assert "kept diverging" in (slurm_run.path / rule_log).read_text()
+    # Retried as the profile says, each attempt a new SLURM job.
+    retries = yaml.safe_load(PROFILE.read_text())["retries"]
+    submitted = submissions_in_log(log)
+    assert len(submitted) == 1 + retries
+    assert {job for job, _, _ in submitted} == {attempts[0]["jobid"]}
+    assert all(Path(slurm_log).exists() for _, _, slurm_log in submitted)  # kept on failure
+    # Nothing partial: the failed output is gone and nothing new appeared.
+    assert files_under(slurm_run.path / "results") == before - {
+        FAILING_OUTPUT.removeprefix("results/"),
+        "benchmarks/cca_appgrad/word_context/sappgrad.tsv"}
+
+    # After the fix, the tested command reruns that job and what depends on it, no more.
+    fixed = slurm_run.run(command)
+    rerun = {(job["rule"], tuple(job["output"])) for job in jobs_in_log(fixed.stderr)}
+    expected = dependants(first_run, FAILING_OUTPUT)
+    assert rerun == {(job["rule"], tuple(job["output"])) for job in expected}
+    assert len(submissions_in_log(fixed.stderr)) == sum(not job["local"] for job in expected)
+    assert pd.read_csv(slurm_run.path / FAILING_OUTPUT).shape[0] > 0
+
+
+def dependants(jobs: list[dict], output: str) -> list[dict]:
+    """The job writing `output` and every job that (transitively) reads what it writes."""
+    reached, files = [], {output}
+    for job in jobs:  # a log lists jobs in an order that respects dependencies
+        if files & set(job["output"]) or files & set(job["input"]):
+            reached.append(job)
+            files |= set(job["output"])
+    return reached
+
+
+# -- the daemons are stopped, whatever happens ---------------------------------------
+@pytest.mark.slurm
+def test_the_cluster_stops_its_daemons_when_the_code_inside_fails(tmp_path):
+    if missing_requirements():
+        pytest.skip("needs " + "; ".join(missing_requirements()))
+    with pytest.raises(RuntimeError, match="inside"):
+        with SlurmCluster(tmp_path / "cluster") as cluster:
+            processes = dict(cluster.processes)
+            assert cluster.jobs() == {}
+            raise RuntimeError("inside")
+    assert set(processes) == {"munged", "slurmctld", "slurmd"}
+    assert all(process.poll() is not None for process in processes.values())
+
+
+# -- which rules run on the submit host ----------------------------------------------
+def local_rules() -> list[str]:
+    """The rules workflow/rules/cluster.smk declares local."""
+    text = (ROOT / "workflow" / "rules" / "cluster.smk").read_text()
+    block = text[text.index("localrules:"):]
+    return re.findall(r"^    (\w+),", block, re.M)
+
+
+@pytest.mark.workflow
+def test_local_rules_read_only_small_files(tmp_path):
+    dry_run = snakemake(tmp_path, "-n", "--forceall")
+    jobs = jobs_in_log(dry_run.stdout + dry_run.stderr)
+    local = [job for job in jobs if job["rule"] in local_rules()]
+    assert local
+    for job in local:
+        if job["rule"] in WAIT_FOR_ALL:
+            continue
+        large = [path for path in job["input"]
+                 if path.endswith(LARGE_SUFFIXES) or path.startswith("resources/")]
+        assert not large, f"local rule {job['rule']} reads {large}"
