@@ -30,8 +30,9 @@ PROFILE = ROOT / "workflow" / "profiles" / "slurm" / "config.yaml"
 REQUIRE = os.environ.get("LOWDIM_REQUIRE_SLURM") == "1"
 #: What the cluster runs in: a checkout (the README's command uses relative paths).
 CHECKOUT_ENTRIES = ("Snakefile", "workflow", "config", "src", "tests")
-#: Columns that hold wall times (or are derived from them): they differ between any two runs.
-TIMING_COLUMN = re.compile(r"second|time|speed", re.I)
+#: Columns that hold wall times or memory peaks, or are derived from them: they differ
+#: between any two runs of the same config.
+MEASURED_COLUMN = re.compile(r"second|time|speed|rss", re.I)
 #: What a local rule must not read (see workflow/rules/cluster.smk): datasets, matrices,
 #: features and embeddings (.npz) and raw downloads.
 LARGE_SUFFIXES = (".npz", ".npy", ".mat")
@@ -75,12 +76,12 @@ def readme_cluster_command() -> list[str]:
 
 
 def result_tables(workdir: Path) -> dict[str, pd.DataFrame]:
-    """Every CSV the run wrote under results/ (benchmark files aside), timing columns dropped."""
+    """Every CSV the run wrote under results/, measured (timing, memory) columns dropped."""
     tables = {}
     for path in sorted((workdir / "results").rglob("*.csv")):
         frame = pd.read_csv(path)
         tables[str(path.relative_to(workdir))] = frame.drop(
-            columns=[c for c in frame.columns if TIMING_COLUMN.search(str(c))])
+            columns=[c for c in frame.columns if MEASURED_COLUMN.search(str(c))])
     return tables
 
 
