@@ -90,15 +90,20 @@ def files_under(directory: Path) -> set[str]:
 
 
 # -- fixtures ------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def slurm_cluster(tmp_path_factory):
-    """A running private cluster; its daemons are stopped by pid however the tests end."""
+def require_slurm():
+    """Skip (fail under LOWDIM_REQUIRE_SLURM=1) when this machine cannot run the cluster."""
     missing = missing_requirements()
     if missing:
         reason = "the SLURM tests need " + "; ".join(missing)
         if REQUIRE:
             pytest.fail(reason + " (LOWDIM_REQUIRE_SLURM=1: .ci/run installs them)")
         pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def slurm_cluster(tmp_path_factory):
+    """A running private cluster; its daemons are stopped by pid however the tests end."""
+    require_slurm()
     with SlurmCluster(tmp_path_factory.mktemp("slurm")) as cluster:
         yield cluster
 
@@ -216,8 +221,7 @@ def dependants(jobs: list[dict], output: str) -> list[dict]:
 # -- the daemons are stopped, whatever happens ---------------------------------------
 @pytest.mark.slurm
 def test_the_cluster_stops_its_daemons_when_the_code_inside_fails(tmp_path):
-    if missing_requirements():
-        pytest.skip("needs " + "; ".join(missing_requirements()))
+    require_slurm()
     with pytest.raises(RuntimeError, match="inside"):
         with SlurmCluster(tmp_path / "cluster") as cluster:
             processes = dict(cluster.processes)
