@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ._linalg import as_oracle, check_sample_size, draw_order, pinv
+from ._linalg import as_oracle, check_rtol, check_sample_size, draw_order, pinv
 from ._lowrank import LowRankApprox
 
 __all__ = ["sicur", "stacur"]
@@ -42,6 +42,7 @@ def sicur(oracle, s, random_state=None, *, rtol=None):
     oracle = as_oracle(oracle)
     n = oracle.n
     s = check_sample_size(s, n, minimum=2)
+    rtol = check_rtol(rtol)
     rng = check_random_state(random_state)
     start = oracle.evaluations
     R = draw_order(rng, n)[:s]
@@ -86,6 +87,7 @@ def stacur(oracle, s, random_state=None, *, rtol=None):
     oracle = as_oracle(oracle)
     n = oracle.n
     s = check_sample_size(s, n)
+    rtol = check_rtol(rtol)
     rng = check_random_state(random_state)
     start = oracle.evaluations
     J = draw_order(rng, n)[:s]

@@ -30,7 +30,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.linalg
 
-from ._linalg import default_rtol
+from .._validation import check_matrix, check_number
+from ._linalg import check_rtol, default_rtol
+from ._lowrank import LowRankApprox
 
 __all__ = ["FeatureMap", "eigen_feature_map", "feature_map"]
 
@@ -127,6 +129,9 @@ def feature_map(approx, rtol=None) -> FeatureMap:
         On the approximated items, ``K[:, columns] @ weights`` has Gram matrix
         ``K~_+``, the positive part of (the symmetric part of) ``K~``.
     """
+    if not isinstance(approx, LowRankApprox):
+        raise TypeError(f"`approx` must be a LowRankApprox, got {type(approx).__name__}")
+    rtol = check_rtol(rtol)
     if approx.method in NYSTROM_FAMILY:
         core = approx.core
         W, dropped = _positive_root_weights(core, default_rtol(core.shape) if rtol is None
@@ -170,11 +175,10 @@ def eigen_feature_map(K, rank, eigenpairs=None) -> FeatureMap:
     FeatureMap
         ``columns = arange(n)``.
     """
-    K = np.asarray(K, dtype=np.float64)
+    K = check_matrix(K, "K", square=True, accept_sparse=False)
     n = K.shape[0]
-    if K.ndim != 2 or K.shape != (n, n):
-        raise ValueError(f"`K` must be a square matrix, got shape {K.shape}")
-    if isinstance(rank, bool) or not isinstance(rank, (int, np.integer)) or not 1 <= rank <= n:
+    check_number(rank, "rank", integer=True)
+    if not 1 <= rank <= n:
         raise ValueError(f"`rank` must be an integer in [1, n = {n}], got {rank!r}")
     w, V = scipy.linalg.eigh((K + K.T) / 2.0) if eigenpairs is None else eigenpairs
     top = np.argsort(-np.abs(w), kind="stable")[:rank]

@@ -18,8 +18,9 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from ..similarity import full_matrix
-from ._linalg import (as_oracle, check_sample_size, draw_order, lambda_min, pinv_symmetric,
-                      require_symmetric)
+from .._validation import check_choice, check_number
+from ._linalg import (EIGEN_SOLVERS, as_oracle, check_rtol, check_sample_size, draw_order,
+                      lambda_min, pinv_symmetric, require_symmetric)
 from ._lowrank import LowRankApprox
 
 __all__ = ["nystrom", "sms_nystrom", "shifted_nystrom_exact"]
@@ -59,6 +60,7 @@ def nystrom(oracle, s, random_state=None, *, rtol=None):
     oracle = as_oracle(oracle)
     require_symmetric(oracle, "nystrom")
     s = check_sample_size(s, oracle.n)
+    rtol = check_rtol(rtol)
     rng = check_random_state(random_state)
     start = oracle.evaluations
     S = draw_order(rng, oracle.n)[:s]
@@ -103,10 +105,10 @@ def sms_nystrom(oracle, s, random_state=None, *, multiplier=2, alpha=1.5, eigen_
     require_symmetric(oracle, "sms_nystrom")
     n = oracle.n
     s = check_sample_size(s, n)
-    if not (np.isscalar(multiplier) and np.isfinite(multiplier) and multiplier >= 1):
-        raise ValueError(f"`multiplier` must be a number >= 1, got {multiplier!r}")
-    if not (np.isscalar(alpha) and np.isfinite(alpha) and alpha >= 0):
-        raise ValueError(f"`alpha` must be a finite number >= 0, got {alpha!r}")
+    check_number(multiplier, "multiplier", minimum=1)
+    check_number(alpha, "alpha", minimum=0)
+    check_choice(eigen_solver, "eigen_solver", EIGEN_SOLVERS)
+    rtol = check_rtol(rtol)
     s2 = int(round(multiplier * s))
     if s2 > n:
         raise ValueError(f"`multiplier` * `s` = {multiplier} * {s} = {s2} must be <= n = {n}")
@@ -146,6 +148,8 @@ def shifted_nystrom_exact(oracle, s, random_state=None, *, lambda_min_K=None, rt
     require_symmetric(oracle, "shifted_nystrom_exact")
     n = oracle.n
     s = check_sample_size(s, n)
+    rtol = check_rtol(rtol)
+    lambda_min_K = check_number(lambda_min_K, "lambda_min_K", none_ok=True)
     rng = check_random_state(random_state)
     start = oracle.evaluations
     if lambda_min_K is None:
