@@ -6,6 +6,7 @@ dataset option reruns only that dataset's jobs, bad config fails in one line,
 and the paper profile's DAG builds without network access.
 """
 
+import os
 import re
 
 import pandas as pd
