@@ -251,3 +251,17 @@ def test_local_rules_read_only_small_files(tmp_path):
         large = [path for path in job["input"]
                  if path.endswith(LARGE_SUFFIXES) or path.startswith("resources/")]
         assert not large, f"local rule {job['rule']} reads {large}"
+
+
+# -- what every cluster job pays twice ------------------------------------------------
+@pytest.mark.workflow
+def test_snakemake_start_up_does_not_import_scikit_learn(tmp_path, monkeypatch):
+    """Each SLURM job starts Snakemake twice (the sbatch script, then srun) before its
+    script runs, and each start-up parses the Snakefile: the modules it imports (the
+    dataset registry above all) leave scikit-learn, most of their import time, to the
+    functions that use it."""
+    monkeypatch.setenv("PYTHONPROFILEIMPORTTIME", "1")
+    result = snakemake(tmp_path, "-n", "results/data/digits.npz")
+    imported = re.findall(r"^import time:\s+\d+ \|\s+\d+ \|\s+([\w.]+)$", result.stderr, re.M)
+    assert "lowdim.data.registry" in imported and "snakemake.workflow" in imported
+    assert not [name for name in imported if name.split(".")[0] == "sklearn"]

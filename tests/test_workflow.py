@@ -41,6 +41,15 @@ def test_second_run_does_nothing(tiny_run):
     assert "Nothing to be done" in result.stdout + result.stderr
 
 
+def test_reordering_config_keys_reruns_nothing(tiny_run, tmp_path):
+    # Rules pass config sections as params; Snakemake compares them as written, so each is
+    # key-sorted (common.smk: sorted_params). A dump with sorted keys reorders most sections.
+    reordered = tmp_path / "reordered.yaml"
+    reordered.write_text(yaml.safe_dump(yaml.safe_load(TINY.read_text()), sort_keys=True))
+    result = snakemake(tiny_run, "-n", configfile=reordered)
+    assert "Nothing to be done" in result.stdout + result.stderr, result.stdout[-3000:]
+
+
 def test_changing_one_dataset_option_reruns_only_that_dataset(tiny_run, tmp_path):
     config, changed = tiny_with(tmp_path, ("datasets", "digits", "n_rows"), 250)
     result = snakemake(tiny_run, "-n", configfile=changed)

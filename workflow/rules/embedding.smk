@@ -29,7 +29,7 @@ rule embedding_features:
     params:
         max_samples=EMB["max_samples"],
         seed=lambda w: embedding_seed("rows", w.dataset),
-        tfidf=EMB["tfidf"],
+        tfidf=sorted_params(EMB["tfidf"]),
     log:
         "logs/embedding_features/{dataset}.log",
     benchmark:
@@ -49,7 +49,7 @@ rule embedding_embed:
     params:
         n_components=EMB["n_components"],
         neighbors=EMB["neighbors"],
-        params=lambda w: embedding_method_params(w.method),
+        params=lambda w: sorted_params(embedding_method_params(w.method)),
         seed=lambda w: embedding_seed("embed", w.dataset, w.method),
         n_jobs=EMB_RES["threads"],
     log:
@@ -72,8 +72,8 @@ rule embedding_score:
     output:
         csv="results/embedding/tidy/scores/{dataset}/{method}.csv",
     params:
-        classification=EMB["classification"],
-        clustering=EMB["clustering"],
+        classification=sorted_params(EMB["classification"]),
+        clustering=sorted_params(EMB["clustering"]),
         seed=lambda w: embedding_seed("score", w.dataset),
     log:
         "logs/embedding_score/{dataset}/{method}.log",
@@ -184,8 +184,8 @@ rule embedding_sensitivity:
         values=lambda w: EMB_SENS[w.parameter],
         max_samples=EMB_SENS["max_samples"],
         n_components=EMB["n_components"],
-        vec2vec=EMB["vec2vec"],
-        classification=EMB["classification"],
+        vec2vec=sorted_params(EMB["vec2vec"]),
+        classification=sorted_params(EMB["classification"]),
         seed=lambda w: embedding_seed("sensitivity", w.dataset),
         n_jobs=EMB_RES["threads"],
     log:
@@ -243,7 +243,7 @@ rule embedding_timing:
         n_neighbors=EMB_TIMING["n_neighbors"],
         fixed=lambda w: EMB_TIMING["n_features_at"] if w.axis == "n_samples"
         else EMB_TIMING["n_samples_at"],
-        params=lambda w: embedding_method_params(w.method),
+        params=lambda w: sorted_params(embedding_method_params(w.method)),
         seed=lambda w: embedding_seed("timing", w.axis, w.value),
         n_jobs=EMB_TIMING["threads"],
     log:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils import check_random_state
 
 from ..prepared import Dataset
 from ..registry import DatasetSpec, register
@@ -56,6 +55,8 @@ def planted_two_view(n, p1, p2, correlations, condition=100.0, random_state=None
                          f"[{rho.min()}, {rho.max()}]")
     if condition < 1:
         raise ValueError(f"`condition` must be >= 1, got {condition}")
+    from sklearn.utils import check_random_state  # lazily: see lowdim.data.text.tokenize
+
     rng = check_random_state(random_state)
     a = rng.standard_normal((n, p1))
     b = rng.standard_normal((n, p2))
@@ -105,6 +106,8 @@ def sparse_two_view(n, p1, p2, n_factors=200, max_agreement=0.9, min_agreement=0
     if not 0 <= min_agreement <= max_agreement <= 1:
         raise ValueError(f"need 0 <= min_agreement <= max_agreement <= 1, got "
                          f"{min_agreement}, {max_agreement}")
+    from sklearn.utils import check_random_state  # lazily: see lowdim.data.text.tokenize
+
     rng = check_random_state(random_state)
     y = rng.randint(n_factors, size=n).astype(np.int64)
     agreement = np.linspace(max_agreement, min_agreement, n_factors)
