@@ -23,7 +23,8 @@ from lowdim.approx import (lambda_min, nystrom, optimal, pinv,
                            pinv_symmetric, relative_frobenius_error, shifted_nystrom_exact,
                            sicur, sms_nystrom, stacur)
 from lowdim.approx._linalg import EIGEN_SOLVERS as eigen_solver_choices
-from lowdim.approx.features import eigen_feature_map, feature_map
+from lowdim.approx.cur import STACUR_ROWS
+from lowdim.approx.features import eigen_feature_map, feature_map, sicur_feature_map
 from lowdim.approx.wme import random_documents, wme_features
 from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA
 from lowdim.embedding import (ClassicalMDS, IsomapEmbedding, LaplacianEigenmaps, LLEEmbedding,
@@ -169,13 +170,15 @@ CASES = [
     case("shifted_nystrom_exact", shifted_nystrom_exact, **_ORACLE,
          lambda_min_K=real(None, none_ok=True)),
     case("sicur", sicur, **{**_ORACLE, "s": count(5, minimum=2, below=20)}),
-    case("stacur", stacur, **_ORACLE),
+    case("stacur", stacur, **_ORACLE, rows=choice("same", STACUR_ROWS)),
     case("optimal", optimal, oracle=_ORACLE["oracle"], s=_ORACLE["s"]),
     case("relative_frobenius_error", relative_frobenius_error, approx=approximation(APPROX),
          oracle=(K, st.one_of(matrix(K, square=True)[1], st.just(np.eye(21)))),
          block_rows=count(8)),
     case("feature_map", feature_map, approx=approximation(APPROX),
          rtol=_ORACLE["rtol"]),
+    case("sicur_feature_map", sicur_feature_map,
+         **{**_ORACLE, "s": count(5, minimum=2, below=20)}),
     case("eigen_feature_map", eigen_feature_map, K=matrix(K, square=True),
          rank=count(3, below=21)),
     case("lambda_min", lambda_min, W=matrix(K, square=True),
