@@ -2,7 +2,8 @@
 
 ``pytest -m slurm`` starts munged, slurmctld and slurmd (``tests/fixtures/slurm_cluster.py``:
 generated key and slurm.conf, no accounting database), runs the README's cluster command
-on the tiny config, and checks what a cluster user relies on: every job but the
+on the tiny config for a subset of its targets that holds every kind of job
+(``CLUSTER_TARGETS``), and checks what a cluster user relies on: every job but the
 localrules went through sbatch and ran in a SLURM job, the results equal those of a
 local run, and a failing job is reported with its log, retried as the profile says,
 leaves nothing behind, and after the fix only it and its dependants run again.
@@ -24,7 +25,7 @@ import pytest
 import yaml
 
 from fixtures.slurm_cluster import SlurmCluster, missing_requirements
-from fixtures.workflow import ROOT, TINY, snakemake, tiny_with
+from fixtures.workflow import ROOT, snakemake, tiny_with
 
 PROFILE = ROOT / "workflow" / "profiles" / "slurm" / "config.yaml"
 REQUIRE = os.environ.get("LOWDIM_REQUIRE_SLURM") == "1"
@@ -42,6 +43,19 @@ WAIT_FOR_ALL = ("report_scorecard", "report_summary")
 #: Makes the stochastic AppGrad job on word_context diverge past every step halving.
 DIVERGING = (("cca", "overrides", "word_context"), {"sappgrad_step_size": 1e30})
 FAILING_OUTPUT = "results/cca/word_context/sappgrad.csv"
+#: What the cluster test builds: a subset of the tiny config's targets that holds every
+#: kind of job (prepare, solver, a tidy job that loads a dataset, local tidy, figure and
+#: table jobs) in a quarter of its cluster jobs: the AppGrad CCA experiment end to end,
+#: the coreference table (SMS), and one similarity-error and one embedding-score job.
+#: The whole tiny config takes 73 sbatch jobs; these, 25.
+CLUSTER_TARGETS = (
+    "results/figures/cca/figure1_pcc.png",
+    "results/figures/cca/figure2_tcc.png",
+    "results/tables/cca/table1_datasets.csv",
+    "results/tables/similarity/coreference.csv",
+    "results/similarity/errors/mlp_digits/nystrom.csv",
+    "results/embedding/tidy/scores/digits/pca.csv",
+)
 
 
 # -- parsing Snakemake's log ---------------------------------------------------------
@@ -66,13 +80,16 @@ def submissions_in_log(text: str) -> list[tuple[int, str, str]]:
         r"Job (\d+) has been submitted with SLURM jobid (\d+) \(log: (.*?)\)\.", text)]
 
 
-def readme_cluster_command() -> list[str]:
-    """The command the README's cluster section gives for the tiny config, as argv."""
+def readme_cluster_command(configfile: str = "tests/config/tiny.yaml") -> list[str]:
+    """The README's cluster command for the tiny config, as argv, on `CLUSTER_TARGETS`,
+    with `configfile` in place of the tiny config."""
     lines = [line for line in (ROOT / "README.md").read_text().splitlines()
              if line.startswith("snakemake --profile workflow/profiles/slurm")
              and "tests/config/tiny.yaml" in line]
     assert len(lines) == 1, "README's cluster section must give the tested command once"
-    return shlex.split(lines[0], comments=True)
+    argv = [configfile if arg == "tests/config/tiny.yaml" else arg
+            for arg in shlex.split(lines[0], comments=True)]
+    return argv[:1] + list(CLUSTER_TARGETS) + argv[1:]  # --configfile takes several files
 
 
 def result_tables(workdir: Path) -> dict[str, pd.DataFrame]:
@@ -129,6 +146,14 @@ class ClusterCheckout:
 
 
 @pytest.fixture(scope="module")
+def local_run(tmp_path_factory):
+    """The same targets of the tiny config, run locally (``--cores 2``)."""
+    workdir = tmp_path_factory.mktemp("local_run")
+    snakemake(workdir, *CLUSTER_TARGETS)
+    return workdir
+
+
+@pytest.fixture(scope="module")
 def slurm_run(slurm_cluster, tmp_path_factory):
     """The README's cluster command, run once on the tiny config: checkout, log, seconds."""
     checkout = ClusterCheckout(tmp_path_factory.mktemp("cluster_run") / "checkout",
@@ -162,9 +187,11 @@ def test_every_job_but_localrules_ran_in_a_slurm_job(slurm_run):
 
 
 @pytest.mark.slurm
-def test_cluster_results_equal_the_local_run(slurm_run, tiny_run):
-    cluster, local = result_tables(slurm_run.path), result_tables(tiny_run)
+def test_cluster_results_equal_the_local_run(slurm_run, local_run):
+    cluster, local = result_tables(slurm_run.path), result_tables(local_run)
     assert sorted(cluster) == sorted(local)
+    assert set(CLUSTER_TARGETS) - {"results/figures/cca/figure1_pcc.png",
+                                   "results/figures/cca/figure2_tcc.png"} <= set(local)
     for name, frame in local.items():
         pd.testing.assert_frame_equal(cluster[name], frame, check_exact=False, rtol=1e-9,
                                       obj=name)
@@ -173,11 +200,10 @@ def test_cluster_results_equal_the_local_run(slurm_run, tiny_run):
 @pytest.mark.slurm
 def test_a_failing_job_is_reported_retried_and_rerun_alone_after_the_fix(slurm_run, tmp_path):
     """Runs after the tests above: it edits the cluster run's results."""
-    command = readme_cluster_command()
     first_run = jobs_in_log(slurm_run.log)
     before = files_under(slurm_run.path / "results")
     _, broken = tiny_with(tmp_path, *DIVERGING)
-    failed = slurm_run.run(command[:-1] + [str(broken)], check=False)
+    failed = slurm_run.run(readme_cluster_command(str(broken)), check=False)
     log = failed.stderr
     assert failed.returncode != 0
 
@@ -200,7 +226,7 @@ def test_a_failing_job_is_reported_retried_and_rerun_alone_after_the_fix(slurm_r
         "benchmarks/cca_appgrad/word_context/sappgrad.tsv"}
 
     # After the fix, the tested command reruns that job and what depends on it, no more.
-    fixed = slurm_run.run(command)
+    fixed = slurm_run.run(readme_cluster_command())
     rerun = {(job["rule"], tuple(job["output"])) for job in jobs_in_log(fixed.stderr)}
     expected = dependants(first_run, FAILING_OUTPUT)
     assert rerun == {(job["rule"], tuple(job["output"])) for job in expected}
