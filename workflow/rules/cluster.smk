@@ -34,5 +34,8 @@ localrules:
     cca_figure1,
     cca_figure2,
     cca_table1,
+    kernel_cca_tidy,
+    kernel_cca_figure,
+    kernel_cca_table,
     report_scorecard,
     report_summary,
