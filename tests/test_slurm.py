@@ -183,7 +183,7 @@ def test_every_job_but_localrules_ran_in_a_slurm_job(slurm_run):
         log = slurm_run.path / remote[job]["log"][0]
         assert f"SLURM job {slurm_id}," in log.read_text(), log
     assert all(job["local"] == (job["rule"] in local_rules() + ["all"]) for job in jobs)
-    print(f"\nSLURM run of the tiny config: {len(submitted)} jobs submitted, "
+    print(f"\nSLURM run of CLUSTER_TARGETS (tiny config): {len(submitted)} jobs submitted, "
           f"{len(jobs) - len(remote)} local, {slurm_run.seconds:.0f} s")
 
 
