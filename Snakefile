@@ -30,6 +30,7 @@ include: "workflow/rules/embedding.smk"
 include: "workflow/rules/cca.smk"
 include: "workflow/rules/kernel_cca.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/cluster.smk"
 
 
 rule all:

@@ -8,65 +8,16 @@ and the paper profile's DAG builds without network access.
 
 import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 import yaml
 
+from fixtures.workflow import ROOT, TINY, jobs_in_dry_run, snakemake, tiny_with
 from lowdim.data import load_dataset
 
-ROOT = Path(__file__).resolve().parents[1]
-TINY = ROOT / "tests" / "config" / "tiny.yaml"
-
 pytestmark = pytest.mark.workflow
-
-
-def tiny_with(tmp_path, keys, value):
-    """The tiny config with ``config[keys[0]][keys[1]]... = value``, written to ``tmp_path``.
-
-    Returns the edited config and the path of its YAML file.
-    """
-    config = yaml.safe_load(TINY.read_text())
-    *parents, last = keys
-    node = config
-    for key in parents:
-        node = node[key]
-    node[last] = value
-    path = tmp_path / "edited.yaml"
-    path.write_text(yaml.safe_dump(config))
-    return config, path
-
-
-def snakemake(workdir, *args, configfile=TINY, check=True):
-    """Run snakemake on this checkout's Snakefile inside `workdir`."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory",
-           str(workdir), "--cores", "2", "--configfile", str(configfile), *args]
-    result = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=workdir)
-    if check and result.returncode != 0:
-        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{result.stdout[-4000:]}\n"
-                             f"{result.stderr[-6000:]}")
-    return result
-
-
-def jobs_in_dry_run(output: str) -> dict:
-    """rule -> number of jobs, from the 'Job stats' table of a dry run."""
-    match = re.search(r"Job stats:\n.*?\n-+\s+-+\n(.*?)\ntotal", output, re.S)
-    if not match:
-        return {}
-    return {line.split()[0]: int(line.split()[1]) for line in match.group(1).splitlines()
-            if line.strip()}
-
-
-@pytest.fixture(scope="session")
-def tiny_run(tmp_path_factory):
-    workdir = tmp_path_factory.mktemp("tiny_run")
-    snakemake(workdir)
-    return workdir
 
 
 def test_prepares_every_configured_dataset(tiny_run):
@@ -89,6 +40,15 @@ def test_every_rule_writes_its_log(tiny_run):
 def test_second_run_does_nothing(tiny_run):
     result = snakemake(tiny_run, "-n")
     assert "Nothing to be done" in result.stdout + result.stderr
+
+
+def test_reordering_config_keys_reruns_nothing(tiny_run, tmp_path):
+    # Rules pass config sections as params; Snakemake compares them as written, so each is
+    # key-sorted (common.smk: sorted_params). A dump with sorted keys reorders most sections.
+    reordered = tmp_path / "reordered.yaml"
+    reordered.write_text(yaml.safe_dump(yaml.safe_load(TINY.read_text()), sort_keys=True))
+    result = snakemake(tiny_run, "-n", configfile=reordered)
+    assert "Nothing to be done" in result.stdout + result.stderr, result.stdout[-3000:]
 
 
 def test_changing_one_dataset_option_reruns_only_that_dataset(tiny_run, tmp_path):
