@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -41,10 +42,12 @@ def tiny_with(tmp_path, keys, value):
 
 
 def snakemake(workdir, *args, configfile=TINY, check=True):
-    """Run snakemake on this checkout's Snakefile inside `workdir`."""
+    """Run snakemake on this checkout's Snakefile inside `workdir`, with the config file(s)
+    `configfile` (None: the default profile)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    files = [] if configfile is None else ["--configfile", *map(str, np.atleast_1d(configfile))]
     cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory",
-           str(workdir), "--cores", "2", "--configfile", str(configfile), *args]
+           str(workdir), "--cores", "2", *files, *args]
     result = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=workdir)
     if check and result.returncode != 0:
         raise AssertionError(f"snakemake {' '.join(args)} failed:\n{result.stdout[-4000:]}\n"
@@ -368,3 +371,26 @@ def test_a_corrupt_prepared_file_is_named_with_how_to_rebuild_it(tmp_path):
     assert ("results/data/digits.npz: not an .npz archive (truncated, or another kind of file)"
             in out), out[-3000:]
     assert "delete it, or rerun `prepare`" in out and "allow_pickle" not in out
+
+
+# -- issue 17: config ergonomics ------------------------------------------------------------
+def test_default_profile_runs_elsewhere_with_nested_config_numbers(tmp_path):
+    # No --configfile: the default profile, found from another working directory; the
+    # nested value arrives as the string "0.01" and must validate as a number.
+    result = snakemake(tmp_path, "-n", "--config", 'cca={"reg": 0.01}', configfile=None)
+    out = result.stdout + result.stderr
+    assert "profiles/default for setting default command line arguments" in out
+    jobs = jobs_in_dry_run(out)
+    assert jobs.get("cca_exact", 0) >= 1 and jobs.get("all") == 1
+    assert not (tmp_path / "results").exists()
+
+
+def test_a_partial_config_file_is_refused_with_the_overlay_to_use(tmp_path):
+    overrides = tmp_path / "my_overrides.yaml"
+    overrides.write_text("cca:\n  reg: 1e-4\n")
+    result = snakemake(tmp_path, "-n", configfile=overrides, check=False)
+    lines = [line for line in (result.stdout + result.stderr).splitlines()
+             if line.startswith("config:")]
+    assert result.returncode != 0 and len(lines) == 1, lines
+    assert "is not a complete profile" in lines[0]
+    assert f"--configfile config/config.yaml {overrides}" in lines[0]

@@ -14,7 +14,7 @@ if sys.path[0] != _SRC:
 if os.environ.get("PYTHONPATH", "").split(os.pathsep)[0] != _SRC:
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [_SRC, os.environ.get("PYTHONPATH")]))
 
-from lowdim.config import ConfigError, validate_config
+from lowdim.config import ConfigError, check_complete_profile, validate_config
 from lowdim.config_checks import check_config
 from lowdim.data import get_spec
 
@@ -24,6 +24,7 @@ SCHEMA = Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
 # Each key against its schema, then keys against each other and the dataset registry
 # (lowdim.config_checks), so a mistake stops the run before any job starts.
 try:
+    check_complete_profile(config, workflow.overwrite_configfiles)
     _validated = check_config(validate_config(config, SCHEMA))
 except ConfigError as error:
     sys.exit(str(error))
