@@ -3,8 +3,10 @@
 The workflow calls :func:`validate_config` when it starts. Schemas live in
 ``workflow/schemas/``: ``config.schema.yaml`` refers to one file per section by
 name (``$ref: similarity.schema.yaml``). The ``datasets`` section is checked
-against the registry: a dataset name must be registered and its options must
-match that dataset's ``options_schema``. String fields with
+against the registry: a registered dataset's options must match its
+``options_schema``; any other name declares the user's own data with a
+``file`` (or ``file_x`` and ``file_y``) and the options of
+:data:`lowdim.data.own.OWN_OPTIONS`. String fields with
 ``format: dataset-name`` must name a dataset listed under ``datasets``.
 
 Strings where the schema wants a number, an integer, a boolean or null are
@@ -16,6 +18,7 @@ reader, reads ``1e-4`` (no dot) as a string.
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 
 import jsonschema
@@ -69,6 +72,7 @@ def validate_config(config: dict, schema_path) -> dict:
     top = copy.deepcopy(top)
     top.setdefault("properties", {})["datasets"] = _datasets_schema(REGISTRY)
     config = copy.deepcopy(dict(config))
+    _check_dataset_names(config.get("datasets"), REGISTRY)
     listed = set((config.get("datasets") or {}).keys())
     checker = jsonschema.FormatChecker()
     checker.checks("dataset-name", raises=())(lambda value: not isinstance(value, str)
@@ -209,14 +213,39 @@ def coerce_scalars(config: dict, validator, max_rounds: int = 50) -> dict:
 
 
 def _datasets_schema(registry) -> dict:
-    names = sorted(registry)
+    from .data.own import OWN_OPTIONS
+
     return {
         "type": "object",
-        "description": "datasets to prepare: registry name -> options",
+        "description": "datasets to prepare: registry name -> options, or own data",
         "default": {},
-        "propertyNames": {"enum": names},
         "properties": {name: spec.json_schema() for name, spec in registry.items()},
+        "additionalProperties": {"type": "object", "additionalProperties": False,
+                                 "properties": OWN_OPTIONS},
     }
+
+
+def _check_dataset_names(datasets, registry) -> None:
+    """Each name under ``datasets:`` is registered, or declares own data with ``file:``."""
+    from .data.own import FILE_KEYS, declares_own_data
+
+    if not isinstance(datasets, dict):
+        return  # the schema says what is wrong
+    for name, options in datasets.items():
+        if name in registry and declares_own_data(options):
+            given = next(key for key in FILE_KEYS if options.get(key))
+            raise ConfigError(f"config: datasets.{name}.{given}: {name!r} is a registered "
+                              f"dataset, which takes no file; give your own data another name")
+        if name not in registry and declares_own_data(options) \
+                and not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", str(name)):
+            raise ConfigError(f"config: datasets: got {name!r}; the name of your own data goes "
+                              f"into file names and patterns: letters, digits and _, starting "
+                              f"with a letter")
+        if name not in registry and not declares_own_data(options):
+            raise ConfigError(
+                f"config: datasets: unknown dataset {name!r}; registered datasets: "
+                f"{', '.join(sorted(registry))}; or, for your own data, give the file: "
+                f"datasets: {{{name}: {{file: <path>}}}} (or file_x and file_y for two views)")
 
 
 def _extend_with_defaults(validator_class):
@@ -252,9 +281,6 @@ def _describe(error, listed) -> str:
         key = f"{where}.{extra[0]}" if where != "(top level)" else (extra[0] if extra else where)
         return (f"config: unknown key {key!r}; allowed keys here: "
                 f"{', '.join(allowed) or '(none)'}")
-    if "propertyNames" in error.absolute_schema_path and kind == "enum":
-        return (f"config: {where}: unknown dataset {given!r}; registered datasets: "
-                f"{', '.join(error.validator_value)}")
     if kind == "format" and error.validator_value == "dataset-name":
         return (f"config: {where}: got {given!r}, which is not listed under `datasets:`; "
                 f"listed: {', '.join(sorted(listed)) or '(none)'}")
