@@ -46,8 +46,9 @@ def snakemake(workdir, *args, configfile=TINY, check=True):
     `configfile` (None: the default profile)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
     files = [] if configfile is None else ["--configfile", *map(str, np.atleast_1d(configfile))]
+    # The config files last: --configfile takes every word after it up to the next option.
     cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory",
-           str(workdir), "--cores", "2", *files, *args]
+           str(workdir), "--cores", "2", *args, *files]
     result = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=workdir)
     if check and result.returncode != 0:
         raise AssertionError(f"snakemake {' '.join(args)} failed:\n{result.stdout[-4000:]}\n"
@@ -394,3 +395,90 @@ def test_a_partial_config_file_is_refused_with_the_overlay_to_use(tmp_path):
     assert result.returncode != 0 and len(lines) == 1, lines
     assert "is not a complete profile" in lines[0]
     assert f"--configfile config/config.yaml {overrides}" in lines[0]
+
+
+# -- issue 17: own data and sweeps, the way a user runs them ----------------------------------
+#: The README's worked example, cut to one method so that the run stays small.
+OWN_DATA_CONFIG = {
+    "profile": "own-data",
+    "datasets": {"mine": {"file": "mine.csv", "label": "label"}},
+    "embedding": {"enabled": True, "datasets": ["mine"], "methods": ["pca"],
+                  "n_components": 2, "classification": {"k_grid": [1, 5]},
+                  "clustering": {"gammas": [0.1]},
+                  "timing": {"n_samples": [], "n_features": []}},
+    "sweeps": [{"key": "embedding.n_components", "values": [1, 3]}],
+    "report": {"enabled": False},
+}
+SWEEP = "embedding_n_components"
+OWN_TARGETS = ("results/tables/embedding/knn_accuracy.md", f"results/tables/sweeps/{SWEEP}.md",
+               f"results/figures/sweeps/{SWEEP}.png")
+
+
+def _own_config(workdir, **changes):
+    config = {**OWN_DATA_CONFIG, **changes}
+    path = workdir / "mine.yaml" if not changes else workdir / "changed.yaml"
+    path.write_text(yaml.safe_dump(config))
+    return path
+
+
+@pytest.fixture(scope="session")
+def own_data_run(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("own_data")
+    # The two lines of the README's example.
+    from sklearn.datasets import load_iris
+    load_iris(as_frame=True).frame.rename(columns={"target": "label"}).to_csv(
+        workdir / "mine.csv", index=False)
+    snakemake(workdir, *OWN_TARGETS, configfile=_own_config(workdir))
+    return workdir
+
+
+def test_own_csv_runs_through_the_embedding_experiment_into_the_knn_table(own_data_run):
+    data = load_dataset(own_data_run / "results" / "data" / "mine.npz")
+    assert (data.kind, data.n, data.X.shape[1]) == ("dense", 150, 4)
+    assert data.label_names.tolist() == ["0", "1", "2"]
+    table = pd.read_csv(own_data_run / "results" / "tables" / "embedding" / "knn_accuracy.csv")
+    assert table["dataset"].tolist() == ["mine"]
+    accuracy = pd.read_csv(own_data_run / "results" / "embedding" / "tidy" / "classification.csv")
+    assert accuracy["accuracy"].mean() > 0.8  # PCA to 2-D keeps iris separable
+
+
+def test_each_sweep_value_has_its_own_results_and_one_table_and_figure(own_data_run):
+    sweeps = own_data_run / "results" / "sweeps" / SWEEP
+    assert sorted(p.name for p in sweeps.iterdir() if p.is_dir()) == \
+        ["n_components~1", "n_components~3"]
+    for value in (1, 3):
+        run = sweeps / f"n_components~{value}"
+        embedding = np.load(run / "embedding" / "embeddings" / "mine" / "pca.npz")
+        assert embedding["embeddings"].shape == (1, 150, value)  # (settings, n, d)
+        assert not (run / "data").exists()  # the main run's prepared data are shared
+    tidy = pd.read_csv(sweeps / "tidy.csv")
+    assert tidy["numeric_value"].tolist() == [1, 3] and tidy["method"].eq("pca").all()
+    assert tidy["score"].between(0, 1).all()
+    table = (own_data_run / "results" / "tables" / "sweeps" / f"{SWEEP}.md").read_text()
+    assert "embedding.n_components" in table and "mine: PCA" in table
+    assert (own_data_run / "results" / "figures" / "sweeps" / f"{SWEEP}.pdf").stat().st_size
+
+
+def test_changing_one_sweep_value_reruns_only_that_values_jobs(own_data_run):
+    changed = _own_config(own_data_run, sweeps=[{"key": "embedding.n_components",
+                                                 "values": [1, 4]}])
+    out = snakemake(own_data_run, *OWN_TARGETS, "-n", configfile=changed).stdout
+    jobs = jobs_in_dry_run(out)
+    swept = {rule for rule in jobs if rule.startswith(f"sweep_{SWEEP}_")}
+    assert swept and all(rule.startswith(f"sweep_{SWEEP}_4_") for rule in swept), jobs
+    assert set(jobs) - swept == {"sweep_tidy", "sweep_table", "sweep_figure"}, jobs
+    assert "results/sweeps/embedding_n_components/n_components~4/" in out
+    outputs = [line for line in out.splitlines() if line.strip().startswith("output:")]
+    assert not [line for line in outputs if "n_components~1/" in line], outputs
+
+
+def test_editing_own_data_prepares_it_again(own_data_run):
+    csv = own_data_run / "mine.csv"
+    before = csv.stat()
+    os.utime(csv, ns=(before.st_atime_ns, before.st_mtime_ns + 10**10))
+    try:
+        out = snakemake(own_data_run, OWN_TARGETS[0], "-n",
+                        configfile=_own_config(own_data_run)).stdout
+    finally:
+        os.utime(csv, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert jobs_in_dry_run(out).get("prepare") == 1
