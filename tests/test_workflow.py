@@ -482,3 +482,30 @@ def test_editing_own_data_prepares_it_again(own_data_run):
     finally:
         os.utime(csv, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert jobs_in_dry_run(out).get("prepare") == 1
+
+
+def test_own_data_plan_into_the_cca_and_similarity_experiments(tmp_path):
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(200, 6))
+    pd.DataFrame(x, columns=[f"f{i}" for i in range(6)]).assign(
+        label=np.repeat(["a", "b"], 100)).to_csv(tmp_path / "mine.csv", index=False)
+    np.save(tmp_path / "other_view.npy", x[:, :4] @ rng.normal(size=(4, 5)))
+    config = {
+        "profile": "own-data",
+        "datasets": {"mine": {"file": "mine.csv", "label": "label"},
+                     "pair": {"file_x": "mine.csv", "file_y": "other_view.npy",
+                              "label": "label"}},
+        "cca": {"enabled": True, "n_components": 2, "figure1": {"datasets": ["pair"]}},
+        "similarity": {"enabled": True, "methods": ["nystrom"], "fractions": [0.2],
+                       "table_fraction": 0.2,
+                       "matrices": [{"name": "mlp_mine", "kind": "mlp", "dataset": "mine",
+                                     "n_items": 50}]},
+        "report": {"enabled": False},
+    }
+    (tmp_path / "own.yaml").write_text(yaml.safe_dump(config))
+    out = snakemake(tmp_path, "-n", configfile=tmp_path / "own.yaml").stdout
+    jobs = jobs_in_dry_run(out)
+    assert jobs.get("prepare") == 2, jobs
+    assert "wildcards: dataset=pair" in out and "matrix=mlp_mine" in out
+    assert any(rule.startswith("cca_") for rule in jobs), jobs
+    assert any(rule.startswith("similarity_") for rule in jobs), jobs
