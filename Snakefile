@@ -32,6 +32,7 @@ include: "workflow/rules/similarity.smk"
 include: "workflow/rules/sms_tasks.smk"
 include: "workflow/rules/embedding.smk"
 include: "workflow/rules/cca.smk"
+include: "workflow/rules/kernel_cca.smk"
 include: "workflow/rules/sweeps.smk"
 include: "workflow/rules/report.smk"
 

@@ -23,9 +23,12 @@ from lowdim.approx import (lambda_min, nystrom, optimal, pinv,
                            pinv_symmetric, relative_frobenius_error, shifted_nystrom_exact,
                            sicur, sms_nystrom, stacur)
 from lowdim.approx._linalg import EIGEN_SOLVERS as eigen_solver_choices
-from lowdim.approx.features import eigen_feature_map, feature_map
+from lowdim.approx.cur import STACUR_ROWS
+from lowdim.approx.features import eigen_feature_map, feature_map, sicur_feature_map
 from lowdim.approx.wme import random_documents, wme_features
-from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA
+from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, KernelCCA
+from lowdim.cca.kernel import APPROXIMATIONS, SOLVERS
+from lowdim.similarity.kernel import KERNELS
 from lowdim.embedding import (ClassicalMDS, IsomapEmbedding, LaplacianEigenmaps, LLEEmbedding,
                               PCAEmbedding, UMAPEmbedding, Vec2Vec)
 from lowdim.evaluate.svm import TunedSVM
@@ -169,13 +172,15 @@ CASES = [
     case("shifted_nystrom_exact", shifted_nystrom_exact, **_ORACLE,
          lambda_min_K=real(None, none_ok=True)),
     case("sicur", sicur, **{**_ORACLE, "s": count(5, minimum=2, below=20)}),
-    case("stacur", stacur, **_ORACLE),
+    case("stacur", stacur, **_ORACLE, rows=choice("same", STACUR_ROWS)),
     case("optimal", optimal, oracle=_ORACLE["oracle"], s=_ORACLE["s"]),
     case("relative_frobenius_error", relative_frobenius_error, approx=approximation(APPROX),
          oracle=(K, st.one_of(matrix(K, square=True)[1], st.just(np.eye(21)))),
          block_rows=count(8)),
     case("feature_map", feature_map, approx=approximation(APPROX),
          rtol=_ORACLE["rtol"]),
+    case("sicur_feature_map", sicur_feature_map,
+         **{**_ORACLE, "s": count(5, minimum=2, below=20)}),
     case("eigen_feature_map", eigen_feature_map, K=matrix(K, square=True),
          rank=count(3, below=21)),
     case("lambda_min", lambda_min, W=matrix(K, square=True),
@@ -210,6 +215,10 @@ CASES = [
     case("AppGradCCA stochastic", fit(AppGradCCA, ("X", "Y")), **_APPGRAD,
          batch_size=count(10, below=41),
          normalization_size=count(20, minimum=2, below=41, none_ok=True)),
+    case("KernelCCA", fit(KernelCCA, ("X", "Y")), **_CCA,
+         kernel=choice("rbf", tuple(KERNELS)), n_landmarks=count(10),  # s >= n uses every row (documented)
+         approximation=choice("nystrom", APPROXIMATIONS), solver=choice("exact", SOLVERS),
+         max_iter=count(5)),
     case("NWCCA", fit(NWCCA, ("X", "Y")), **_HEURISTIC),
     case("DWCCA", fit(DWCCA, ("X", "Y")), **_HEURISTIC),
     case("PCACCA", fit(PCACCA, ("X", "Y")), **_HEURISTIC, n_pca_components=count(3, minimum=2)),

@@ -34,7 +34,7 @@ def test_each_value_is_a_validated_run_of_its_section_alone():
     run = sweep.runs[1]
     assert run.config["cca"]["reg"] == 0.01 and run.config["cca"]["enabled"]
     assert not any(run.config[s]["enabled"] for s in ("similarity", "sms_tasks", "embedding",
-                                                      "report"))
+                                                      "kernel_cca", "report"))
     assert run.config["sweeps"] == [] and "cca.reg = 0.01" in run.config["profile"]
     # Nothing but cca.reg differs from the main run's settings of the section.
     main = validate(TINY)["cca"]

@@ -39,7 +39,7 @@ __all__ = ["METRICS", "SWEEP_SECTIONS", "Metric", "Sweep", "SweepRun", "expand_s
 #: Experiment sections a sweep can run.
 SWEEP_SECTIONS = ("similarity", "embedding", "cca")
 #: Other sections, disabled in every run of a sweep.
-_OTHER_SECTIONS = ("sms_tasks", "report")
+_OTHER_SECTIONS = ("sms_tasks", "kernel_cca", "report")
 #: Keys that never change a result: sweeping them would compare equal runs.
 _NOT_RESULTS = {"enabled", "threads", "mem_mb", "runtime", "n_jobs"}
 _NOT_RESULT_SECTIONS = {"profile", "resources", "report", "sweeps", "sweep_run"}
