@@ -104,7 +104,7 @@ def test_changing_one_dataset_option_reruns_only_that_dataset(tiny_run, tmp_path
     assert prepared == ["digits"]
 
 
-SIMILARITY_FIGURES = ("error_vs_sample_fraction", "spectra")
+SIMILARITY_FIGURES = ("figure1_error_vs_sample_fraction", "figure2_spectra")
 
 
 def test_similarity_outputs(tiny_run):
@@ -145,7 +145,7 @@ def test_changing_sms_alpha_reruns_only_sms_jobs(tiny_run, tmp_path):
 def test_sms_tasks_outputs(tiny_run):
     config = yaml.safe_load(TINY.read_text())["sms_tasks"]
     tables = tiny_run / "results" / "tables" / "similarity"
-    for name in ("wmd_classification", "glue", "coreference"):
+    for name in ("table1_wmd_classification", "glue", "coreference"):
         for ext in ("csv", "md", "tex"):
             assert (tables / f"{name}.{ext}").stat().st_size
     tidy = tiny_run / "results" / "similarity" / "tidy"
@@ -157,7 +157,7 @@ def test_sms_tasks_outputs(tiny_run):
     assert wmd["test_accuracy"].between(0, 1).all()
     capped = wmd[(wmd["rank_requested"] == 64) & (wmd["method"] != "wmd_kernel")]
     assert len(capped) and (capped["rank"] < 64).all() and capped["capped_by"].notna().all()
-    table = pd.read_csv(tables / "wmd_classification.csv")
+    table = pd.read_csv(tables / "table1_wmd_classification.csv")
     assert len(table) == len(corpora) * len(methods)
     glue = pd.read_csv(tables / "glue.csv")
     assert glue["status"].tolist() == ["not run"] and "glue.tasks is empty" in glue["reason"][0]
@@ -179,8 +179,8 @@ def test_changing_coreference_runs_reruns_only_its_clustering(tiny_run, tmp_path
 #: Every report item of the three papers (and the data and overview parts), by file name.
 REPORT_ITEMS = {
     "Data": ["datasets.csv"],
-    "SMS-Nyström": ["error_vs_sample_fraction.pdf", "spectra.pdf", "diagnostics.md",
-                    "wmd_classification.md", "glue.md", "coreference.md",
+    "SMS-Nyström": ["figure1_error_vs_sample_fraction.pdf", "figure2_spectra.pdf",
+                    "diagnostics.md", "table1_wmd_classification.md", "glue.md", "coreference.md",
                     "scorecard_sms_nystrom.csv"],
     "Vec2vec": ["figure3_timing.png", "figure4_knn_accuracy.png", "figure5_sensitivity.png",
                 "table2_datasets.md", "table3_clustering_ari.md", "knn_accuracy.md", "ttests.md",
@@ -424,15 +424,56 @@ def test_a_corrupt_prepared_file_is_named_with_how_to_rebuild_it(tmp_path):
 
 
 # -- issue 17: config ergonomics ------------------------------------------------------------
-def test_default_profile_runs_elsewhere_with_nested_config_numbers(tmp_path):
+@pytest.fixture(scope="module")
+def default_dry_run(tmp_path_factory):
+    """A dry run of the default profile from another working directory: (directory, output)."""
+    workdir = tmp_path_factory.mktemp("default_profile")
     # No --configfile: the default profile, found from another working directory; the
     # nested value arrives as the string "0.01" and must validate as a number.
-    result = snakemake(tmp_path, "-n", "--config", 'cca={"reg": 0.01}', configfile=None)
-    out = result.stdout + result.stderr
+    result = snakemake(workdir, "-n", "--config", 'cca={"reg": 0.01}', configfile=None)
+    return workdir, result.stdout + result.stderr
+
+
+def test_default_profile_runs_elsewhere_with_nested_config_numbers(default_dry_run):
+    workdir, out = default_dry_run
     assert "profiles/default for setting default command line arguments" in out
     jobs = jobs_in_dry_run(out)
     assert jobs.get("cca_exact", 0) >= 1 and jobs.get("all") == 1
-    assert not (tmp_path / "results").exists()
+    assert not (workdir / "results").exists()
+
+
+def _braces(text: str) -> list[str]:
+    """``a/{b,c}.{md,csv}`` -> ``[a/b.md, a/b.csv, a/c.md, a/c.csv]``."""
+    match = re.search(r"\{([^{}]*,[^{}]*)\}", text)
+    if not match:
+        return [text]
+    return [path for alternative in match.group(1).split(",")
+            for path in _braces(text[:match.start()] + alternative + text[match.end():])]
+
+
+def readme_figure_map() -> list[re.Pattern]:
+    """The files the README's figure map names, as patterns (``{name}`` is any name)."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("\n## Figures and tables\n", 1)[1].split("\n## ", 1)[0]
+    cells = re.findall(r"`((?:figures|tables)/[^`]+)`", section)
+    return [re.compile(re.escape(path).replace(r"\{name\}", r"\w+") + "$")
+            for cell in cells for path in _braces(cell)]
+
+
+def test_readme_maps_every_figure_and_table_the_default_run_writes(default_dry_run):
+    _, out = default_dry_run
+    written = sorted({path.strip().removeprefix("results/")
+                      for line in re.findall(r"^\s*output: (.*)$", out, re.M)
+                      for path in line.split(",")
+                      if path.strip().startswith(("results/figures/", "results/tables/"))})
+    assert len(written) > 40, written  # the three papers' figures and tables, at least
+    patterns = readme_figure_map()
+    assert not [p for p in written if not any(pattern.match(p) for pattern in patterns)]
+    # and the map names no file the workflow does not write (sweeps are off by default)
+    mapped_but_not_written = [pattern.pattern for pattern in patterns
+                              if "sweeps" not in pattern.pattern
+                              and not any(pattern.match(p) for p in written)]
+    assert not mapped_but_not_written
 
 
 def test_a_partial_config_file_is_refused_with_the_overlay_to_use(tmp_path):
