@@ -8,7 +8,7 @@ localrules:
 
 
 wildcard_constraints:
-    dataset="|".join(sorted(dataset_names())),
+    dataset="|".join(sorted(set(dataset_names()) | set(configured_datasets()))),
 
 
 rule download:

@@ -123,14 +123,14 @@ rule sms_wmd_table:
         tidy=f"{TASKS_TIDY}/wmd_classification.csv",
     output:
         csv=report(
-            f"{TASKS_TABLES}/wmd_classification.csv",
+            f"{TASKS_TABLES}/table1_wmd_classification.csv",
             caption="../report/sms_tasks_wmd_classification.rst",
             category="SMS-Nyström",
             subcategory="WMD classification",
             labels={"table": "WMD document classification (paper Table 1)"},
         ),
-        md=f"{TASKS_TABLES}/wmd_classification.md",
-        tex=f"{TASKS_TABLES}/wmd_classification.tex",
+        md=f"{TASKS_TABLES}/table1_wmd_classification.md",
+        tex=f"{TASKS_TABLES}/table1_wmd_classification.tex",
     params:
         profile=config["profile"],
         small_rank_max=WMDC["small_rank_max"],

@@ -11,7 +11,7 @@ import pandas as pd
 from ..io import atomic_path
 from .download import ensure_dataset_files
 from .prepared import save_dataset, summarize
-from .registry import get_spec
+from .registry import dataset_spec
 
 __all__ = ["prepare_dataset", "write_prepared"]
 
@@ -28,7 +28,7 @@ def prepare_dataset(name: str, options: dict | None = None, raw_dir="resources/r
     Parameters
     ----------
     name : str
-        Registry name.
+        Registry name, or the name of the user's own data (declared by ``options``).
     options : dict, optional
         Dataset options (defaults filled from the registry).
     raw_dir : str or Path
@@ -42,7 +42,7 @@ def prepare_dataset(name: str, options: dict | None = None, raw_dir="resources/r
     -------
     dataset : lowdim.data.Dataset
     """
-    spec = get_spec(name)
+    spec = dataset_spec(name, options)
     raw = ensure_dataset_files(spec, raw_dir, lockfile=lockfile, **download_kwargs)
     start = time.perf_counter()
     logger.info("prepare %s: start (options %s)", name, options or {})
