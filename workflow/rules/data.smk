@@ -1,4 +1,5 @@
-# Datasets: download (remote only) -> prepare -> dataset table.
+# Datasets: download (remote only) -> prepare -> dataset table. A rehearsal first writes
+# format-exact replicas (replica_mirror), which the downloads fetch through resources.mirrors.
 
 from lowdim.data import dataset_names
 
@@ -11,13 +12,66 @@ wildcard_constraints:
     dataset="|".join(sorted(dataset_names())),
 
 
+REPLICA_MANIFEST = config["resources"]["replica_manifest"]
+
+
+def _check_replica_config():
+    """Only a rehearsal names a replica manifest, and it keeps its files apart from real ones."""
+    res = config["resources"]
+    if not REPLICA_MANIFEST:
+        return
+    if config["profile"] != "rehearsal":
+        sys.exit(f"config: resources.replica_manifest: got {REPLICA_MANIFEST!r} in profile "
+                 f"{config['profile']!r}; only `profile: rehearsal` may name a replica manifest "
+                 f"(a real run accepts only the registry's and the lock file's checksums)")
+    for key in ("raw_dir", "lockfile"):
+        if not Path(res[key]).as_posix().startswith("results/"):
+            sys.exit(f"config: resources.{key}: got {res[key]!r}; a rehearsal keeps its raw "
+                     f"files and pins under results/, apart from real downloads")
+    mirror = str(Path(REPLICA_MANIFEST).parent)
+    if not any(Path(m).as_posix().rstrip("/") == Path(mirror).as_posix() for m in res["mirrors"]):
+        sys.exit(f"config: resources.mirrors: got {res['mirrors']}; a rehearsal must list the "
+                 f"replica directory {mirror!r}, where the replicas are served from")
+
+
+_check_replica_config()
+
+
+def replica_files():
+    """Every replica file of the configured remote datasets (<mirror>/<dataset>/<filename>)."""
+    mirror = Path(REPLICA_MANIFEST).parent
+    return [str(mirror / name / remote.filename) for name in configured_datasets()
+            for remote in get_spec(name).files]
+
+
+if REPLICA_MANIFEST:
+
+    rule replica_mirror:
+        output:
+            manifest=REPLICA_MANIFEST,
+            files=replica_files(),
+        params:
+            datasets=[name for name in configured_datasets() if not get_spec(name).offline],
+            seed=config["seed"],
+        log:
+            "logs/replica_mirror/replicas.log",
+        conda:
+            CONDA_ENV
+        threads: 1
+        script:
+            "../scripts/replica_mirror.py"
+
+
 rule download:
+    input:
+        manifest=REPLICA_MANIFEST or [],
     output:
         f"{RAW_DIR}/{{dataset}}/{{filename}}",
     params:
         lockfile=config["resources"]["lockfile"],
         timeout=config["resources"]["timeout"],
         retries=config["resources"]["retries"],
+        mirrors=config["resources"]["mirrors"],
     log:
         "logs/download/{dataset}/{filename}.log",
     conda:
@@ -37,6 +91,8 @@ rule prepare:
         options=lambda w: dataset_options(w.dataset),
         raw_dir=RAW_DIR,
         lockfile=config["resources"]["lockfile"],
+        manifest=lambda w: REPLICA_MANIFEST if REPLICA_MANIFEST and get_spec(w.dataset).files
+        else "",
     log:
         "logs/prepare/{dataset}.log",
     benchmark:
