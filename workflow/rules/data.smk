@@ -4,44 +4,15 @@
 from lowdim.data import dataset_names
 
 
+include: "data_common.smk"
+
+
 localrules:
     download,
 
 
 wildcard_constraints:
     dataset="|".join(sorted(dataset_names())),
-
-
-REPLICA_MANIFEST = config["resources"]["replica_manifest"]
-
-
-def _check_replica_config():
-    """Only a rehearsal names a replica manifest, and it keeps its files apart from real ones."""
-    res = config["resources"]
-    if not REPLICA_MANIFEST:
-        return
-    if config["profile"] != "rehearsal":
-        sys.exit(f"config: resources.replica_manifest: got {REPLICA_MANIFEST!r} in profile "
-                 f"{config['profile']!r}; only `profile: rehearsal` may name a replica manifest "
-                 f"(a real run accepts only the registry's and the lock file's checksums)")
-    for key in ("raw_dir", "lockfile"):
-        if not Path(res[key]).as_posix().startswith("results/"):
-            sys.exit(f"config: resources.{key}: got {res[key]!r}; a rehearsal keeps its raw "
-                     f"files and pins under results/, apart from real downloads")
-    mirror = str(Path(REPLICA_MANIFEST).parent)
-    if not any(Path(m).as_posix().rstrip("/") == Path(mirror).as_posix() for m in res["mirrors"]):
-        sys.exit(f"config: resources.mirrors: got {res['mirrors']}; a rehearsal must list the "
-                 f"replica directory {mirror!r}, where the replicas are served from")
-
-
-_check_replica_config()
-
-
-def replica_files():
-    """Every replica file of the configured remote datasets (<mirror>/<dataset>/<filename>)."""
-    mirror = Path(REPLICA_MANIFEST).parent
-    return [str(mirror / name / remote.filename) for name in configured_datasets()
-            for remote in get_spec(name).files]
 
 
 if REPLICA_MANIFEST:
