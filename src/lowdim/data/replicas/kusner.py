@@ -14,14 +14,16 @@ __all__ = ["write_kusner_split", "write_kusner_fixed"]
 def _kusner_corpus(rng, y, n_words=9, dim=300, doc_words=(1, 5), last_reuses=False):
     """Documents over a shared vocabulary, cells as Kusner stores them, plus the truth.
 
-    Words of a document's own class are three times as likely as others, so
-    WMD separates the classes a little. Document 2 is empty, as in twitter.
+    Words of a document's own class are three times as likely as others, and
+    their vectors lie near a class centre, so WMD separates the classes. Document 2 is empty, as in twitter.
     With ``last_reuses``, the last document uses only words seen before (as
     recipe2's last document, whose names are recovered from earlier documents).
     """
     vocab = [f"word{k}" for k in range(n_words)]
-    table = rng.normal(size=(n_words, dim))
     n_classes = int(np.max(y)) + 1
+    # word2vec-like scale (norms about 2-3, WMDs about 1-4); word k leans to class k % C
+    centers = rng.normal(size=(n_classes, dim))
+    table = 0.1 * centers[np.arange(n_words) % n_classes] + 0.1 * rng.normal(size=(n_words, dim))
     X, BOW, words, bags = [], [], [], []
     for i, label in enumerate(y):
         size = 0 if i == 1 else int(rng.integers(*doc_words))
