@@ -89,14 +89,60 @@ def test_shifted_nystrom_exact_uses_lambda_min_of_K():
     np.testing.assert_allclose(approx.to_dense(), expected, rtol=1e-9, atol=1e-12)
 
 
-def test_stacur_equals_formula():
+@pytest.mark.parametrize("rows", ["same", "independent"])
+def test_stacur_equals_formula(rows):
     K = random_indefinite(40, seed=7)
     n, s = 40, 8
-    approx = stacur(K, s, random_state=2)
+    approx = stacur(K, s, random_state=2, rows=rows)
     J, I = approx.landmarks, approx.info["rows"]
     C = K[:, J]
     expected = (n / s) * C @ np.linalg.pinv(C.T @ C) @ K[np.ix_(I, J)].T @ K[I, :]
     np.testing.assert_allclose(approx.to_dense(), expected, rtol=1e-8, atol=1e-10)
+
+
+def test_stacur_samples_its_rows_where_its_columns_are_by_default():
+    # The authors' Figure 1 and WMD-classification protocol: CUR(..., same=True), I = J.
+    K = random_indefinite(50, seed=21)
+    n, s = 50, 9
+    same = stacur(DenseOracle(K), s, random_state=4)
+    assert same.method == "stacur" and same.info["row_protocol"] == "same"
+    np.testing.assert_array_equal(same.info["rows"], same.landmarks)
+    assert same.evaluations == n * s - s * (s - 1) // 2  # as classic Nystrom: K[J, :] is K[:, J]^T
+    J = same.landmarks
+    expected = (n / s) * K[:, J] @ np.linalg.pinv(K[:, J].T @ K[:, J]) @ K[np.ix_(J, J)] @ K[J, :]
+    np.testing.assert_allclose(same.to_dense(), expected, rtol=1e-8, atol=1e-10)
+    # Independent rows (same=False): the same columns, a second uniform sample of rows.
+    independent = METHODS["stacur_independent"](DenseOracle(K), s, random_state=4)
+    assert independent.method == "stacur_independent"
+    np.testing.assert_array_equal(independent.landmarks, J)
+    assert not np.array_equal(np.sort(independent.info["rows"]), np.sort(J))
+    with pytest.raises(ValueError, match="`rows` must be one of"):
+        stacur(K, s, rows="both")
+
+
+@pytest.mark.parametrize("rows", ["same", "independent"])
+def test_stacur_rescaling_makes_a_constant_matrix_exact(rows):
+    # With K = c 1 1^T the sampled estimate (n / r) K[I, J]^T K[I, :] of K[:, J]^T K is exact,
+    # so K~ = K for any sample: the 1 / sqrt(c p) and 1 / sqrt(r q) rescaling is what does it.
+    K = np.full((30, 30), 0.7)
+    for seed in range(3):
+        approx = stacur(K, 4, random_state=seed, rows=rows)
+        np.testing.assert_allclose(approx.to_dense(), K, rtol=1e-10)
+
+
+def test_stacur_error_falls_with_the_sample_size():
+    # An RBF kernel (PSD, slowly decaying spectrum): with I = J the error halves from
+    # s/n = 0.05 to 0.4, as the authors' Figure 1 shows for same=True.
+    X = np.random.default_rng(22).normal(size=(200, 50))
+    K = np.exp(-0.1 * np.linalg.norm(X[:, None] - X[None], axis=-1))
+
+    def median_error(s):
+        return np.median([relative_frobenius_error(stacur(K, s, random_state=r), K)
+                          for r in range(5)])
+
+    errors = [median_error(s) for s in (10, 40, 80)]
+    assert errors[0] > errors[1] > errors[2]
+    assert errors[2] < 0.6 * errors[0]
 
 
 def test_sicur_equals_formula_and_columns_inside_rows():
@@ -106,6 +152,40 @@ def test_sicur_equals_formula_and_columns_inside_rows():
     assert C.size == 5 and R.size == 10 and set(C) <= set(R)
     expected = K[:, C] @ np.linalg.pinv(K[np.ix_(R, C)]) @ K[R, :]
     np.testing.assert_allclose(approx.to_dense(), expected, rtol=1e-9, atol=1e-12)
+
+
+def test_sms_nystrom_warns_when_alpha_loses_the_psd_guarantee():
+    K = random_indefinite(30, seed=23)
+    with pytest.warns(UserWarning, match=r"`alpha` = 0.5 < 1: the shifted core"):
+        sms_nystrom(K, 5, random_state=0, alpha=0.5)
+    # alpha = 1: no warning, and the shifted core is PSD (interlacing: lambda_min(K[S1, S1]) >= e)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        approx = sms_nystrom(K, 5, random_state=0, alpha=1.0)
+    S1 = approx.landmarks
+    shifted = K[np.ix_(S1, S1)] - approx.info["shift"] * np.eye(5)
+    assert np.linalg.eigvalsh(shifted).min() >= -1e-10
+
+
+def test_sms_nystrom_rescale_equals_the_authors_coreference_formula():
+    # cross_doc_cor/low_rank.py: A = K[S1, S1] - shift I; K~ = K[:, S1] pinv(A) K[S1, :] / alpha,
+    # alpha = ||A||_F / ||A - shift I||_F.
+    K = random_indefinite(30, seed=24)
+    plain = sms_nystrom(K, 6, random_state=3)
+    rescaled = METHODS["sms_nystrom_rescale"](DenseOracle(K), 6, random_state=3)
+    assert rescaled.method == "sms_nystrom_rescale"
+    S1, shift = rescaled.landmarks, rescaled.info["shift"]
+    np.testing.assert_array_equal(S1, plain.landmarks)
+    assert shift < 0 and shift == plain.info["shift"]
+    A = K[np.ix_(S1, S1)] - shift * np.eye(6)
+    alpha = np.linalg.norm(A) / np.linalg.norm(A - shift * np.eye(6))
+    assert alpha < 1  # the rescaling enlarges K~, undoing part of the shift's shrinkage
+    expected = K[:, S1] @ np.linalg.pinv(A) @ K[S1, :] / alpha
+    np.testing.assert_allclose(rescaled.to_dense(), expected, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(rescaled.info["rescale"], 1 / alpha)
+    assert rescaled.evaluations == plain.evaluations
 
 
 def test_sms_beats_nystrom_on_near_psd_matrix():
@@ -236,11 +316,23 @@ def test_rank_deficient_core_uses_pseudo_inverse():
     assert approx.info["core_rank"] == 3
     assert np.all(np.isfinite(approx.to_dense()))
     assert relative_frobenius_error(approx, K) < 1e-8
-    # duplicated items make K[S, S] exactly singular
-    dup = np.repeat(low_rank_psd(10, 10, seed=18), 2, axis=0)
-    dup = np.repeat(dup, 2, axis=1)
-    approx = nystrom(dup, 12, random_state=1)
-    assert np.all(np.isfinite(approx.to_dense()))
+    # Duplicated items (rows 2k and 2k + 1 are item k) make K[S, S] exactly singular: the core
+    # is the Moore-Penrose inverse on its range, of rank = distinct items sampled, and K~ is
+    # exact once every item is sampled.
+    dup = np.repeat(np.repeat(low_rank_psd(10, 10, seed=18), 2, axis=0), 2, axis=1)
+    covered = 0
+    for seed in range(6):
+        approx = nystrom(dup, 12, random_state=seed)
+        S = approx.landmarks
+        distinct = np.unique(S // 2).size
+        assert distinct < 12 and approx.info["core_rank"] == distinct
+        expected = dup[:, S] @ np.linalg.pinv(dup[np.ix_(S, S)]) @ dup[S, :]
+        np.testing.assert_allclose(approx.to_dense(), expected, rtol=1e-7,
+                                   atol=1e-9 * np.abs(dup).max())
+        if distinct == 10:
+            covered += 1
+            assert relative_frobenius_error(approx, dup) < 1e-8
+    assert covered >= 1
 
 
 # -- error and diagnostics ---------------------------------------------------------------

@@ -107,3 +107,33 @@ def test_prepare_requires_every_raw_file(tmp_path):
         spec(files=files).prepare({"a.bin": tmp_path / "a.bin"})
     dataset = spec(files=files).prepare({"a.bin": Path("a"), "b.bin": Path("b")})
     assert dataset.meta["seen_files"] == ["a.bin", "b.bin"]
+
+
+@pytest.mark.parametrize("options, error, match", [
+    ({"n_rows": "abc"}, TypeError, r"dataset 'digits': option `n_rows` got 'abc'; 'abc' is not "
+                                   r"of type 'integer'"),
+    ({"n_rows": -5}, ValueError, r"option `n_rows` got -5; -5 is less than the minimum of 0"),
+    ({"n_rows": True}, TypeError, r"option `n_rows` got True"),
+    ({"bogus": 1}, TypeError, r"dataset 'digits' has no option 'bogus'; its options: n_rows, "
+                              r"seed"),
+], ids=["string", "negative", "bool", "unknown"])
+def test_prepare_checks_options_against_the_schema(options, error, match):
+    from lowdim.data import get_spec
+
+    with pytest.raises(error, match=match):
+        get_spec("digits").prepare(**options)
+
+
+def test_a_dataset_without_options_says_so():
+    from lowdim.data import get_spec
+
+    with pytest.raises(TypeError, match="dataset 'lee' has no option 'n_rows'; its options: none"):
+        get_spec("lee").prepare(n_rows=5)
+
+
+def test_size_bounds_fill_defaults_and_are_empty_when_undeclared():
+    from lowdim.data import get_spec
+
+    assert get_spec("digits").size_bounds() == {"n": 1797, "p": 64}
+    assert get_spec("digits").size_bounds({"n_rows": 100}) == {"n": 100, "p": 64}
+    assert spec().size_bounds() == {} and spec().labelled

@@ -34,17 +34,46 @@ def test_exact_clustering_recovers_separated_clusters_with_a_tuned_threshold():
     assert sorted(rows["topic"]) == ["pooled", "t1", "t2"]
 
 
-def test_approximations_score_each_run_and_cost_less():
+def rank_three_topics():
+    """Two tuning and two test topics of three noiseless blocks: K is PSD of rank 3."""
     rng = np.random.default_rng(3)
-    topics = [block_topic(f"t{k}", "tune" if k < 2 else "test",
-                          list(rng.integers(3, 9, size=6)), seed=k) for k in range(4)]
-    rows = coreference_method(topics, "sms_nystrom", fractions=[0.2, 0.5], n_runs=2, seed=0)
+    return [block_topic(f"t{k}", "tune" if k < 2 else "test", list(rng.integers(20, 31, size=3)),
+                        noise=0.0, seed=k) for k in range(4)]
+
+
+@pytest.mark.parametrize("method", ["nystrom", "sms_nystrom", "sms_nystrom_rescale", "sicur",
+                                    "stacur", "stacur_independent"])
+def test_approximations_are_what_is_clustered_and_are_charged_their_samples(method):
+    topics = rank_three_topics()
+    exact = coreference_method(topics, "exact", thresholds=[0.05, 0.5, 0.95])
+    rows = coreference_method(topics, method, fractions=[0.02, 0.4], n_runs=3, seed=0,
+                              thresholds=[0.05, 0.5, 0.95])
     pooled = rows[rows["topic"] == "pooled"]
-    assert len(pooled) == 4 and set(pooled["fraction"]) == {0.2, 0.5}
-    assert (pooled["evaluations"][pooled["fraction"] == 0.2]
-            < pooled["full_evaluations"][pooled["fraction"] == 0.2]).all()
-    assert pooled["conll_f1"].between(0, 1).all()
-    again = coreference_method(topics, "sms_nystrom", fractions=[0.2, 0.5], n_runs=2, seed=0)
+    assert len(pooled) == 6 and exact[exact["topic"] == "pooled"]["conll_f1"].item() == 1.0
+    # Two landmarks cannot represent three clusters: the approximation, not K, is clustered.
+    assert (pooled.loc[pooled["fraction"] == 0.02, "conll_f1"] < 0.8).all()
+    half = pooled[pooled["fraction"] == 0.4]
+    if method not in ("stacur", "stacur_independent"):
+        # Every cluster is sampled, so Nystrom, SMS-Nystrom (shift ~ 0, rescale factor ~ 1) and
+        # SiCUR reproduce the rank-3 matrix and its clustering exactly.
+        assert (half["conll_f1"] == 1.0).all()
+    # Evaluations: each test topic's sampled blocks, counted once per pair.
+    sizes = [t["K"].shape[0] for t in topics if t["split"] == "test"]
+    for fraction, runs in pooled.groupby("fraction"):
+        counts = [n * s - s * (s - 1) // 2 for n, s in ((n, max(2, round(fraction * n)))
+                                                         for n in sizes)]
+        if method.startswith("sms_nystrom"):  # plus K[S2 \ S1, S2 \ S1], |S2| = 2 s
+            counts = [c + s * (s + 1) // 2 for c, s in zip(counts, (max(2, round(fraction * n))
+                                                                    for n in sizes))]
+        if method == "stacur_independent":  # K[:, J] and K[I, :] overlap on |I ∩ J| rows
+            assert (runs["evaluations"] > sum(counts)).all()
+            assert (runs["evaluations"] <= 2 * sum(counts)).all()
+        else:
+            assert (runs["evaluations"] == sum(counts)).all()
+    assert (pooled["evaluations"] < pooled["full_evaluations"]).all()
+    assert (pooled["unsampled_topics"] == 0).all()
+    again = coreference_method(topics, method, fractions=[0.02, 0.4], n_runs=3, seed=0,
+                               thresholds=[0.05, 0.5, 0.95])
     pd.testing.assert_frame_equal(rows, again)
 
 

@@ -5,8 +5,10 @@ import pytest
 import scipy.sparse as sp
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from lowdim.approx import nystrom, sicur, sms_nystrom, stacur
-from lowdim.approx.features import eigen_feature_map, feature_map
+import scipy.linalg
+
+from lowdim.approx import METHODS, nystrom, sicur
+from lowdim.approx.features import eigen_feature_map, feature_map, sicur_feature_map
 from lowdim.approx.wme import document_bags, random_documents, wme_features, wme_similarities
 from lowdim.evaluate.svm import TunedSVM, check_class_counts
 from lowdim.similarity import DenseOracle
@@ -19,18 +21,84 @@ def indefinite_matrix(n=70, seed=0):
     return X @ X.T + (noise + noise.T) / 2
 
 
-@pytest.mark.parametrize("method", [nystrom, sms_nystrom, sicur, stacur],
-                         ids=["nystrom", "sms_nystrom", "sicur", "stacur"])
-def test_feature_map_gram_is_the_positive_part_of_the_approximation(method):
-    K = indefinite_matrix()
-    approx = method(DenseOracle(K), 14, random_state=3)
-    fmap = feature_map(approx)
+def positive_part(M):
+    w, V = np.linalg.eigh((M + M.T) / 2)
+    return (V * np.maximum(w, 0)) @ V.T
+
+
+def gram(fmap, K):
     Z = fmap.transform(K[:, fmap.columns])
-    F = approx.features()  # the library's own factor of the same matrix
-    np.testing.assert_allclose(Z @ Z.T, F @ F.T, atol=1e-9 * np.abs(F @ F.T).max())
-    # Only sampled items' similarities are read.
-    sampled = set(approx.landmarks.tolist()) | set(np.asarray(approx.info.get("rows", [])).tolist())
-    assert set(fmap.columns.tolist()) == sampled
+    return Z @ Z.T
+
+
+def test_nystrom_features_drop_the_negative_eigenvalues_of_the_core_not_of_the_approximation():
+    # Classic Nystrom on an indefinite K: its core pinv(K[S, S]) is indefinite, and Z Z^T is
+    # K[:, S] pinv(K[S, S])_+ K[S, :], which is not the positive part of K~.
+    K = indefinite_matrix()
+    approx = nystrom(DenseOracle(K), 14, random_state=3)
+    S = approx.landmarks
+    core = np.linalg.pinv(K[np.ix_(S, S)])
+    assert np.linalg.eigvalsh(core).min() < 0
+    expected = K[:, S] @ positive_part(core) @ K[S, :]
+    G = gram(feature_map(approx), K)
+    np.testing.assert_allclose(G, expected, atol=1e-9 * np.abs(expected).max())
+    K_tilde = K[:, S] @ core @ K[S, :]
+    gap = np.linalg.norm(G - positive_part(K_tilde)) / np.linalg.norm(positive_part(K_tilde))
+    assert gap > 0.05
+    np.testing.assert_array_equal(feature_map(approx).columns, S)
+
+
+@pytest.mark.parametrize("method", ["sms_nystrom", "sms_nystrom_rescale"])
+def test_sms_nystrom_features_reproduce_the_approximation(method):
+    # A PSD shifted core: Z Z^T is K~ itself, computed here from the formula.
+    K = indefinite_matrix()
+    approx = METHODS[method](DenseOracle(K), 14, random_state=3)
+    S1, shift = approx.landmarks, approx.info["shift"]
+    assert shift < 0
+    expected = approx.info["rescale"] * (K[:, S1] @ np.linalg.pinv(
+        K[np.ix_(S1, S1)] - shift * np.eye(14)) @ K[S1, :])
+    np.testing.assert_allclose(gram(feature_map(approx), K), expected,
+                               atol=1e-9 * np.abs(expected).max())
+
+
+@pytest.mark.parametrize("method", ["sicur", "stacur", "stacur_independent"])
+def test_cur_features_factor_the_positive_part_of_the_symmetric_part(method):
+    K = indefinite_matrix()
+    n, s = K.shape[0], 14
+    approx = METHODS[method](DenseOracle(K), s, random_state=3)
+    cols, rows = approx.landmarks, approx.info["rows"]
+    if method == "sicur":
+        K_tilde = K[:, cols] @ np.linalg.pinv(K[np.ix_(rows, cols)]) @ K[rows, :]
+    else:
+        C = K[:, cols]
+        K_tilde = (n / s) * C @ np.linalg.pinv(C.T @ C) @ K[np.ix_(rows, cols)].T @ K[rows, :]
+    expected = positive_part(K_tilde)
+    fmap = feature_map(approx)
+    np.testing.assert_allclose(gram(fmap, K), expected, atol=1e-8 * np.abs(expected).max())
+    # Only sampled items' similarities are read: s rows for SiCUR and StaCUR with I = J.
+    assert set(fmap.columns.tolist()) == set(cols.tolist()) | set(rows.tolist())
+    if method != "stacur_independent":
+        assert fmap.columns.size == s
+
+
+def test_authors_sicur_features_are_k_c_v_sigma_to_the_minus_half():
+    # get_feat(..., "CUR_alt") of the authors' wme_appx.py: K[:, C] V Sigma^{-1/2} from the SVD
+    # of K[R, C], so Z Z^T = K[:, C] (K[R, C]^T K[R, C])^{-1/2} K[C, :] and s // 2 features.
+    K = indefinite_matrix()
+    n, s = K.shape[0], 14
+    oracle = DenseOracle(K)
+    fmap = sicur_feature_map(oracle, s, random_state=3)
+    approx = sicur(DenseOracle(K), s, random_state=3)
+    C, R = approx.landmarks, approx.info["rows"]  # the same draws as sicur
+    np.testing.assert_array_equal(fmap.columns, C)
+    np.testing.assert_array_equal(fmap.info["rows"], R)
+    W = K[np.ix_(R, C)]
+    expected = K[:, C] @ np.linalg.inv(np.real(scipy.linalg.sqrtm(W.T @ W))) @ K[C, :]
+    np.testing.assert_allclose(gram(fmap, K), expected, atol=1e-8 * np.abs(expected).max())
+    m = s // 2
+    assert fmap.n_features == m and fmap.columns.size == m
+    # Only K[:, C] is read (K[R, C] is inside it): n m - m (m - 1) / 2 distinct entries.
+    assert fmap.info["evaluations"] == oracle.evaluations == n * m - m * (m - 1) // 2
 
 
 def test_nystrom_features_of_new_items_are_exact_on_a_low_rank_psd_kernel():

@@ -3,13 +3,14 @@
 import numpy as np
 import pandas as pd
 import pytest
+import scipy.linalg
 import scipy.sparse as sp
 
 from lowdim.data import Dataset
 from lowdim.similarity import WMDOracle, full_matrix
 from lowdim.tables.sms_tasks import wmd_classification_table
-from lowdim.tasks.wmd_classification import (CLASSIFICATION_METHODS, best_rank_rows,
-                                             classify_documents, corpus_splits,
+from lowdim.tasks.wmd_classification import (CLASSIFICATION_METHODS, approx_features,
+                                             best_rank_rows, classify_documents, corpus_splits,
                                              corpus_wme_similarities, document_splits,
                                              kernel_power, rank_schedule)
 
@@ -44,15 +45,84 @@ def corpus():
 
 
 @pytest.mark.parametrize("method", CLASSIFICATION_METHODS)
-def test_pipeline_beats_chance_by_a_wide_margin_on_a_separable_corpus(corpus, method):
+def test_pipeline_classifies_a_separable_corpus_without_error(corpus, method):
+    # The classes are far apart: the exact kernel classifies every test document, and so must
+    # every method at every rank (a misaligned test feature or a wrong map drops to chance).
     rows = classify_documents(method, corpus["K"], corpus["y"], corpus["splits"], gamma0=GAMMA0,
                               gammas=[0.1, 1.0], ranks=[4, 8, 16], C_grid=[1.0, 10.0],
                               n_folds=3, seed=0, wme=corpus["wme"])
-    chance = 1 / 3
     best = best_rank_rows(rows, 16)
     assert len(best) == 2  # one choice per split
-    assert best["test_accuracy"].mean() >= chance + 0.5
+    assert rows["test_accuracy"].min() == 1.0
     assert set(rows["split"]) == {0, 1} and (rows["cost_fraction"] > 0).all()
+
+
+def _positive_part(M):
+    w, V = np.linalg.eigh((M + M.T) / 2)
+    return (V * np.maximum(w, 0)) @ V.T
+
+
+@pytest.mark.parametrize("method, sicur_features", [("nystrom", "authors"),
+                                                    ("sms_nystrom", "authors"),
+                                                    ("sicur", "authors"),
+                                                    ("sicur", "symmetric"),
+                                                    ("stacur", "authors")],
+                         ids=["nystrom", "sms_nystrom", "sicur-authors", "sicur-symmetric",
+                              "stacur"])
+def test_svm_features_are_the_maps_of_the_paper_and_their_counts(corpus, method, sicur_features):
+    """Each method's training and test features against a direct computation from K."""
+    # gamma = 10 keeps K[:, J]^T K[:, J] well conditioned, so StaCUR's pseudo-inverse is stable
+    K = kernel_power(corpus["K"], 10.0, GAMMA0)
+    train, test = corpus["splits"][0]
+    K_tr, K_te = K[np.ix_(train, train)], K[np.ix_(test, train)]
+    n_tr, n_te, s = train.size, test.size, 8
+    Z_tr, Z_te, evaluations = approx_features(method, K_tr, K_te, s, seed=5,
+                                              sicur_features=sicur_features)
+    from lowdim.approx import METHODS
+
+    approx = METHODS[method](K_tr, s, random_state=5)  # the same landmarks (same seed)
+    S, rows = approx.landmarks, approx.info.get("rows")
+    if method in ("nystrom", "sms_nystrom"):
+        core = np.linalg.pinv(K_tr[np.ix_(S, S)] - approx.info["shift"] * np.eye(s))
+        expected_tr = K_tr[:, S] @ core @ K_tr[S, :]
+        expected_te = K_te[:, S] @ core @ K_tr[S, :]  # the Nystrom extension to test documents
+        read, m = (S, s)
+    elif method == "sicur" and sicur_features == "authors":
+        W = K_tr[np.ix_(rows, S)]  # K[:, C] (K[R, C]^T K[R, C])^{-1/2} K[C, :]
+        middle = np.linalg.inv(np.real(scipy.linalg.sqrtm(W.T @ W)))
+        expected_tr = K_tr[:, S] @ middle @ K_tr[S, :]
+        expected_te = K_te[:, S] @ middle @ K_tr[S, :]
+        read, m = (S, s // 2)
+    else:  # the positive part of the symmetric part of K~, rows R (SiCUR) or I = J (StaCUR)
+        if method == "sicur":
+            K_tilde = K_tr[:, S] @ np.linalg.pinv(K_tr[np.ix_(rows, S)]) @ K_tr[rows, :]
+        else:
+            np.testing.assert_array_equal(rows, S)
+            C = K_tr[:, S]
+            K_tilde = (n_tr / s) * C @ np.linalg.pinv(C.T @ C) @ K_tr[np.ix_(S, S)] @ K_tr[S, :]
+        expected_tr, expected_te = _positive_part(K_tilde), None
+        read, m = (rows, s)
+    scale = np.abs(expected_tr).max()
+    np.testing.assert_allclose(Z_tr @ Z_tr.T, expected_tr, atol=1e-8 * scale)
+    if expected_te is not None:
+        np.testing.assert_allclose(Z_te @ Z_tr.T, expected_te, atol=1e-8 * scale)
+    assert Z_tr.shape[1] <= m and Z_te.shape == (n_te, Z_tr.shape[1])
+    # Training: K[:, read] once per pair (SMS-Nystrom adds the rest of K[S2, S2]); test: m each.
+    extra = (s * (s + 1) // 2) if method == "sms_nystrom" else 0
+    assert read.size == m
+    assert evaluations == n_tr * m - m * (m - 1) // 2 + extra + n_te * m
+
+
+def test_sicur_features_in_the_table_rows(corpus):
+    rows = {f: classify_documents("sicur", corpus["K"], corpus["y"], corpus["splits"][:1],
+                                  gamma0=GAMMA0, gammas=[1.0], ranks=[8], C_grid=[1.0],
+                                  n_folds=2, seed=0, sicur_features=f)
+            for f in ("authors", "symmetric")}
+    assert rows["authors"]["n_features"].tolist() == [4]  # s / 2, the authors' get_feat
+    assert (rows["authors"]["evaluations"] < rows["symmetric"]["evaluations"]).all()
+    with pytest.raises(ValueError, match="`sicur_features` must be one of"):
+        classify_documents("sicur", corpus["K"], corpus["y"], corpus["splits"][:1],
+                           gamma0=GAMMA0, gammas=[1.0], ranks=[8], sicur_features="both")
 
 
 def test_sampling_methods_cost_a_fraction_of_the_exact_kernel(corpus):

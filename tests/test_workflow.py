@@ -311,3 +311,60 @@ def test_changing_a_vec2vec_parameter_reruns_only_vec2vec_jobs(tiny_run, tmp_pat
     assert "embedding_features" not in jobs and "prepare" not in jobs
     rerun = set(re.findall(r"output: results/embedding/embeddings/\w+/(\w+)\.npz", out))
     assert rerun == {"vec2vec"}
+
+
+# -- issue 13: misconfiguration and damaged files fail loudly, naming the key or the file --
+#: Mistakes the registry and the dataset options reveal, each stopped before any job runs
+#: (one per kind the issue lists): (edited key, value, what the one-line error starts with).
+CAUGHT_AT_START = {
+    "single-view dataset for cca figure 2": (("cca", "figure2", "dataset"), "digits",
+                                             "config: cca.figure2.dataset: got 'digits';"),
+    "unlabelled dataset for embedding": (("embedding", "datasets"), ["lee"],
+                                         "config: embedding.datasets[0]: got 'lee';"),
+    "sappgrad batch above n": (("cca", "sappgrad", "batch_size"), 1000,
+                               "config: cca.sappgrad.batch_size: got 1000;"),
+    "cca k above min(p1, p2)": (("cca", "n_components"), 40,
+                                "config: cca.n_components: got 40;"),
+    "embedding k above n": (("embedding", "n_components"), 5000,
+                            "config: embedding.n_components: got 5000;"),
+}
+# The issue's other cases (`embedding.neighbors: []`, `n_rows: 3`, ...) go through the same
+# check_config call; tests/test_config_checks.py runs each of them without Snakemake.
+
+
+@pytest.mark.parametrize("keys, value, line", CAUGHT_AT_START.values(),
+                         ids=CAUGHT_AT_START.keys())
+def test_misconfiguration_stops_before_any_job_naming_the_key(tmp_path, keys, value, line):
+    _, bad = tiny_with(tmp_path, keys, value)
+    result = snakemake(tmp_path, "-n", configfile=bad, check=False)
+    assert result.returncode != 0
+    lines = [text for text in (result.stdout + result.stderr).splitlines()
+             if text.startswith("config:")]
+    assert len(lines) == 1 and lines[0].startswith(line), lines
+    assert not (tmp_path / "results").exists()
+
+
+def test_a_job_whose_every_fit_fails_exits_non_zero_naming_the_key(tiny_run, tmp_path):
+    # LLE with one neighbour has a singular weight matrix: the setting fails on any data,
+    # which only the fit can tell. One job: the features are already prepared.
+    _, bad = tiny_with(tmp_path, ("embedding", "neighbors"), [1])
+    target = "results/embedding/embeddings/digits/lle.npz"
+    result = snakemake(tiny_run, "-p", target, configfile=bad, check=False)
+    out = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "config: embedding.neighbors: got [1]; every setting of lle failed" in out, out[-3000:]
+    assert "embedding_features" not in jobs_in_dry_run(out)
+    assert not (tiny_run / target).exists()
+
+
+def test_a_corrupt_prepared_file_is_named_with_how_to_rebuild_it(tmp_path):
+    # Random bytes where results/data/digits.npz should be; the one job that reads it fails.
+    data = tmp_path / "results" / "data" / "digits.npz"
+    data.parent.mkdir(parents=True)
+    data.write_bytes(os.urandom(4096))
+    result = snakemake(tmp_path, "-p", "results/embedding/features/digits.npz", check=False)
+    out = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert ("results/data/digits.npz: not an .npz archive (truncated, or another kind of file)"
+            in out), out[-3000:]
+    assert "delete it, or rerun `prepare`" in out and "allow_pickle" not in out

@@ -8,7 +8,22 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["atomic_path", "write_json", "read_json", "save_npz", "load_npz", "read_benchmark"]
+__all__ = ["CorruptFileError", "atomic_path", "write_json", "read_json", "save_npz", "load_npz",
+           "read_npz", "read_benchmark"]
+
+#: What to do about a results file that cannot be read (the workflow rebuilds a deleted file).
+REBUILD = "delete it and rerun the workflow, which rebuilds it"
+
+
+class CorruptFileError(ValueError):
+    """A file that cannot be read as what it should hold.
+
+    The message names the file, says what is wrong with it and how to rebuild it.
+    """
+
+    def __init__(self, path, problem: str, remedy: str = REBUILD):
+        self.path = Path(path)
+        super().__init__(f"{path}: {problem}; {remedy}")
 
 
 @contextlib.contextmanager
@@ -75,13 +90,68 @@ def save_npz(path, info, *, info_key="info", compress=False, **arrays) -> None:
             (np.savez_compressed if compress else np.savez)(fh, **arrays)
 
 
-def load_npz(path, *, info_key="info"):
-    """Read what :func:`save_npz` wrote: ``(arrays, info)``, ``arrays`` a dict by name."""
+def read_npz(path, *, what="an .npz archive of arrays", remedy=REBUILD) -> dict:
+    """Every array of the ``.npz`` archive at ``path``, read eagerly and never unpickled.
+
+    Parameters
+    ----------
+    path : str or Path
+    what : str
+        What the file should be, for the message (e.g. "a prepared dataset").
+    remedy : str
+        What to do about a corrupt file, for the message.
+
+    Returns
+    -------
+    arrays : dict of str -> ndarray
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``path`` does not exist.
+    CorruptFileError
+        If the file is empty, truncated, not an ``.npz`` archive (random bytes, a
+        pickle, a single ``.npy``), or holds object arrays (which would need pickle).
+    """
+    import zipfile
+
     import numpy as np
 
-    with np.load(path, allow_pickle=False) as store:
-        arrays = {name: store[name] for name in store.files if name != info_key}
-        return arrays, json.loads(str(store[info_key]))
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: no such file (expected {what})")
+    if path.stat().st_size == 0:
+        raise CorruptFileError(path, f"the file is empty (0 bytes), not {what}", remedy)
+    if not zipfile.is_zipfile(path):
+        # np.load would try to unpickle it and suggest allow_pickle=True: never do that.
+        raise CorruptFileError(path, f"not an .npz archive (truncated, or another kind of "
+                                     f"file), so not {what}", remedy)
+    try:
+        with np.load(path, allow_pickle=False) as store:
+            return {name: store[name] for name in store.files}
+    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+        if "allow_pickle" in str(exc) or "Object arrays" in str(exc):
+            problem = "it holds object arrays, which only pickle can read (never done here)"
+        else:
+            problem = f"unreadable archive ({type(exc).__name__}: {exc})"
+        raise CorruptFileError(path, f"{problem}; expected {what}", remedy) from None
+
+
+def load_npz(path, *, info_key="info"):
+    """Read what :func:`save_npz` wrote: ``(arrays, info)``, ``arrays`` a dict by name.
+
+    A corrupt file, or one without the ``info_key`` entry, raises
+    :class:`CorruptFileError` naming it.
+    """
+    what = "a results file written by lowdim.io.save_npz"
+    arrays = read_npz(path, what=what)
+    if info_key not in arrays:
+        raise CorruptFileError(path, f"it has no {info_key!r} entry, so it is not {what}")
+    try:
+        info = json.loads(str(arrays.pop(info_key)))
+    except json.JSONDecodeError as exc:
+        raise CorruptFileError(path, f"its {info_key!r} entry is not JSON ({exc})") from None
+    return arrays, info
 
 
 def read_benchmark(path):

@@ -15,13 +15,16 @@ if os.environ.get("PYTHONPATH", "").split(os.pathsep)[0] != _SRC:
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [_SRC, os.environ.get("PYTHONPATH")]))
 
 from lowdim.config import ConfigError, validate_config
+from lowdim.config_checks import check_config
 from lowdim.data import get_spec
 
 
 SCHEMA = Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
 
+# Each key against its schema, then keys against each other and the dataset registry
+# (lowdim.config_checks), so a mistake stops the run before any job starts.
 try:
-    _validated = validate_config(config, SCHEMA)
+    _validated = check_config(validate_config(config, SCHEMA))
 except ConfigError as error:
     sys.exit(str(error))
 # Update in place: Snakemake keeps a reference to this dict.

@@ -1,5 +1,6 @@
 # Config checks and input functions of the `similarity` part (workflow/rules/similarity.smk).
 
+from lowdim.approx import SMS_METHODS
 from lowdim.seeding import derive_seed
 
 
@@ -19,7 +20,7 @@ def _check_similarity_config():
         sys.exit(f"config: similarity.table_fraction: got {SIM['table_fraction']}; "
                  f"must be one of similarity.fractions {SIM['fractions']}")
     too_big = [f for f in SIM["fractions"] if f * SIM["sms"]["multiplier"] > 1]
-    if "sms_nystrom" in SIM["methods"] and too_big:
+    if set(SMS_METHODS) & set(SIM["methods"]) and too_big:
         sys.exit(f"config: similarity.fractions: {too_big} times sms.multiplier "
                  f"{SIM['sms']['multiplier']} exceeds 1 (|S2| would exceed n)")
 
@@ -45,7 +46,7 @@ def sim_model_inputs(matrix):
 
 
 def sim_method_options(method):
-    return sorted_params(SIM["sms"]) if method == "sms_nystrom" else {}
+    return sorted_params(SIM["sms"]) if method in SMS_METHODS else {}
 
 
 def sim_per_matrix(pattern):

@@ -85,6 +85,7 @@ rule sms_wmd_classify:
         svm=sorted_params(WMDC["svm"]),
         splits=sorted_params(WMDC["splits"]),
         options=lambda w: sorted_params(WMDC["sms"]) if w.method == "sms_nystrom" else {},
+        sicur_features=lambda w: WMDC["sicur_features"] if w.method == "sicur" else "",
         d_max=lambda w: WMDC["wme"]["d_max"] if w.method == "wme" else [],
         seed=lambda w: derive_seed(config["seed"], "sms_wmd_classify", w.corpus),
     log:
@@ -183,7 +184,7 @@ rule sms_glue_scores:
         methods=GLUE["methods"],
         fractions=GLUE["fractions"],
         n_runs=GLUE["n_runs"],
-        options={"sms_nystrom": sorted_params(GLUE["sms"])},
+        options={m: sorted_params(GLUE["sms"]) for m in SMS_METHODS},
         threshold=lambda w: GLUE_TASKS[w.task]["threshold"],
         seed=lambda w: derive_seed(config["seed"], "sms_glue_scores", w.task),
     log:
@@ -276,7 +277,7 @@ rule sms_coref_cluster:
         fractions=lambda w: [] if w.method == "exact" else COREF["fractions"],
         n_runs=lambda w: 1 if w.method == "exact" else COREF["n_runs"],
         thresholds=COREF["thresholds"],
-        options=lambda w: sorted_params(COREF["sms"]) if w.method == "sms_nystrom" else {},
+        options=lambda w: sorted_params(COREF["sms"]) if w.method in SMS_METHODS else {},
         seed=lambda w: derive_seed(config["seed"], "sms_coref_cluster", w.corpus),
     log:
         "logs/sms_coref_cluster/{corpus}/{method}.log",

@@ -2,6 +2,7 @@
 
 import importlib.util
 
+from lowdim.approx import SMS_METHODS
 from lowdim.seeding import derive_seed
 
 
@@ -43,7 +44,7 @@ def _tasks_config_errors():
                           + (f" of corpus {corpus['name']}" if corpus else ""))
     for part in (GLUE, COREF):
         too_big = [f for f in part["fractions"] if f * part["sms"]["multiplier"] > 1]
-        if "sms_nystrom" in part["methods"] and too_big:
+        if set(SMS_METHODS) & set(part["methods"]) and too_big:
             errors.append(f"sms_tasks: fractions {too_big} times sms.multiplier "
                           f"{part['sms']['multiplier']} exceed 1 (|S2| would exceed n)")
     return errors

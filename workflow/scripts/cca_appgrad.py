@@ -7,15 +7,19 @@ from threadpoolctl import threadpool_limits
 threadpool_limits(snakemake.threads)
 
 from lowdim.cca.experiments import checkpoint_iterations, load_views, run_appgrad
+from lowdim.config_checks import cca_job_keys, naming_config_keys
 from lowdim.tables import write_table
 
 s = snakemake.params.settings
 name, views = load_views(snakemake.input.npz, s)
-trace = run_appgrad(views, method=snakemake.wildcards.cca_method, n_components=s["n_components"],
-                    reg=s["reg"], step_size=s["step_size"], max_iter=s["max_iter"],
-                    checkpoints=checkpoint_iterations(s["max_iter"], s["checkpoint_count"],
-                                                      s["checkpoint_iterations"]),
-                    batch_size=s.get("batch_size"), normalization_size=s.get("normalization_size"),
-                    seed=s["seed"])
+job = f"{snakemake.wildcards.cca_method} on {name}"
+with naming_config_keys(cca_job_keys(snakemake.config, name), job):
+    trace = run_appgrad(views, method=snakemake.wildcards.cca_method,
+                        n_components=s["n_components"], reg=s["reg"], step_size=s["step_size"],
+                        max_iter=s["max_iter"],
+                        checkpoints=checkpoint_iterations(s["max_iter"], s["checkpoint_count"],
+                                                          s["checkpoint_iterations"]),
+                        batch_size=s.get("batch_size"),
+                        normalization_size=s.get("normalization_size"), seed=s["seed"])
 trace.insert(0, "dataset", name)
 write_table(trace, snakemake.output.csv, formats=("csv",))

@@ -22,7 +22,9 @@ with threadpool_limits(snakemake.threads):
     table = classify_documents(snakemake.wildcards.method, K, y, splits, gamma0=params.gamma0,
                                gammas=params.gammas, ranks=params.ranks, C_grid=params.svm["C"],
                                n_folds=params.svm["cv_folds"], max_iter=params.svm["max_iter"],
-                               seed=params.seed, options=params.options, wme=wme)
+                               seed=params.seed, options=params.options, wme=wme,
+                               **({"sicur_features": params.sicur_features}
+                                  if params.sicur_features else {}))
 table["given_splits"] = info["given_splits"]
 table["left_out"] = info["left_out"]
 with atomic_path(snakemake.output.csv) as tmp:

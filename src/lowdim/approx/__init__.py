@@ -5,12 +5,16 @@ sample size ``s`` and a ``random_state``, and returns a factored
 :class:`LowRankApprox` ``K~ = left @ core @ right``:
 
 - :func:`nystrom`: classic Nyström.
-- :func:`sms_nystrom`: submatrix-shifted Nyström (the SMS-Nyström paper).
+- :func:`sms_nystrom`: submatrix-shifted Nyström (the SMS-Nyström paper); ``rescale=True``
+  is the authors' coreference variant.
 - :func:`shifted_nystrom_exact`: Nyström shifted by ``lambda_min`` of the full matrix.
-- :func:`sicur`, :func:`stacur`: simple CUR and linear-time CUR.
+- :func:`sicur`, :func:`stacur`: simple CUR and linear-time CUR (rows ``I = J`` by
+  default; ``rows="independent"`` for an independent row sample).
 - :func:`optimal`: truncated eigendecomposition of the full matrix.
 
-Only :func:`shifted_nystrom_exact` and :func:`optimal` read all of ``K``.
+:data:`METHODS` names every method for the workflow, with two variants of the
+authors' code: ``sms_nystrom_rescale`` and ``stacur_independent``. Only
+:func:`shifted_nystrom_exact` and :func:`optimal` read all of ``K``.
 :func:`relative_frobenius_error` measures ``||K - K~||_F / ||K||_F`` in row blocks.
 """
 
@@ -19,11 +23,11 @@ from ._lowrank import LowRankApprox
 from .cur import sicur, stacur
 from .diagnostics import spectrum_summary, spectrum_tables, submatrix_eigenvalues
 from .error import relative_frobenius_error
-from .experiment import FULL_MATRIX_METHODS, METHODS, error_curve, sample_size
+from .experiment import FULL_MATRIX_METHODS, METHODS, SMS_METHODS, error_curve, sample_size
 from .nystrom import nystrom, shifted_nystrom_exact, sms_nystrom
 from .optimal import optimal
 
 __all__ = ["FULL_MATRIX_METHODS", "LowRankApprox", "METHODS", "error_curve", "lambda_min",
            "nystrom", "optimal", "pinv", "pinv_symmetric", "relative_frobenius_error",
            "sample_size", "shifted_nystrom_exact", "sicur", "sms_nystrom", "spectrum_summary",
-           "spectrum_tables", "stacur", "submatrix_eigenvalues"]
+           "spectrum_tables", "stacur", "submatrix_eigenvalues", "SMS_METHODS"]

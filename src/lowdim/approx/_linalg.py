@@ -9,22 +9,42 @@ import numpy as np
 import scipy.linalg
 from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 
+from .._validation import check_choice, check_matrix, check_number
 from ..similarity import DenseOracle, SimilarityOracle
+from ._lowrank import LowRankApprox
 
-__all__ = ["as_oracle", "check_sample_size", "lambda_min", "pinv", "pinv_symmetric",
-           "require_symmetric", "LANCZOS_MIN_SIZE"]
+__all__ = ["as_oracle", "check_rtol", "check_sample_size", "lambda_min", "pinv",
+           "pinv_symmetric", "require_symmetric", "LANCZOS_MIN_SIZE"]
 
 logger = logging.getLogger("lowdim")
+
+#: Values of ``eigen_solver`` (:func:`lambda_min`).
+EIGEN_SOLVERS = ("auto", "dense", "lanczos")
 
 #: ``eigen_solver="auto"`` uses Lanczos (``scipy.sparse.linalg.eigsh``) from this size on.
 LANCZOS_MIN_SIZE = 1500
 
 
-def as_oracle(K) -> SimilarityOracle:
-    """Return ``K`` if it is an oracle, else wrap an array in a :class:`DenseOracle`."""
+def as_oracle(K, name="oracle") -> SimilarityOracle:
+    """Return ``K`` if it is an oracle, else wrap a dense or sparse matrix in a :class:`DenseOracle`.
+
+    Errors name the argument ``name`` (the approximation's ``oracle``).
+    """
     if isinstance(K, SimilarityOracle):
         return K
-    return DenseOracle(K)
+    if isinstance(K, LowRankApprox):
+        raise TypeError(f"`{name}` must be a SimilarityOracle or a square matrix, got a "
+                        f"{type(K).__name__} (an approximation, not the exact matrix)")
+    try:
+        return DenseOracle(K)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"`{name}` must be a SimilarityOracle or a square finite matrix: "
+                        f"{exc}") from None
+
+
+def check_rtol(rtol, name="rtol"):
+    """``rtol`` as a float >= 0, or None (the default tolerance)."""
+    return check_number(rtol, name, minimum=0.0, none_ok=True)
 
 
 def require_symmetric(oracle, method) -> None:
@@ -36,10 +56,7 @@ def require_symmetric(oracle, method) -> None:
 
 def check_sample_size(s, n, name="s", minimum=1) -> int:
     """Return ``s`` as an int after checking ``minimum <= s < n``."""
-    if isinstance(s, bool) or not isinstance(s, (int, np.integer)):
-        raise ValueError(f"`{name}` must be an integer, got {s!r}")
-    if s < minimum:
-        raise ValueError(f"`{name}` must be >= {minimum}, got {s}")
+    s = check_number(s, name, integer=True, minimum=minimum)
     if s >= n:
         raise ValueError(f"`{name}` must be < n = {n}, got {s} (sampling every item is not "
                          f"an approximation)")
@@ -70,8 +87,9 @@ def pinv_symmetric(W, rtol=None):
     kept : int
         Number of eigenvalues inverted (the numerical rank).
     """
+    W = check_matrix(W, "W", square=True, accept_sparse=False)
     W = (W + W.T) / 2.0
-    rtol = default_rtol(W.shape) if rtol is None else float(rtol)
+    rtol = default_rtol(W.shape) if check_rtol(rtol) is None else float(rtol)
     mu, V = scipy.linalg.eigh(W)
     scale = np.abs(mu).max() if mu.size else 0.0
     keep = np.abs(mu) > rtol * scale
@@ -87,7 +105,8 @@ def pinv(A, rtol=None):
     A_pinv : ndarray of shape (A.shape[1], A.shape[0])
     kept : int
     """
-    rtol = default_rtol(A.shape) if rtol is None else float(rtol)
+    A = check_matrix(A, "A", accept_sparse=False)
+    rtol = default_rtol(A.shape) if check_rtol(rtol) is None else float(rtol)
     U, sv, Vt = scipy.linalg.svd(A, full_matrices=False)
     keep = sv > rtol * (sv.max() if sv.size else 0.0)
     return (Vt[keep].T / sv[keep]) @ U[:, keep].T, int(keep.sum())
@@ -108,8 +127,8 @@ def lambda_min(W, solver="auto", random_state=None) -> float:
     random_state : int, RandomState or None
         Seeds the Lanczos start vector.
     """
-    if solver not in ("auto", "dense", "lanczos"):
-        raise ValueError(f"`eigen_solver` must be 'auto', 'dense' or 'lanczos', got {solver!r}")
+    check_choice(solver, "solver", EIGEN_SOLVERS)
+    W = check_matrix(W, "W", square=True, accept_sparse=False)
     m = W.shape[0]
     W = (W + W.T) / 2.0
     if solver == "lanczos" or (solver == "auto" and m >= LANCZOS_MIN_SIZE):

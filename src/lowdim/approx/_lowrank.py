@@ -66,19 +66,24 @@ class LowRankApprox:
         return (self.left @ self.core) @ self.right
 
     def features(self, negative="clip") -> np.ndarray:
-        """Feature vectors ``Z`` with ``Z @ Z.T`` the (PSD part of the) approximation.
+        """Feature vectors ``Z`` of the items of the approximation.
 
-        For the Nyström family this is ``K[:, S1] @ (K[S1, S1] - shift I)^{-1/2}``
-        (the symmetric inverse square root of the shifted core), the feature map
-        the SMS-Nyström paper feeds to a linear SVM. For a non-symmetric
-        approximation (CUR) it factors the symmetric part ``(K~ + K~.T) / 2``.
+        For a symmetric approximation (the Nyström family) ``Z = left @ M^{1/2}``
+        with ``M`` the core after ``negative`` (its negative eigenvalues dropped,
+        or replaced by their magnitude), so ``Z Z^T = K[:, S1] M K[S1, :]``.
+        That is ``K~`` when the core is PSD, as SMS-Nyström's is (``alpha >= 1``):
+        then ``Z = K[:, S1] (K[S1, S1] - shift I)^{-1/2}``, the feature map the
+        SMS-Nyström paper feeds to a linear SVM. With an indefinite core
+        (classic Nyström on an indefinite ``K``) it is *not* the positive part
+        of ``K~``. For a non-symmetric approximation (CUR) ``Z`` factors the
+        symmetric part exactly: ``Z Z^T = ((K~ + K~^T) / 2)_+`` (``"clip"``) or
+        ``|(K~ + K~^T) / 2|`` (``"abs"``).
 
         Parameters
         ----------
         negative : {"clip", "abs"}, default="clip"
             What to do with negative eigenvalues of the core (or of the
-            symmetric part): drop them (``Z Z.T`` is then the closest PSD
-            matrix of that form) or keep their magnitude.
+            symmetric part): drop them or keep their magnitude.
 
         Returns
         -------

@@ -9,10 +9,18 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ._linalg import as_oracle, check_sample_size, draw_order, pinv
+from .._validation import check_choice
+from ._linalg import (as_oracle, check_rtol, check_sample_size, draw_order, pinv,
+                      pinv_symmetric)
 from ._lowrank import LowRankApprox
 
-__all__ = ["sicur", "stacur"]
+__all__ = ["STACUR_ROWS", "sicur", "sicur_samples", "stacur"]
+
+
+def sicur_samples(rng, n, s):
+    """SiCUR's rows ``R`` (``s`` uniform indices) and columns ``C = R[: s // 2]``."""
+    R = draw_order(rng, n)[:s]
+    return R, R[: s // 2]
 
 
 def sicur(oracle, s, random_state=None, *, rtol=None):
@@ -42,10 +50,10 @@ def sicur(oracle, s, random_state=None, *, rtol=None):
     oracle = as_oracle(oracle)
     n = oracle.n
     s = check_sample_size(s, n, minimum=2)
+    rtol = check_rtol(rtol)
     rng = check_random_state(random_state)
     start = oracle.evaluations
-    R = draw_order(rng, n)[:s]
-    C = R[: s // 2]
+    R, C = sicur_samples(rng, n, s)
     left = oracle(np.arange(n), C)
     right = oracle(R, np.arange(n))
     core, kept = pinv(right[:, C], rtol=rtol)
@@ -53,21 +61,38 @@ def sicur(oracle, s, random_state=None, *, rtol=None):
     return LowRankApprox(left, core, right, oracle.evaluations - start, C, "sicur", False, info)
 
 
-def stacur(oracle, s, random_state=None, *, rtol=None):
+STACUR_ROWS = ("same", "independent")
+
+
+def stacur(oracle, s, random_state=None, *, rows="same", rtol=None):
     """Linear-time CUR (Drineas, Kannan & Mahoney 2006) with uniform probabilities.
 
-    Samples ``c = s`` columns ``J`` and, independently, ``r = s`` rows ``I``
-    uniformly without replacement, rescales them by ``1 / sqrt(c p_j)`` and
-    ``1 / sqrt(r q_i)`` (here ``p = q = 1/n``) and joins them with
-    ``U = (C^T C)^+ Psi^T``, ``Psi`` the sampled, rescaled rows of ``C``. With
-    the constants collected this is
+    Samples ``c = s`` columns ``J`` and ``r = s`` rows ``I`` uniformly without
+    replacement, rescales them by ``1 / sqrt(c p_j)`` and ``1 / sqrt(r q_i)``
+    (here ``p = q = 1/n``) and joins them with ``U = (C^T C)^+ Psi^T``, ``Psi``
+    the sampled, rescaled rows of ``C``. With the constants collected this is
 
     .. math::
 
         \\tilde K = \\frac{n}{r}\\, K_{:, J}\\, (K_{:, J}^\\top K_{:, J})^{+}\\,
                     K_{I, J}^\\top\\, K_{I, :},
 
-    which is what the authors' code computes (no rank-k truncation of ``U``).
+    with no rank-k truncation of ``U``. Equivalently ``K~ = (n / r) Q Q[I, :]^T K[I, :]``
+    with ``Q`` an orthonormal basis of the range of ``K[:, J]``: the projection
+    ``Q Q^T K`` of ``K`` onto its sampled columns, with ``Q^T K`` estimated from
+    the ``r`` sampled rows.
+
+    The authors' code has both row protocols: their Figure 1 script
+    (``matrix_approximations/direct_nystrom_with_and_without_eig_corr.py``)
+    plots ``CUR(..., same=True)`` (``I = J``) and ``same=False`` (``I`` drawn
+    independently), their WMD-classification and GLUE code
+    (``matrix_approximations/approximator.py``, ``GLUE_BERT_STSB.py``) default
+    to ``I = J`` and their coreference code (``cross_doc_cor/low_rank.py``) to
+    independent rows. ``I = J`` is the default here: it costs the evaluations of
+    classic Nyström on a symmetric oracle, and its error falls with ``s``. With
+    independent rows every direction of ``Q`` carries the sampling noise of the
+    estimate of ``Q^T K``, however little of ``K`` lies in it, and on near-PSD
+    matrices the error can grow with ``s``.
 
     Parameters
     ----------
@@ -75,24 +100,33 @@ def stacur(oracle, s, random_state=None, *, rtol=None):
     s : int
         Number of sampled columns and of sampled rows, ``1 <= s < n``.
     random_state : int, RandomState or None
+    rows : {"same", "independent"}, default="same"
+        ``"same"``: the rows are the sampled columns (``I = J``, the authors'
+        ``same=True``); ``"independent"``: a second uniform sample (``same=False``).
     rtol : float, optional
         Relative tolerance of the pseudo-inverse of ``C^T C``; default ``s * eps``.
 
     Returns
     -------
     LowRankApprox
-        ``landmarks = J``, ``info["rows"] = I``.
+        ``landmarks = J``, ``info["rows"] = I``; ``method`` is ``"stacur"``
+        (``I = J``) or ``"stacur_independent"``.
     """
+    check_choice(rows, "rows", STACUR_ROWS)
     oracle = as_oracle(oracle)
     n = oracle.n
     s = check_sample_size(s, n)
+    rtol = check_rtol(rtol)
     rng = check_random_state(random_state)
     start = oracle.evaluations
     J = draw_order(rng, n)[:s]
-    I = draw_order(rng, n)[:s]  # noqa: E741 - the paper's name for the row sample
+    # The independent rows come from a second order, so ``J`` is the same in both protocols.
+    I = J if rows == "same" else draw_order(rng, n)[:s]  # noqa: E741 - the paper's name
     left = oracle(np.arange(n), J)
     right = oracle(I, np.arange(n))
-    gram_pinv, kept = pinv(left.T @ left, rtol=rtol)
+    # C^T C is symmetric PSD: its eigendecomposition is its SVD, and several times faster.
+    gram_pinv, kept = pinv_symmetric(left.T @ left, rtol=rtol)
     core = (n / s) * gram_pinv @ right[:, J].T
-    info = {"rows": I, "core_rank": kept, "pinv_rtol": rtol}
-    return LowRankApprox(left, core, right, oracle.evaluations - start, J, "stacur", False, info)
+    info = {"rows": I, "row_protocol": rows, "core_rank": kept, "pinv_rtol": rtol}
+    method = "stacur" if rows == "same" else "stacur_independent"
+    return LowRankApprox(left, core, right, oracle.evaluations - start, J, method, False, info)

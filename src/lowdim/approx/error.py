@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
+
+from .._validation import check_matrix, check_number
+from ._lowrank import LowRankApprox
 
 __all__ = ["relative_frobenius_error"]
 
@@ -19,7 +23,7 @@ def relative_frobenius_error(approx, oracle, block_rows=256) -> float:
     Parameters
     ----------
     approx : LowRankApprox
-    oracle : SimilarityOracle or ndarray of shape (n, n)
+    oracle : SimilarityOracle, ndarray or scipy.sparse matrix of shape (n, n)
         The exact matrix.
     block_rows : int, default=256
 
@@ -27,15 +31,23 @@ def relative_frobenius_error(approx, oracle, block_rows=256) -> float:
     -------
     error : float
     """
+    from ..similarity import DenseOracle, SimilarityOracle
+    from ._linalg import as_oracle
+
+    if not isinstance(approx, LowRankApprox):
+        raise TypeError(f"`approx` must be a LowRankApprox (what nystrom, sms_nystrom, sicur, "
+                        f"... return), got {type(approx).__name__}; the arguments are "
+                        f"(approx, oracle)")
+    if isinstance(oracle, DenseOracle) and not sp.issparse(oracle.K):
+        oracle = oracle.K  # slicing the array beats indexing through the oracle
+    elif not isinstance(oracle, SimilarityOracle):
+        # An array is read in place (a DenseOracle would copy it to check symmetry).
+        oracle = as_oracle(oracle) if sp.issparse(oracle) else check_matrix(oracle, "oracle",
+                                                                             square=True)
+    block_rows = check_number(block_rows, "block_rows", integer=True, minimum=1)
     n = approx.n
     if oracle.shape != (n, n):
         raise ValueError(f"`oracle` has shape {oracle.shape} but `approx` is {n}x{n}")
-    if not isinstance(block_rows, (int, np.integer)) or block_rows < 1:
-        raise ValueError(f"`block_rows` must be a positive integer, got {block_rows!r}")
-    from ..similarity import DenseOracle
-
-    if isinstance(oracle, DenseOracle):
-        oracle = oracle.K  # slicing the array beats indexing through the oracle
     cols = np.arange(n)
     residual = total = 0.0
     for start in range(0, n, block_rows):

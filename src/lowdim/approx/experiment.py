@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -18,7 +19,7 @@ from .error import relative_frobenius_error
 from .nystrom import nystrom, shifted_nystrom_exact, sms_nystrom
 from .optimal import optimal
 
-__all__ = ["METHODS", "FULL_MATRIX_METHODS", "error_curve", "sample_size"]
+__all__ = ["METHODS", "FULL_MATRIX_METHODS", "SMS_METHODS", "error_curve", "sample_size"]
 
 logger = logging.getLogger("lowdim")
 
@@ -30,7 +31,13 @@ METHODS = {
     "sicur": sicur,
     "stacur": stacur,
     "optimal": optimal,
+    # variants of the authors' code, each its own name in result files
+    "sms_nystrom_rescale": partial(sms_nystrom, rescale=True),
+    "stacur_independent": partial(stacur, rows="independent"),
 }
+
+#: Methods that take SMS-Nyström's options (``multiplier``, ``alpha``, ``eigen_solver``).
+SMS_METHODS = ("sms_nystrom", "sms_nystrom_rescale")
 
 #: Baselines that read the whole matrix (charged n (n + 1) / 2 evaluations).
 FULL_MATRIX_METHODS = ("shifted_nystrom_exact", "optimal")

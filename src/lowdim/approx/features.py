@@ -1,26 +1,41 @@
 """Feature vectors from a low-rank approximation, for items in it and for new ones.
 
-A linear classifier on features ``Z`` with ``Z Z^T = K~`` is a kernel machine
-on the approximation ``K~``. Every approximation here yields features that
-are a fixed linear map of an item's similarities to a few sampled items:
+A linear classifier on features ``Z`` is a kernel machine on ``Z Z^T``. Every
+map here is a fixed linear map of an item's similarities to a few sampled
+items:
 
 .. math::
 
     z(x) = W^\\top k_J(x), \\qquad k_J(x) = (K(x, j))_{j \\in J},
 
 so an item outside the approximated matrix (a test document) gets its
-features from ``|J|`` similarity evaluations, exactly like the items inside:
+features from ``|J|`` similarity evaluations, exactly like the items inside.
+What ``Z Z^T`` is on the approximated items depends on the method:
 
-- Nyström family (:func:`~lowdim.approx.nystrom`, :func:`~lowdim.approx.sms_nystrom`):
-  ``J = S1`` and ``W = (K[S1, S1] - shift I)^{-1/2}``, the map the
-  SMS-Nyström paper feeds to a linear SVM (eigenvalues of the core that are
-  not positive are dropped).
-- CUR (:func:`~lowdim.approx.sicur`, :func:`~lowdim.approx.stacur`): ``J`` the
-  sampled columns and rows; ``W`` factors the PSD part of the symmetric part
-  ``(K~ + K~^T) / 2``, the factor :meth:`LowRankApprox.features` returns.
+- Nyström family (:func:`~lowdim.approx.nystrom`, :func:`~lowdim.approx.sms_nystrom`,
+  :func:`~lowdim.approx.shifted_nystrom_exact`): ``J = S1`` and ``W`` a square
+  root of the positive part of the core ``M = pinv(K[S1, S1] - shift I)``, so
+  ``Z Z^T = K[:, S1] M_+ K[S1, :]``. That is ``K~`` itself when the core is PSD
+  (SMS-Nyström with ``alpha >= 1``, the exact shift, classic Nyström on a PSD
+  ``K``), and then ``W = (K[S1, S1] - shift I)^{-1/2}``, the map the
+  SMS-Nyström paper feeds to a linear SVM. It is *not* the positive part of
+  ``K~`` when the core is indefinite (classic Nyström on an indefinite ``K``):
+  dropping the core's negative eigenvalues is not the same as dropping
+  ``K~``'s.
+- CUR (:func:`feature_map` of :func:`~lowdim.approx.sicur` or
+  :func:`~lowdim.approx.stacur`): ``J`` the sampled columns and rows, and
+  ``Z Z^T = ((K~ + K~^T) / 2)_+`` exactly, the positive part of the symmetric
+  part of ``K~``.
+- SiCUR as in the authors' classification code (:func:`sicur_feature_map`):
+  ``J = C`` (``s // 2`` columns) and ``W = V Sigma^{-1/2}`` from the SVD
+  ``K[R, C] = U Sigma V^T``, so
+  ``Z Z^T = K[:, C] (K[R, C]^T K[R, C])^{-1/2} K[C, :]``, a PSD kernel from the
+  same samples that is not a factor of ``K~``.
 - Optimal (:func:`eigen_feature_map`): ``J`` all items and
-  ``W = V_k Lambda_k^{-1/2}`` over the top eigenpairs of ``K``, so that
-  ``Z = V_k Lambda_k^{1/2}`` (the Nyström extension of the eigenvectors).
+  ``W = V_k Lambda_k^{-1/2}`` over the top eigenpairs of ``K`` with
+  ``lambda > 0``, so ``Z = V_k Lambda_k^{1/2}`` (the Nyström extension of the
+  eigenvectors) and ``Z Z^T`` the positive ones of the ``k`` eigenpairs of
+  largest ``|lambda|``.
 """
 
 from __future__ import annotations
@@ -29,13 +44,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg
+from sklearn.utils import check_random_state
 
-from ._linalg import default_rtol
+from .._validation import check_matrix, check_number
+from ._linalg import as_oracle, check_rtol, check_sample_size, default_rtol
+from ._lowrank import LowRankApprox
+from .cur import sicur_samples
 
-__all__ = ["FeatureMap", "eigen_feature_map", "feature_map"]
+__all__ = ["FeatureMap", "eigen_feature_map", "feature_map", "sicur_feature_map"]
 
 #: Methods whose approximation is ``K[:, S] core K[S, :]`` with a symmetric core.
-NYSTROM_FAMILY = ("nystrom", "sms_nystrom", "shifted_nystrom_exact")
+NYSTROM_FAMILY = ("nystrom", "sms_nystrom", "sms_nystrom_rescale", "shifted_nystrom_exact")
+#: CUR methods, whose approximation :func:`feature_map` symmetrises.
+CUR_METHODS = ("sicur", "stacur", "stacur_independent")
 
 
 @dataclass(eq=False)
@@ -124,16 +145,21 @@ def feature_map(approx, rtol=None) -> FeatureMap:
     Returns
     -------
     FeatureMap
-        On the approximated items, ``K[:, columns] @ weights`` has Gram matrix
-        ``K~_+``, the positive part of (the symmetric part of) ``K~``.
+        On the approximated items ``Z = K[:, columns] @ weights`` has Gram
+        matrix ``K[:, S1] M_+ K[S1, :]`` for the Nyström family (``M`` the core;
+        ``K~`` itself when ``M`` is PSD) and ``((K~ + K~^T) / 2)_+`` for CUR
+        (see the module docstring).
     """
+    if not isinstance(approx, LowRankApprox):
+        raise TypeError(f"`approx` must be a LowRankApprox, got {type(approx).__name__}")
+    rtol = check_rtol(rtol)
     if approx.method in NYSTROM_FAMILY:
         core = approx.core
         W, dropped = _positive_root_weights(core, default_rtol(core.shape) if rtol is None
                                             else rtol)
         return FeatureMap(np.asarray(approx.landmarks, dtype=np.int64), W, approx.method,
                           {"rank": W.shape[1], "dropped_eigenvalues": dropped})
-    if approx.method in ("sicur", "stacur"):
+    if approx.method in CUR_METHODS:
         J, G, B = _cur_columns(approx)
         U, sv, Vt = scipy.linalg.svd(G, full_matrices=False)
         tol = default_rtol(G.shape) if rtol is None else rtol
@@ -144,8 +170,64 @@ def feature_map(approx, rtol=None) -> FeatureMap:
         return FeatureMap(J, to_basis @ root, approx.method,
                           {"rank": root.shape[1], "dropped_eigenvalues": dropped})
     raise ValueError(f"`approx` comes from {approx.method!r}; feature_map handles "
-                     f"{list(NYSTROM_FAMILY) + ['sicur', 'stacur']} (use eigen_feature_map "
+                     f"{list(NYSTROM_FAMILY + CUR_METHODS)} (use eigen_feature_map "
                      f"for the optimal rank-k features)")
+
+
+def sicur_feature_map(oracle, s, random_state=None, *, rtol=None) -> FeatureMap:
+    """SiCUR features as in the authors' classification code: ``K[:, C] V Sigma^{-1/2}``.
+
+    Draws SiCUR's rows ``R`` and columns ``C ⊂ R`` (the same draws as
+    :func:`~lowdim.approx.sicur` with this ``random_state``), evaluates only
+    ``K[:, C]`` (which holds ``K[R, C]``) and takes the SVD
+    ``K[R, C] = U Sigma V^T``:
+
+    .. math::
+
+        Z = K_{:, C}\\, V \\Sigma^{-1/2}, \\qquad
+        Z Z^\\top = K_{:, C}\\, (K_{R, C}^\\top K_{R, C})^{-1/2}\\, K_{C, :}.
+
+    So there are ``s // 2`` features and a new item needs ``s // 2``
+    similarities. This follows ``get_feat(..., "CUR_alt")`` in the authors'
+    ``matrix_approximations/wme_appx.py``, with two differences: the authors
+    multiply by ``vh`` (``V^T`` in NumPy's SVD), which we take for a slip for
+    ``V``, and they overwrite ``K[R, C]``'s leading diagonal with
+    ``K[c, c] + 1e-3`` against singularity, where we drop singular values at
+    most ``rtol`` times the largest instead.
+
+    Parameters
+    ----------
+    oracle : SimilarityOracle or ndarray of shape (n, n)
+        A symmetric oracle (``K[C, :]`` is read as ``K[:, C]^T``).
+    s : int
+        SiCUR's row sample size, ``2 <= s < n``.
+    random_state : int, RandomState or None
+    rtol : float, optional
+        Singular values of ``K[R, C]`` at most ``rtol * max`` are dropped;
+        default ``max(shape) * eps``.
+
+    Returns
+    -------
+    FeatureMap
+        ``columns = C``; ``info`` holds ``rows`` (``R``), ``rank`` and
+        ``evaluations`` (distinct entries of ``K`` read, counted by the oracle).
+    """
+    oracle = as_oracle(oracle)
+    n = oracle.n
+    s = check_sample_size(s, n, minimum=2)
+    rtol = check_rtol(rtol)
+    R, C = sicur_samples(check_random_state(random_state), n, s)
+    start = oracle.evaluations
+    KC = oracle(np.arange(n), C)
+    W = KC[R]
+    _, sv, Vt = scipy.linalg.svd(W, full_matrices=False)
+    tol = default_rtol(W.shape) if rtol is None else float(rtol)
+    keep = sv > tol * sv.max(initial=0.0)
+    weights = Vt[keep].T / np.sqrt(sv[keep])
+    return FeatureMap(C, weights, "sicur",
+                      {"rows": R, "rank": int(keep.sum()),
+                       "dropped_singular_values": int((~keep).sum()),
+                       "evaluations": oracle.evaluations - start})
 
 
 def eigen_feature_map(K, rank, eigenpairs=None) -> FeatureMap:
@@ -170,11 +252,10 @@ def eigen_feature_map(K, rank, eigenpairs=None) -> FeatureMap:
     FeatureMap
         ``columns = arange(n)``.
     """
-    K = np.asarray(K, dtype=np.float64)
+    K = check_matrix(K, "K", square=True, accept_sparse=False)
     n = K.shape[0]
-    if K.ndim != 2 or K.shape != (n, n):
-        raise ValueError(f"`K` must be a square matrix, got shape {K.shape}")
-    if isinstance(rank, bool) or not isinstance(rank, (int, np.integer)) or not 1 <= rank <= n:
+    check_number(rank, "rank", integer=True)
+    if not 1 <= rank <= n:
         raise ValueError(f"`rank` must be an integer in [1, n = {n}], got {rank!r}")
     w, V = scipy.linalg.eigh((K + K.T) / 2.0) if eigenpairs is None else eigenpairs
     top = np.argsort(-np.abs(w), kind="stable")[:rank]

@@ -14,12 +14,15 @@ is applied to the core only, as in the authors' code.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from sklearn.utils import check_random_state
 
 from ..similarity import full_matrix
-from ._linalg import (as_oracle, check_sample_size, draw_order, lambda_min, pinv_symmetric,
-                      require_symmetric)
+from .._validation import check_choice, check_number
+from ._linalg import (EIGEN_SOLVERS, as_oracle, check_rtol, check_sample_size, draw_order,
+                      lambda_min, pinv_symmetric, require_symmetric)
 from ._lowrank import LowRankApprox
 
 __all__ = ["nystrom", "sms_nystrom", "shifted_nystrom_exact"]
@@ -59,6 +62,7 @@ def nystrom(oracle, s, random_state=None, *, rtol=None):
     oracle = as_oracle(oracle)
     require_symmetric(oracle, "nystrom")
     s = check_sample_size(s, oracle.n)
+    rtol = check_rtol(rtol)
     rng = check_random_state(random_state)
     start = oracle.evaluations
     S = draw_order(rng, oracle.n)[:s]
@@ -67,14 +71,17 @@ def nystrom(oracle, s, random_state=None, *, rtol=None):
 
 
 def sms_nystrom(oracle, s, random_state=None, *, multiplier=2, alpha=1.5, eigen_solver="auto",
-                rtol=None):
+                rtol=None, rescale=False):
     """Submatrix-shifted Nyström (SMS-Nyström, Algorithm 1 of the paper).
 
     Samples ``S2`` of size ``multiplier * s`` and ``S1 ⊆ S2`` of size ``s``;
     computes ``e = min(0, lambda_min(K[S2, S2]))`` and returns the Nyström
     approximation with core ``pinv(K[S1, S1] - alpha * e * I)``. Since
-    ``lambda_min(K[S1, S1]) >= e`` (interlacing) and ``alpha >= 1``, the shifted
-    core is PSD and has no eigenvalues near zero to blow up.
+    ``lambda_min(K[S1, S1]) >= e`` (interlacing), the shifted core is PSD for
+    every ``alpha >= 1``, and for ``alpha > 1`` its eigenvalues are at least
+    ``(alpha - 1) |e|``, so none is near zero to blow up. An ``alpha < 1``
+    loses that guarantee (``alpha = 0`` is classic Nyström): it is accepted,
+    for sweeps, with a warning.
 
     Parameters
     ----------
@@ -86,16 +93,28 @@ def sms_nystrom(oracle, s, random_state=None, *, multiplier=2, alpha=1.5, eigen_
     multiplier : float, default=2
         ``|S2| = round(multiplier * s)``; must be ``>= 1`` and give ``|S2| <= n``.
     alpha : float, default=1.5
-        Safety factor on the shift (the paper's alpha).
+        Safety factor on the shift (the paper's alpha, "> 1", typically 1.5).
+        Values in ``[0, 1)`` raise a ``UserWarning``: the core may then be
+        indefinite.
     eigen_solver : {"auto", "dense", "lanczos"}, default="auto"
         How ``lambda_min(K[S2, S2])`` is computed (see :func:`lambda_min`).
     rtol : float, optional
         Pseudo-inverse tolerance, as in :func:`nystrom`.
+    rescale : bool, default=False
+        Multiply the core by ``||K[S1, S1] - 2 shift I||_F / ||K[S1, S1] - shift I||_F``,
+        i.e. divide ``K~`` by ``||A||_F / ||A - shift I||_F`` with ``A`` the
+        shifted core block: the ``sms_nystrom_rescale`` variant of the authors'
+        coreference code (``new_rescale=True`` of
+        ``nystrom_with_eig_estimate_sub`` in ``cross_doc_cor/low_rank.py``),
+        which undoes part of the shrinkage the shift causes. The paper does
+        not rescale.
 
     Returns
     -------
     LowRankApprox
-        ``info`` holds ``S2``, ``lambda_min_S2``, ``shift`` (= alpha * e).
+        ``info`` holds ``S2``, ``lambda_min_S2``, ``shift`` (= alpha * e) and
+        ``rescale`` (the factor applied to the core, 1 without rescaling);
+        ``method`` is ``"sms_nystrom"`` or ``"sms_nystrom_rescale"``.
         The extra evaluations beyond classic Nyström are the
         ``m (m + 1) / 2`` entries of ``K[S2 \\ S1, S2 \\ S1]``, ``m = |S2| - s``.
     """
@@ -103,10 +122,14 @@ def sms_nystrom(oracle, s, random_state=None, *, multiplier=2, alpha=1.5, eigen_
     require_symmetric(oracle, "sms_nystrom")
     n = oracle.n
     s = check_sample_size(s, n)
-    if not (np.isscalar(multiplier) and np.isfinite(multiplier) and multiplier >= 1):
-        raise ValueError(f"`multiplier` must be a number >= 1, got {multiplier!r}")
-    if not (np.isscalar(alpha) and np.isfinite(alpha) and alpha >= 0):
-        raise ValueError(f"`alpha` must be a finite number >= 0, got {alpha!r}")
+    check_number(multiplier, "multiplier", minimum=1)
+    check_number(alpha, "alpha", minimum=0)
+    check_choice(eigen_solver, "eigen_solver", EIGEN_SOLVERS)
+    rtol = check_rtol(rtol)
+    if alpha < 1:
+        warnings.warn(f"`alpha` = {alpha} < 1: the shifted core K[S1, S1] - alpha * e * I is "
+                      "no longer guaranteed to be PSD (the paper uses alpha > 1, "
+                      "typically 1.5)", UserWarning, stacklevel=2)
     s2 = int(round(multiplier * s))
     if s2 > n:
         raise ValueError(f"`multiplier` * `s` = {multiplier} * {s} = {s2} must be <= n = {n}")
@@ -116,9 +139,20 @@ def sms_nystrom(oracle, s, random_state=None, *, multiplier=2, alpha=1.5, eigen_
     S1 = S2[:s]
     lam = lambda_min(oracle(S2, S2), solver=eigen_solver, random_state=rng)
     # K[S2, S1] is cached by now, so the columns cost only the rows outside S2.
-    C, core, info = _shifted_core(oracle, S1, alpha * min(0.0, lam), rtol)
-    info.update(S2=S2, lambda_min_S2=lam, alpha=float(alpha))
-    return LowRankApprox(C, core, C.T, oracle.evaluations - start, S1, "sms_nystrom", True, info)
+    shift = alpha * min(0.0, lam)
+    C, core, info = _shifted_core(oracle, S1, shift, rtol)
+    factor = _rescale_factor(C[S1], shift) if rescale else 1.0
+    info.update(S2=S2, lambda_min_S2=lam, alpha=float(alpha), rescale=factor)
+    method = "sms_nystrom_rescale" if rescale else "sms_nystrom"
+    return LowRankApprox(C, factor * core, C.T, oracle.evaluations - start, S1, method, True,
+                         info)
+
+
+def _rescale_factor(W, shift) -> float:
+    """``||W - 2 shift I||_F / ||W - shift I||_F``: 1 / alpha of the authors' ``new_rescale``."""
+    eye = np.eye(W.shape[0])
+    shifted = np.linalg.norm(W - shift * eye)
+    return float(np.linalg.norm(W - 2.0 * shift * eye) / shifted) if shifted > 0 else 1.0
 
 
 def shifted_nystrom_exact(oracle, s, random_state=None, *, lambda_min_K=None, rtol=None):
@@ -146,6 +180,8 @@ def shifted_nystrom_exact(oracle, s, random_state=None, *, lambda_min_K=None, rt
     require_symmetric(oracle, "shifted_nystrom_exact")
     n = oracle.n
     s = check_sample_size(s, n)
+    rtol = check_rtol(rtol)
+    lambda_min_K = check_number(lambda_min_K, "lambda_min_K", none_ok=True)
     rng = check_random_state(random_state)
     start = oracle.evaluations
     if lambda_min_K is None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils import check_random_state
 
+from .._validation import check_matrix, check_number
 from ..similarity import WMDOracle
 from ..similarity.wmd import document_bags
 
@@ -50,9 +51,11 @@ def random_documents(n_docs, d_max, dim, low, high, unit_norm=True, random_state
     documents : list of ndarray of shape (D_r, dim)
     """
     for name, value in (("n_docs", n_docs), ("d_max", d_max), ("dim", dim)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        check_number(value, name, integer=True)
+        if value < 1:
             raise ValueError(f"`{name}` must be a positive integer, got {value!r}")
-    if not (np.isfinite(low) and np.isfinite(high) and low < high):
+    low, high = check_number(low, "low"), check_number(high, "high")
+    if not low < high:
         raise ValueError(f"`low` < `high` must be finite, got {low!r} and {high!r}")
     rng = check_random_state(random_state)
     sizes = rng.randint(1, d_max + 1, size=n_docs)
@@ -120,10 +123,10 @@ def wme_features(S, gamma, n_components=None):
     -------
     Z : ndarray of shape (n, R)
     """
-    S = np.asarray(S, dtype=np.float64)
-    R = S.shape[1] if n_components is None else n_components
-    if isinstance(R, bool) or not isinstance(R, (int, np.integer)) or not 1 <= R <= S.shape[1]:
+    S = check_matrix(S, "S", accept_sparse=False)
+    R = S.shape[1] if n_components is None else check_number(n_components, "n_components",
+                                                             integer=True)
+    if not 1 <= R <= S.shape[1]:
         raise ValueError(f"`n_components` must be an integer in [1, {S.shape[1]}], got {R!r}")
-    if not (np.isscalar(gamma) and np.isfinite(gamma) and gamma > 0):
-        raise ValueError(f"`gamma` must be a finite number > 0, got {gamma!r}")
+    check_number(gamma, "gamma", minimum=0, strict_minimum=True)
     return S[:, :R] ** gamma / np.sqrt(R)

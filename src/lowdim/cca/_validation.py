@@ -7,11 +7,14 @@ and the offending value.
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_array
+
+from .._validation import naming
 
 __all__ = ["check_view", "check_views", "check_n_components", "check_positive",
            "check_zero_variance"]
@@ -36,8 +39,9 @@ def check_view(A, name: str, n_features: int | None = None):
     if A is None:
         raise ValueError(f"`{name}` is required, got None")
     one_d_ok = name.startswith("Y")
-    A = check_array(A, accept_sparse="csr", dtype=np.float64, order="C", ensure_2d=not one_d_ok,
-                    ensure_all_finite=True, input_name=name)
+    with naming(name):
+        A = check_array(A, accept_sparse="csr", dtype=np.float64, order="C",
+                        ensure_2d=not one_d_ok, ensure_all_finite=True, input_name=name)
     if A.ndim == 1:
         A = A.reshape(-1, 1)
     if sp.issparse(A):
@@ -103,7 +107,7 @@ def check_n_components(n_components, p1: int, p2: int) -> int:
 def check_positive(value, name: str, *, integer: bool = False, allow_zero: bool = False):
     """Check a numeric parameter is (non-)negative and, optionally, an integer."""
     kind = numbers.Integral if integer else numbers.Real
-    if not isinstance(value, kind) or isinstance(value, bool) or not np.isfinite(value) \
+    if not isinstance(value, kind) or isinstance(value, bool) or not math.isfinite(value) \
             or value < 0 or (value == 0 and not allow_zero):
         which = "non-negative" if allow_zero else "positive"
         raise ValueError(f"`{name}` must be a {which} {'int' if integer else 'number'}, "

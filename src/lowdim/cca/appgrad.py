@@ -162,13 +162,18 @@ class AppGradCCA(BaseCCA):
     def _check_params(self, n, k):
         max_iter = check_positive(self.max_iter, "max_iter", integer=True)
         check_positive(self.tol, "tol", allow_zero=True)
-        if not (self.step_size == "auto" or (not isinstance(self.step_size, str)
+        auto = isinstance(self.step_size, str) and self.step_size == "auto"
+        if not (auto or (not isinstance(self.step_size, str)
                                              and check_positive(self.step_size, "step_size"))):
             raise ValueError(f"`step_size` must be 'auto' or a positive number, "
                              f"got {self.step_size!r}")
-        if self.precompute not in ("auto", True, False):
+        if not (isinstance(self.precompute, bool) or self.precompute == "auto"):
             raise ValueError(f"`precompute` must be 'auto', True or False, got {self.precompute!r}")
         b = s = None
+        if self.batch_size is None and self.normalization_size is not None:
+            raise ValueError(f"`normalization_size` = {self.normalization_size!r} is used by "
+                             f"stochastic AppGrad only; set `batch_size` too, or leave "
+                             f"`normalization_size` as None for batch AppGrad")
         if self.batch_size is not None:
             b = check_positive(self.batch_size, "batch_size", integer=True)
             if b > n:
@@ -182,13 +187,20 @@ class AppGradCCA(BaseCCA):
         return max_iter, b, s
 
     def _checkpoints(self, max_iter):
-        if self.checkpoints is None or isinstance(self.checkpoints, (int, np.integer)):
-            count = 30 if self.checkpoints is None else int(self.checkpoints)
+        if self.checkpoints is None:
+            return set(checkpoint_iterations(max_iter, 30))
+        if isinstance(self.checkpoints, (int, np.integer)) and not isinstance(self.checkpoints,
+                                                                               bool):
+            count = check_positive(self.checkpoints, "checkpoints", integer=True)
             return set(checkpoint_iterations(max_iter, count))
-        its = np.asarray(self.checkpoints, dtype=float)
-        if its.ndim != 1 or np.any(its < 1) or np.any(its != np.round(its)):
-            raise ValueError(f"`checkpoints` must be positive iteration numbers, "
-                             f"got {self.checkpoints!r}")
+        try:
+            its = np.asarray(self.checkpoints, dtype=float)
+        except (TypeError, ValueError):
+            its = np.array([np.nan])
+        if its.ndim != 1 or not np.all(np.isfinite(its)) or np.any(its < 1) \
+                or np.any(its != np.round(its)) or isinstance(self.checkpoints, (str, bool)):
+            raise ValueError(f"`checkpoints` must be positive iteration numbers (a sequence), "
+                             f"a count (an int) or None, got {self.checkpoints!r}")
         return {int(i) for i in its if i <= max_iter} | {max_iter}
 
     # -- solver construction ----------------------------------------------

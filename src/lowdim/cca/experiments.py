@@ -155,7 +155,8 @@ def run_appgrad(views: Views, *, method: str, n_components: int, reg: float, ste
         raise ValueError(f"`method` must be 'appgrad' or 'sappgrad', got {method!r}")
     est = AppGradCCA(n_components, reg=reg, step_size=step_size, max_iter=max_iter, tol=0,
                      batch_size=batch_size if method == "sappgrad" else None,
-                     normalization_size=normalization_size, checkpoints=list(checkpoints),
+                     normalization_size=normalization_size if method == "sappgrad" else None,
+                     checkpoints=list(checkpoints),
                      trace_tcc=True, random_state=seed)
     est.fit(views.X, views.Y, heldout=views.heldout)
     trace = est.trace_.rename(columns={"tcc_train": "tcc_in", "tcc_heldout": "tcc_out"})

@@ -123,6 +123,11 @@ def subsample(n: int, n_rows: int, seed: int) -> np.ndarray:
     return np.sort(rng.choice(n, size=n_rows, replace=False)).astype(np.int64)
 
 
+def kept_rows(n: int, n_rows: int) -> int:
+    """How many rows :func:`subsample` keeps of ``n`` (for sizes known before preparing)."""
+    return n if n_rows <= 0 or n_rows >= n else int(n_rows)
+
+
 def encode_labels(values, names=None):
     """Integer codes 0..C-1 for ``values`` and the class names they stand for.
 

@@ -1,7 +1,9 @@
 """The one prepared-dataset format: ``results/data/<dataset>.npz``.
 
 Every parser returns a :class:`Dataset`; :func:`save_dataset` writes it as a
-single ``.npz`` that loads without pickle (``allow_pickle=False``):
+single ``.npz`` that loads without pickle (``allow_pickle=False``), and
+:func:`load_dataset` refuses a damaged file, or another dataset's, with an
+error naming it:
 
 ========================  ===============================================================
 key                       meaning
@@ -32,7 +34,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from ..io import atomic_path
+from ..io import CorruptFileError, atomic_path, read_npz
 
 __all__ = ["Dataset", "save_dataset", "load_dataset", "summarize"]
 
@@ -136,15 +138,15 @@ def _put(arrays: dict, key: str, value) -> None:
             arrays[key] = arr
 
 
-def _get(store, key: str):
-    if key in store.files:
+def _get(store: dict, key: str):
+    if key in store:
         return store[key]
-    if f"{key}.utf8" in store.files:
+    if f"{key}.utf8" in store:
         raw = store[f"{key}.utf8"].tobytes()
         offsets = store[f"{key}.offsets"]
         return np.array([raw[a:b].decode("utf-8") for a, b in zip(offsets[:-1], offsets[1:])],
                         dtype=str)
-    if f"{key}.data" in store.files:
+    if f"{key}.data" in store:
         shape = tuple(int(s) for s in store[f"{key}.shape"])
         return sp.csr_matrix((store[f"{key}.data"], store[f"{key}.indices"],
                               store[f"{key}.indptr"]), shape=shape)
@@ -170,14 +172,52 @@ def save_dataset(dataset: Dataset, path) -> Path:
     return path
 
 
-def load_dataset(path) -> Dataset:
-    """Read a dataset written by :func:`save_dataset` (no pickle is ever loaded)."""
-    with np.load(path, allow_pickle=False) as store:
+#: What to do about a corrupt prepared file.
+REPREPARE = ("delete it, or rerun `prepare` for it (snakemake --forcerun prepare), "
+             "to prepare it again")
+
+
+def load_dataset(path, name: str | None = None) -> Dataset:
+    """Read a dataset written by :func:`save_dataset` (no pickle is ever loaded).
+
+    Parameters
+    ----------
+    path : str or Path
+    name : str, optional
+        The dataset the file must hold. By default, the file's stem when that
+        is a registered dataset name (``results/data/<name>.npz``), so another
+        dataset's file copied there is refused.
+
+    Raises
+    ------
+    CorruptFileError
+        If the file is empty, truncated, not a prepared dataset, inconsistent
+        (shapes that disagree, NaN features) or another dataset's; the message
+        names the file and says to delete it or rerun ``prepare``.
+    """
+    from .registry import KINDS, REGISTRY
+
+    what = "a prepared dataset (lowdim.data.save_dataset)"
+    store = read_npz(path, what=what, remedy=REPREPARE)
+    try:
         meta = json.loads(str(store["meta"]))
-        values = {name: _get(store, name) for name in _ARRAY_FIELDS}
-        extra_keys = {k.split(".")[1] for k in store.files if k.startswith("extra.")}
+        kind = meta["kind"]
+        values = {field_name: _get(store, field_name) for field_name in _ARRAY_FIELDS}
+        extra_keys = {k.split(".")[1] for k in store if k.startswith("extra.")}
         extra = {k: _get(store, f"extra.{k}") for k in sorted(extra_keys)}
-    return Dataset(name=meta["name"], kind=meta["kind"], extra=extra, meta=meta, **values)
+        dataset = Dataset(name=meta["name"], kind=kind, extra=extra, meta=meta, **values)
+        if kind not in KINDS:
+            raise ValueError(f"unknown kind {kind!r}")
+        dataset.validate()
+    except (KeyError, TypeError, ValueError, IndexError, UnicodeDecodeError) as exc:
+        problem = f"missing entry {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise CorruptFileError(path, f"not {what}, or damaged: {problem}", REPREPARE) from None
+    expected = name if name is not None else (Path(path).stem if Path(path).stem in REGISTRY
+                                              else None)
+    if expected is not None and dataset.name != expected:
+        raise CorruptFileError(path, f"it holds dataset {dataset.name!r}, not {expected!r}",
+                               REPREPARE)
+    return dataset
 
 
 def summarize(dataset: Dataset) -> dict:

@@ -106,6 +106,15 @@ class DatasetSpec:
     options_schema : dict
         JSON-schema ``properties`` for this dataset's options in the config
         (``datasets: {name: {...}}``); every property needs a ``default``.
+    labelled : bool, default=True
+        Whether the prepared dataset has class labels ``y``.
+    sizes : callable, optional
+        ``sizes(options) -> dict``: what the options (defaults filled in) tell
+        about the prepared data before it exists, for checking a config when the
+        workflow starts. Keys, each an upper bound (exact where the data fix it),
+        any of: ``n`` (items), ``n_train`` (training rows, for datasets with a
+        split of their own), ``p`` (features of ``X``), ``p1`` and ``p2`` (widths
+        of the two views). Omit what only the data can tell. See :meth:`size_bounds`.
     """
 
     name: str
@@ -116,6 +125,8 @@ class DatasetSpec:
     parser: Callable = field(repr=False)
     files: tuple[RemoteFile, ...] = ()
     options_schema: Mapping = field(default_factory=dict)
+    labelled: bool = True
+    sizes: Callable | None = field(default=None, repr=False)
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -142,9 +153,49 @@ class DatasetSpec:
         return {"type": "object", "additionalProperties": False,
                 "properties": dict(self.options_schema)}
 
-    def prepare(self, raw_files: Mapping[str, Path] | None = None, **options):
-        """Parse the raw files (or generate) into a :class:`~lowdim.data.prepared.Dataset`."""
+    def check_options(self, options: Mapping) -> dict:
+        """``options`` with the defaults filled in, after checking them against the schema.
+
+        Raises
+        ------
+        TypeError
+            An option of the wrong type, or an option this dataset does not have.
+        ValueError
+            An option outside its allowed values.
+        """
+        import jsonschema
+
+        unknown = sorted(set(options) - set(self.options_schema))
+        if unknown:
+            known = ", ".join(sorted(self.options_schema)) or "none"
+            raise TypeError(f"dataset {self.name!r} has no option {unknown[0]!r}; its options: "
+                            f"{known}")
         options = {**self.defaults(), **options}
+        errors = jsonschema.Draft202012Validator(self.json_schema()).iter_errors(options)
+        error = jsonschema.exceptions.best_match(errors)
+        if error is not None:
+            key = ".".join(str(part) for part in error.absolute_path) or "(options)"
+            kind = TypeError if error.validator == "type" else ValueError
+            raise kind(f"dataset {self.name!r}: option `{key}` got {error.instance!r}; "
+                       f"{error.message}")
+        return options
+
+    def size_bounds(self, options: Mapping | None = None) -> dict:
+        """Upper bounds on the prepared data's sizes (``n``, ``n_train``, ``p``, ``p1``,
+        ``p2``) that ``options`` determine; empty when the registry entry declares none."""
+        if self.sizes is None:
+            return {}
+        return {key: int(value) for key, value in
+                self.sizes({**self.defaults(), **(options or {})}).items()}
+
+    def prepare(self, raw_files: Mapping[str, Path] | None = None, **options):
+        """Parse the raw files (or generate) into a :class:`~lowdim.data.prepared.Dataset`.
+
+        ``options`` are checked against :attr:`options_schema` first
+        (:meth:`check_options`): an unknown option, a wrong type or a value out
+        of range is an error naming the option.
+        """
+        options = self.check_options(options)
         raw_files = dict(raw_files or {})
         missing = [f.filename for f in self.files if f.filename not in raw_files]
         if missing:

@@ -11,6 +11,8 @@ import numpy as np
 from sklearn.utils import check_scalar
 from sklearn.utils.validation import validate_data
 
+from .._validation import naming
+
 __all__ = ["check_embedding_input", "check_int", "check_float", "check_n_components",
            "check_n_neighbors", "check_choice"]
 
@@ -25,21 +27,31 @@ def check_embedding_input(estimator, X, accept_sparse=True, min_samples=2):
     if shape is not None and len(shape) == 2 and shape[0] == 0:
         raise ValueError(f"`X` is empty: got shape {tuple(shape)}; {type(estimator).__name__} "
                          f"needs at least {min_samples} samples")
-    return validate_data(estimator, X, accept_sparse="csr" if accept_sparse else False,
-                         dtype=[np.float64, np.float32], ensure_min_samples=min_samples,
-                         ensure_all_finite=True)
+    with naming("X"):
+        return validate_data(estimator, X, accept_sparse="csr" if accept_sparse else False,
+                             dtype=[np.float64, np.float32], ensure_min_samples=min_samples,
+                             ensure_all_finite=True)
 
 
 def check_int(value, name, min_val=None, max_val=None):
-    """``value`` as an int within [min_val, max_val]."""
+    """``value`` as an int within [min_val, max_val] (a bool is refused, not read as 0 or 1)."""
+    _refuse_bool(value, name, "int")
     check_scalar(value, name, numbers.Integral, min_val=min_val, max_val=max_val)
     return int(value)
 
 
 def check_float(value, name, min_val=None, max_val=None):
-    """``value`` as a float within [min_val, max_val]."""
+    """``value`` as a float within [min_val, max_val] (a bool is refused)."""
+    _refuse_bool(value, name, "float")
     check_scalar(value, name, numbers.Real, min_val=min_val, max_val=max_val)
+    if not np.isfinite(value):
+        raise ValueError(f"`{name}` must be a finite number, got {value!r}")
     return float(value)
+
+
+def _refuse_bool(value, name, expected):
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"`{name}` must be an {expected}, got the bool {value!r}")
 
 
 def check_n_components(n_components, n_samples, n_features=None):

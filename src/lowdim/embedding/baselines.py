@@ -17,7 +17,8 @@ import scipy.sparse as sp
 from scipy import linalg
 
 from ._base import EmbeddingEstimator
-from ._validation import check_embedding_input, check_n_components, check_n_neighbors
+from ._validation import (check_embedding_input, check_float, check_n_components,
+                          check_n_neighbors)
 from .mds import ClassicalMDS
 from .vec2vec import Vec2Vec
 
@@ -31,11 +32,15 @@ logger = logging.getLogger("lowdim")
 class _LibraryEmbedding(EmbeddingEstimator):
     """Common fit logic: validate, build the library estimator, store ``embedding_``."""
 
+    #: Whether ``n_neighbors=None`` means a default (Laplacian Eigenmaps) rather than a mistake.
+    _n_neighbors_none_ok = False
+
     def fit(self, X, y=None):
         """Compute the embedding of ``X`` of shape (n_samples, n_features); ``y`` is ignored."""
         X = check_embedding_input(self, X, accept_sparse=self._accepts_sparse)
         check_n_components(self.n_components, X.shape[0])
-        if hasattr(self, "n_neighbors") and self.n_neighbors is not None:
+        if hasattr(self, "n_neighbors") and (self.n_neighbors is not None
+                                             or not self._n_neighbors_none_ok):
             check_n_neighbors(self.n_neighbors, X.shape[0])
         self.estimator_ = self._make_estimator(X)
         self.embedding_ = np.asarray(self.estimator_.fit_transform(self._prepare(X)),
@@ -146,7 +151,12 @@ class LLEEmbedding(_LibraryEmbedding):
                                       random_state=self.random_state, n_jobs=self.n_jobs)
 
     def _prepare(self, X):
-        return isometric_dense_rows(X)
+        X = isometric_dense_rows(X)
+        if self.n_components > X.shape[1]:
+            raise ValueError(f"`n_components` must be <= n_features = {X.shape[1]} for LLE "
+                             f"(the rank of X when it is sparse and wide), got "
+                             f"{self.n_components}")
+        return X
 
 
 class LaplacianEigenmaps(_LibraryEmbedding):
@@ -161,6 +171,8 @@ class LaplacianEigenmaps(_LibraryEmbedding):
     n_jobs : int or None, default=None
     """
 
+    _n_neighbors_none_ok = True
+
     def __init__(self, n_components=2, *, n_neighbors=None, random_state=None, n_jobs=None):
         self.n_components = n_components
         self.n_neighbors = n_neighbors
@@ -170,6 +182,11 @@ class LaplacianEigenmaps(_LibraryEmbedding):
     def _make_estimator(self, X):
         from sklearn.manifold import SpectralEmbedding
 
+        if self.n_components > X.shape[0] - 2:
+            # The spectral embedding drops the constant eigenvector, so it needs
+            # n_components + 1 eigenvectors, fewer than n_samples (ARPACK).
+            raise ValueError(f"`n_components` must be <= n_samples - 2 = {X.shape[0] - 2} for "
+                             f"Laplacian Eigenmaps, got {self.n_components}")
         return SpectralEmbedding(n_components=self.n_components, affinity="nearest_neighbors",
                                  n_neighbors=self.n_neighbors, random_state=self.random_state,
                                  n_jobs=self.n_jobs)
@@ -201,6 +218,10 @@ class UMAPEmbedding(_LibraryEmbedding):
 
     def _make_estimator(self, X):
         from umap import UMAP
+
+        check_float(self.min_dist, "min_dist", min_val=0.0)
+        if not isinstance(self.metric, str) and not callable(self.metric):
+            raise TypeError(f"`metric` must be a metric name or a function, got {self.metric!r}")
 
         # umap-learn forces one thread (and warns) when seeded: ask for that directly.
         n_jobs = 1 if self.random_state is not None else (-1 if self.n_jobs is None

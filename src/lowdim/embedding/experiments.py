@@ -50,7 +50,11 @@ def sweep_settings(method, neighbors, n_samples):
     parameter = NEIGHBOR_PARAMETER[method]
     if parameter is None or method == "vec2vec":
         return [{}]
-    return [{parameter: int(k)} for k in neighbors if int(k) < n_samples]
+    settings = [{parameter: int(k)} for k in neighbors if int(k) < n_samples]
+    if not settings:
+        raise ValueError(f"`neighbors` {list(neighbors)} holds no neighbour count < n_samples = "
+                         f"{n_samples}, so {method} has no setting to fit")
+    return settings
 
 
 def setting_label(setting: dict) -> str:
@@ -91,6 +95,11 @@ def embed_sweep(X, method, *, n_components, settings, params=None, random_state=
         (n_settings, n_samples, n_components), NaN where the fit failed),
         ``seconds`` (fit wall time per setting, NaN on failure) and ``errors``
         (message per setting, "" on success).
+
+    Raises
+    ------
+    ValueError
+        If every setting fails (or there is none), with each setting's error.
     """
     n = X.shape[0]
     out = {"settings": [], "embeddings": np.full((len(settings), n, n_components), np.nan),
@@ -102,6 +111,9 @@ def embed_sweep(X, method, *, n_components, settings, params=None, random_state=
             Z, seconds = fit_embedding(X, method, n_components=n_components,
                                        params={**(params or {}), **setting},
                                        random_state=random_state, n_jobs=n_jobs)
+            if not np.all(np.isfinite(Z)):
+                raise ValueError(f"the embedding has {int(np.sum(~np.isfinite(Z)))} non-finite "
+                                 f"values")
         except SETTING_ERRORS as exc:
             logger.warning("%s %s failed: %s", method, label, exc)
             out["errors"].append(f"{type(exc).__name__}: {exc}")
@@ -110,6 +122,10 @@ def embed_sweep(X, method, *, n_components, settings, params=None, random_state=
         out["embeddings"][i] = Z
         out["seconds"][i] = seconds
         out["errors"].append("")
+    if all(out["errors"]):  # an all-NaN sweep would score as an empty table
+        failures = "; ".join(f"{label}: {error}" for label, error in
+                             zip(out["settings"], out["errors"]))
+        raise ValueError(f"every setting of {method} failed ({failures or 'no setting given'})")
     return out
 
 
@@ -138,6 +154,12 @@ def score_sweep(embeddings, settings, y, *, k_grid=KNN_K_GRID, n_splits=4, stand
         for gamma, value in zip(gammas, ari):
             rows.append({"setting": label, "metric": "ari", "fold": np.nan, "gamma": gamma,
                          "value": value, "best_k": np.nan})
+    if not rows:
+        raise ValueError(f"no embedding of the sweep is finite (settings {list(settings)}): "
+                         f"there is nothing to score")
+    if gammas and all(np.isnan(r["value"]) for r in rows if r["metric"] == "ari"):
+        raise ValueError(f"spectral clustering failed at every gamma of `gammas` "
+                         f"{list(gammas)} for every setting (see the warnings in the log)")
     return pd.DataFrame(rows, columns=["setting", "metric", "fold", "gamma", "value", "best_k"])
 
 

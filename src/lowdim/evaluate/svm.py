@@ -20,6 +20,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._validation import check_label_count, check_number, naming
+
 __all__ = ["TunedSVM", "check_class_counts"]
 
 logger = logging.getLogger("lowdim")
@@ -107,12 +109,14 @@ class TunedSVM(ClassifierMixin, BaseEstimator):
     def _check_params(self):
         if self.kernel not in ("linear", "precomputed"):
             raise ValueError(f"`kernel` must be 'linear' or 'precomputed', got {self.kernel!r}")
-        grid = np.asarray(self.C_grid, dtype=float).ravel()
+        try:
+            grid = np.asarray(self.C_grid, dtype=float).ravel()
+        except (TypeError, ValueError):
+            grid = np.array([np.nan])
         if grid.size == 0 or not np.all(np.isfinite(grid)) or grid.min() <= 0:
             raise ValueError(f"`C_grid` must hold positive numbers, got {self.C_grid!r}")
-        if isinstance(self.n_folds, bool) or not isinstance(self.n_folds, (int, np.integer)) \
-                or self.n_folds < 2:
-            raise ValueError(f"`n_folds` must be an integer >= 2, got {self.n_folds!r}")
+        check_number(self.n_folds, "n_folds", integer=True, minimum=2)
+        check_number(self.max_iter, "max_iter", integer=True, minimum=1)
         return np.sort(grid)
 
     def fit(self, X, y):
@@ -124,8 +128,14 @@ class TunedSVM(ClassifierMixin, BaseEstimator):
         y : array-like of shape (n,)
         """
         grid = self._check_params()
-        X, y = validate_data(self, X, y, accept_sparse="csr" if self.kernel == "linear" else False,
-                             dtype=np.float64)
+        if hasattr(X, "shape") and len(X.shape) == 2:
+            check_label_count(y, X.shape[0])
+        with naming("X"):
+            X, y = validate_data(self, X, y, dtype=np.float64,
+                                 accept_sparse="csr" if self.kernel == "linear" else False)
+        if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
+            raise ValueError(f"`X` must be the square Gram matrix of the training items for "
+                             f"kernel='precomputed', got shape {X.shape}")
         check_classification_targets(y)
         counts = check_class_counts(y)
         self.n_folds_ = int(min(self.n_folds, counts.min()))

@@ -25,10 +25,12 @@ _PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
 METHOD_STYLES = {
     # similarity approximation (SMS-Nystrom paper)
     "sms_nystrom": ("SMS-Nyström", "#D55E00", "o"),
+    "sms_nystrom_rescale": ("SMS-Nyström (rescaled)", "#44AA99", "h"),  # authors' coreference
     "nystrom": ("Nyström", "#0072B2", "s"),
     "shifted_nystrom_exact": ("Shifted Nyström (exact λmin)", "#56B4E9", "v"),
     "sicur": ("SiCUR", "#009E73", "^"),
     "stacur": ("StaCUR", "#CC79A7", "D"),
+    "stacur_independent": ("StaCUR (independent rows)", "#882255", "d"),
     "optimal": ("Optimal (rank-s eig)", "#000000", "x"),
     "exact": ("Exact", "#000000", "*"),
     "wme": ("WME", "#E69F00", "P"),

@@ -14,6 +14,7 @@ import os
 
 import numpy as np
 
+from .._validation import check_number
 from ..progress import Progress
 
 __all__ = ["SimilarityOracle", "check_n_jobs"]
@@ -76,9 +77,7 @@ class SimilarityOracle:
     def __init__(self, n_jobs=1, cache=True, chunk_size=2048):
         self.n_jobs = check_n_jobs(n_jobs)
         self.cache = bool(cache)
-        if not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
-            raise ValueError(f"`chunk_size` must be a positive integer, got {chunk_size!r}")
-        self.chunk_size = int(chunk_size)
+        self.chunk_size = check_number(chunk_size, "chunk_size", integer=True, minimum=1)
         self._n_evaluations = 0
         self._cache_keys = np.empty(0, dtype=np.int64)
         self._cache_values = np.empty(0, dtype=np.float64)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 
+from .._validation import check_matrix
 from ._oracle import SimilarityOracle
 
 __all__ = ["DenseOracle"]
@@ -11,6 +13,10 @@ __all__ = ["DenseOracle"]
 
 def _dense_pairs(K, i, j):
     return K[i, j]
+
+
+def _sparse_pairs(K, i, j):
+    return np.asarray(K[i, j]).ravel()
 
 
 class DenseOracle(SimilarityOracle):
@@ -21,8 +27,9 @@ class DenseOracle(SimilarityOracle):
 
     Parameters
     ----------
-    K : array-like of shape (n, n)
-        The similarity matrix; must be square and finite.
+    K : array-like or scipy.sparse matrix of shape (n, n)
+        The similarity matrix; must be square and finite. A sparse matrix is
+        kept sparse (CSR; entries not stored are 0).
     symmetrize : bool, default=False
         Use ``(K + K.T) / 2``. Without it, a ``K`` that is not symmetric (to
         ``rtol=1e-10`` of its largest entry) gives an oracle with
@@ -33,7 +40,7 @@ class DenseOracle(SimilarityOracle):
 
     Attributes
     ----------
-    K : ndarray of shape (n, n), float64
+    K : ndarray or scipy.sparse.csr_matrix of shape (n, n), float64
         The matrix served (symmetrised if asked).
     symmetric : bool
 
@@ -47,19 +54,19 @@ class DenseOracle(SimilarityOracle):
 
     def __init__(self, K, symmetrize=False, n_jobs=1, cache=True, chunk_size=1 << 20):
         super().__init__(n_jobs=n_jobs, cache=cache, chunk_size=chunk_size)
-        K = np.asarray(K, dtype=np.float64)
-        if K.ndim != 2 or K.shape[0] != K.shape[1]:
-            raise ValueError(f"`K` must be a square matrix, got shape {K.shape}")
-        if not np.all(np.isfinite(K)):
-            bad = np.argwhere(~np.isfinite(K))[0]
-            raise ValueError(f"`K` contains non-finite values, first K[{bad[0]}, {bad[1]}] = "
-                             f"{K[bad[0], bad[1]]}")
+        K = check_matrix(K, "K", square=True)
         if symmetrize:
             K = (K + K.T) / 2.0
-        scale = float(np.abs(K).max()) if K.size else 0.0
-        self.symmetric = bool(np.allclose(K, K.T, rtol=0.0, atol=1e-10 * max(scale, 1e-300)))
+        if sp.issparse(K):
+            K = sp.csr_matrix(K)
+            scale = float(abs(K).max()) if K.nnz else 0.0
+            gap = float(abs(K - K.T).max()) if K.nnz else 0.0
+        else:
+            scale = float(np.abs(K).max())
+            gap = float(np.abs(K - K.T).max())
+        self.symmetric = gap <= 1e-10 * max(scale, 1e-300)
         self.K = K
         self._n = K.shape[0]
 
     def _pair_task(self):
-        return _dense_pairs, (self.K,)
+        return (_sparse_pairs if sp.issparse(self.K) else _dense_pairs), (self.K,)

@@ -17,6 +17,7 @@ from sklearn.neural_network import MLPClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array, check_is_fitted, check_X_y
 
+from .._validation import check_label_count, check_number, naming
 from ._oracle import SimilarityOracle
 
 __all__ = ["PairwiseMLP", "PairwiseMLPOracle", "pair_features", "sample_label_pairs"]
@@ -120,17 +121,21 @@ class PairwiseMLP(BaseEstimator):
             Item embeddings.
         y : array-like of shape (n,)
         """
-        X, y = check_X_y(X, y, dtype=np.float64)
+        if hasattr(X, "shape") and len(X.shape) == 2:
+            check_label_count(y, X.shape[0])
+        with naming("X"):
+            X, y = check_X_y(X, y, dtype=np.float64)
         if X.shape[0] < 2:
             raise ValueError(f"`X` has n_samples = {X.shape[0]}; pairs need at least two items")
         if self.activation not in ("relu", "tanh", "logistic"):
             raise ValueError(f"`activation` must be 'relu', 'tanh' or 'logistic', "
                              f"got {self.activation!r}")
-        if not isinstance(self.n_pairs, (int, np.integer)) or self.n_pairs < 2:
-            raise ValueError(f"`n_pairs` must be an integer >= 2, got {self.n_pairs!r}")
-        if not 0.0 < self.positive_fraction < 1.0:
+        check_number(self.n_pairs, "n_pairs", integer=True, minimum=2)
+        if not 0.0 < check_number(self.positive_fraction, "positive_fraction") < 1.0:
             raise ValueError(f"`positive_fraction` must be in (0, 1), "
                              f"got {self.positive_fraction!r}")
+        check_number(self.alpha, "alpha", minimum=0.0)
+        check_number(self.max_iter, "max_iter", integer=True, minimum=1)
         rng = check_random_state(self.random_state)
         i, j, same = sample_label_pairs(y, self.n_pairs, self.positive_fraction, rng)
         self.mlp_ = MLPClassifier(hidden_layer_sizes=self.hidden_layer_sizes,

@@ -27,7 +27,7 @@ from scipy.cluster.hierarchy import fcluster, linkage
 from scipy.spatial.distance import squareform
 from sklearn.utils import check_random_state
 
-from ..approx import METHODS, sample_size
+from ..approx import METHODS, SMS_METHODS, sample_size
 from ..io import load_npz, save_npz
 from ..evaluate.coref import conll_f1, coreference_scores
 from ..seeding import derive_seed
@@ -210,7 +210,7 @@ def _approximate(K, method, fraction, seed, options):
     if method == "exact":
         return K, n * (n + 1) // 2, False
     s = sample_size(fraction, n) if n > 2 else n
-    multiplier = options.get("multiplier", 2) if method == "sms_nystrom" else 1
+    multiplier = options.get("multiplier", 2) if method in SMS_METHODS else 1
     if s >= n or round(multiplier * s) > n:
         return K, n * (n + 1) // 2, True
     approx = METHODS[method](DenseOracle(K), s, random_state=seed, **options)

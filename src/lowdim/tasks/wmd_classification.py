@@ -8,7 +8,11 @@ training documents classifies them:
 - ``nystrom``, ``sms_nystrom``, ``sicur``, ``stacur``: the approximation is
   built from the training documents only (every sampled document is a
   training document) and a test document's features come from its
-  similarities to the sampled ones (:mod:`lowdim.approx.features`);
+  similarities to the sampled ones (:mod:`lowdim.approx.features`). SiCUR's
+  features are by default the authors' ``K[:, C] V Sigma^{-1/2}`` (``s / 2``
+  features, :func:`~lowdim.approx.features.sicur_feature_map`); StaCUR
+  samples rows ``I = J`` (the authors' default here) and factors the positive
+  part of its symmetric part (``s`` features);
 - ``optimal``: rank-``s`` eigen-features of the training kernel;
 - ``wmd_kernel``: an SVM on the exact kernel (precomputed Gram matrix);
 - ``wme``: Word Mover's Embedding, ``s`` random documents (:mod:`lowdim.approx.wme`).
@@ -29,19 +33,22 @@ import scipy.linalg
 from sklearn.model_selection import StratifiedShuffleSplit
 
 from ..approx import METHODS
-from ..approx.features import eigen_feature_map, feature_map
+from ..approx.features import eigen_feature_map, feature_map, sicur_feature_map
 from ..approx.wme import document_bags, random_documents, wme_features, wme_similarities
 from ..evaluate.svm import TunedSVM, check_class_counts
 from ..seeding import derive_seed
 from ..similarity import DenseOracle
 
 __all__ = ["CLASSIFICATION_METHODS", "best_rank_rows", "classify_documents", "corpus_splits",
-           "corpus_wme_similarities", "document_splits", "kernel_power", "rank_schedule"]
+           "corpus_wme_similarities", "document_splits", "kernel_power", "rank_schedule",
+           "SICUR_FEATURES", "approx_features"]
 
 logger = logging.getLogger("lowdim")
 
 APPROX_METHODS = ("nystrom", "sms_nystrom", "sicur", "stacur")
 CLASSIFICATION_METHODS = APPROX_METHODS + ("optimal", "wmd_kernel", "wme")
+#: SiCUR's feature maps: the authors' ``K[:, C] V Sigma^{-1/2}`` or the symmetric part's factor.
+SICUR_FEATURES = ("authors", "symmetric")
 
 
 def kernel_power(K, gamma, gamma0) -> np.ndarray:
@@ -191,14 +198,45 @@ def rank_schedule(method, ranks, n_train, multiplier=2.0, n_random=None) -> list
     return schedule
 
 
-def _approx_features(method, K_train, K_test_train, rank, seed, options):
-    """Train and test features of one sampling method and the evaluations they needed."""
+def approx_features(method, K_train, K_test_train, rank, seed, options=None,
+                    sicur_features="authors"):
+    """Training and test features of one sampling method and the evaluations they need.
+
+    Parameters
+    ----------
+    method : {"nystrom", "sms_nystrom", "sicur", "stacur"}
+    K_train : ndarray of shape (n_train, n_train)
+        The kernel between training documents; the method samples from it.
+    K_test_train : ndarray of shape (n_test, n_train)
+        The kernel from test to training documents; only the columns of the
+        sampled documents are read.
+    rank : int
+        The sample size ``s``.
+    seed : int
+    options : dict, optional
+        Keyword arguments of the method.
+    sicur_features : {"authors", "symmetric"}, default="authors"
+        See :func:`classify_documents`.
+
+    Returns
+    -------
+    Z_train : ndarray of shape (n_train, r)
+    Z_test : ndarray of shape (n_test, r)
+    evaluations : int
+        What the oracle computed for the map on the training documents (the
+        authors' SiCUR map reads only ``K[:, C]``, so ``K[R, :]`` is not
+        charged), plus each test document's similarities to the sampled
+        documents the map reads (``fmap.columns``).
+    """
+    options = dict(options or {})
     oracle = DenseOracle(K_train)
-    approx = METHODS[method](oracle, rank, random_state=seed, **options)
-    fmap = feature_map(approx)
+    if method == "sicur" and sicur_features == "authors":
+        fmap = sicur_feature_map(oracle, rank, random_state=seed)
+    else:
+        fmap = feature_map(METHODS[method](oracle, rank, random_state=seed, **options))
     Z_train = fmap.transform(K_train[:, fmap.columns])
     Z_test = fmap.transform(K_test_train[:, fmap.columns])
-    return Z_train, Z_test, approx.evaluations + K_test_train.shape[0] * fmap.columns.size
+    return Z_train, Z_test, oracle.evaluations + K_test_train.shape[0] * fmap.columns.size
 
 
 class _Best:
@@ -245,7 +283,8 @@ def _candidates(method, K_tr, K_te, gamma, schedule, s, split, wme_rows, n_tr, f
                    fmap.n_features, full)
         else:
             seed = derive_seed(s["seed"], "landmarks", split, r)
-            Z_tr, Z_te, evaluations = _approx_features(method, K_tr, K_te, r, seed, s["options"])
+            Z_tr, Z_te, evaluations = approx_features(method, K_tr, K_te, r, seed, s["options"],
+                                                      s["sicur_features"])
             yield r, None, "linear", Z_tr, Z_te, Z_tr.shape[1], evaluations
 
 
@@ -298,7 +337,8 @@ def _rows_for_split(method, K, y, train, test, s, split):
 
 
 def classify_documents(method, K, y, splits, *, gamma0, gammas, ranks=(), C_grid=(0.1, 1, 10),
-                       n_folds=5, seed=0, options=None, wme=None, max_iter=20000) -> pd.DataFrame:
+                       n_folds=5, seed=0, options=None, wme=None, max_iter=20000,
+                       sicur_features="authors") -> pd.DataFrame:
     """Accuracy of one method over splits and ranks, every choice made by CV on training data.
 
     Parameters
@@ -328,6 +368,11 @@ def classify_documents(method, K, y, splits, *, gamma0, gammas, ranks=(), C_grid
         ``multiplier``, ``alpha``).
     wme : dict of int -> ndarray of shape (n, R_max), optional
         For ``wme``: ``D_max`` -> ``exp(-WMD)`` to the random documents.
+    sicur_features : {"authors", "symmetric"}, default="authors"
+        SiCUR's features: ``K[:, C] V Sigma^{-1/2}`` from the SVD of ``K[R, C]``
+        (``s // 2`` features and similarities per test document, the authors'
+        ``get_feat``) or the factor of the positive part of the symmetric
+        part of ``K~`` (the ``s`` sampled rows; :func:`~lowdim.approx.features.feature_map`).
 
     Returns
     -------
@@ -342,12 +387,15 @@ def classify_documents(method, K, y, splits, *, gamma0, gammas, ranks=(), C_grid
         raise ValueError(f"`method` must be one of {list(CLASSIFICATION_METHODS)}, got {method!r}")
     if method == "wme" and not wme:
         raise ValueError("method 'wme' needs `wme`: D_max -> exp(-WMD) to random documents")
+    if sicur_features not in SICUR_FEATURES:
+        raise ValueError(f"`sicur_features` must be one of {SICUR_FEATURES}, got "
+                         f"{sicur_features!r}")
     if method != "wmd_kernel" and not len(ranks):
         raise ValueError(f"`ranks` is empty: method {method!r} needs at least one rank")
     settings = {"gamma0": gamma0, "gammas": list(gammas), "ranks": list(ranks),
                 "C_grid": tuple(C_grid), "n_folds": n_folds, "seed": seed,
                 "options": dict(options or {}) if method in APPROX_METHODS else {},
-                "wme": dict(wme or {}), "max_iter": max_iter}
+                "wme": dict(wme or {}), "max_iter": max_iter, "sicur_features": sicur_features}
     y = np.asarray(y)
     rows = []
     for split, (train, test) in enumerate(splits):

@@ -31,7 +31,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ...progress import Progress
-from ..parsing import FormatError, members_under, split_indices, subsample
+from ..parsing import FormatError, kept_rows, members_under, split_indices, subsample
 from ..prepared import Dataset
 from ..registry import DatasetSpec, RemoteFile, register
 from ..views import SPLITS, split_image_halves
@@ -233,7 +233,8 @@ register(DatasetSpec(
     description="Mediamill video keyframes: 120 visual features vs 101 concept labels, "
                 "43,907 shots",
     source="Snoek et al. 2006 (Mediamill challenge), LIBSVM multilabel exp1",
-    licence="research use; cite Snoek et al. 2006"))
+    licence="research use; cite Snoek et al. 2006",
+    labelled=False, sizes=lambda o: {"p1": 120, "p2": 101}))
 
 register(DatasetSpec(
     name="mnist_halves", kind="two_view", parser=_mnist_halves, files=MNIST_FILES,
@@ -243,7 +244,9 @@ register(DatasetSpec(
     options_schema={"split": {"type": "string", "enum": list(SPLITS), "default": "left_right",
                               "description": "left_right (the AppGrad paper's text) or "
                                              "top_bottom (the authors' MNIST code)"},
-                    "n_rows": _ROWS, "seed": _SEED}))
+                    "n_rows": _ROWS, "seed": _SEED},
+    sizes=lambda o: {"n": kept_rows(70000, o["n_rows"]),
+                     "n_train": min(kept_rows(70000, o["n_rows"]), 60000), "p1": 392, "p2": 392}))
 
 register(DatasetSpec(
     name="ptb", kind="two_view", parser=_ptb,
@@ -259,7 +262,9 @@ register(DatasetSpec(
         "window": {"type": "integer", "minimum": 1, "default": 1,
                    "description": "context words on each side"},
         "eos": {"type": "boolean", "default": True,
-                "description": "add an <eos> token at the end of each sentence (line)"}}))
+                "description": "add an <eos> token at the end of each sentence (line)"}},
+    labelled=False,
+    sizes=lambda o: {"p1": o["vocab_size"], "p2": 2 * o["window"] * o["vocab_size"]}))
 
 register(DatasetSpec(
     name="url_reputation", kind="two_view", parser=_url_reputation,
@@ -286,4 +291,5 @@ register(DatasetSpec(
         "x_max_features": {"type": "integer", "minimum": 0, "default": 0,
                            "description": "keep X's most frequent columns; 0 keeps all"},
         "y_max_features": {"type": "integer", "minimum": 0, "default": 0,
-                           "description": "keep Y's most frequent columns; 0 keeps all"}}))
+                           "description": "keep Y's most frequent columns; 0 keeps all"}},
+    sizes=lambda o: {"n": kept_rows(2396130, o["n_rows"])}))

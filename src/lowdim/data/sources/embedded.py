@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..parsing import kept_rows, subsample
 from ..prepared import Dataset
 from ..registry import DatasetSpec, register
 from ..text import bag_of_words, tokenize
@@ -25,7 +26,7 @@ def _digits(raw_files, *, n_rows: int, seed: int):
 
     digits = load_digits()
     X, y = digits.data.astype(np.float64), digits.target.astype(np.int64)
-    rows = _subsample(len(y), n_rows, seed)
+    rows = subsample(len(y), n_rows, seed)
     return Dataset(name="digits", kind="dense", X=X[rows], y=y[rows],
                    label_names=np.array([str(c) for c in range(10)]),
                    meta={"image_shape": [8, 8], "units": "grey level 0-16"})
@@ -37,14 +38,6 @@ def _digits_halves(raw_files, *, split: str, n_rows: int, seed: int):
     return Dataset(name="digits_halves", kind="two_view", X=first, Y=second, y=base.y,
                    label_names=base.label_names,
                    meta={"split": split, "image_shape": [8, 8]})
-
-
-def _subsample(n: int, n_rows: int, seed: int) -> np.ndarray:
-    """All rows when ``n_rows`` is 0 or >= n, else a seeded sorted random subset."""
-    if n_rows <= 0 or n_rows >= n:
-        return np.arange(n)
-    rng = np.random.default_rng(seed)
-    return np.sort(rng.choice(n, size=n_rows, replace=False))
 
 
 def _read_gensim_text(name: str) -> list[str]:
@@ -90,7 +83,8 @@ register(DatasetSpec(
     name="digits", kind="dense", parser=_digits,
     description="8x8 handwritten digit images, 10 classes",
     source=_SKLEARN, licence=_SKLEARN_LICENCE,
-    options_schema={"n_rows": _ROWS, "seed": _SEED}))
+    options_schema={"n_rows": _ROWS, "seed": _SEED},
+    sizes=lambda o: {"n": kept_rows(1797, o["n_rows"]), "p": 64}))
 
 register(DatasetSpec(
     name="digits_halves", kind="two_view", parser=_digits_halves,
@@ -99,14 +93,17 @@ register(DatasetSpec(
     options_schema={"split": {"type": "string", "enum": list(SPLITS), "default": "left_right",
                               "description": "left_right (the AppGrad paper's text) or "
                                              "top_bottom (the authors' MNIST code)"},
-                    "n_rows": _ROWS, "seed": _SEED}))
+                    "n_rows": _ROWS, "seed": _SEED},
+    sizes=lambda o: {"n": kept_rows(1797, o["n_rows"]), "p1": 32, "p2": 32}))
 
 register(DatasetSpec(
     name="pang_lee", kind="text", parser=_pang_lee,
     description="movie-review sentences labelled positive/negative (Pang & Lee)",
-    source="gensim test data pang_lee_polarity.cor", licence=_GENSIM_LICENCE))
+    source="gensim test data pang_lee_polarity.cor", licence=_GENSIM_LICENCE,
+    sizes=lambda o: {"n": 200}))
 
 register(DatasetSpec(
     name="lee", kind="text", parser=_lee,
     description="Lee et al. (2005) background news corpus, unlabelled",
-    source="gensim test data lee_background.cor", licence=_GENSIM_LICENCE))
+    source="gensim test data lee_background.cor", licence=_GENSIM_LICENCE,
+    labelled=False, sizes=lambda o: {"n": 300}))

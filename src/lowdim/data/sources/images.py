@@ -22,7 +22,7 @@ import zipfile
 import numpy as np
 
 from ..parsing import FormatError, encode_labels, load_mat, member_bytes, members_under, \
-    split_indices, subsample
+    kept_rows, split_indices, subsample
 from ..prepared import Dataset
 from ..registry import DatasetSpec, RemoteFile, register
 
@@ -211,7 +211,8 @@ register(DatasetSpec(
     description="MNIST handwritten digits, 70,000 x 784 (28x28 grey), 10 classes",
     source="LeCun, Cortes & Burges; IDX files (mirror used by torchvision)",
     licence="CC BY-SA 3.0 (per LeCun's page as mirrored by TFDS); cite LeCun et al. 1998",
-    options_schema={"n_rows": _ROWS, "seed": _SEED}))
+    options_schema={"n_rows": _ROWS, "seed": _SEED},
+    sizes=lambda o: {"n": kept_rows(70000, o["n_rows"]), "p": 784}))
 
 register(DatasetSpec(
     name="cifar10", kind="dense", parser=_cifar10,
@@ -224,7 +225,8 @@ register(DatasetSpec(
     description="CIFAR-10 colour images, 60,000 x 3,072 (32x32x3), 10 classes",
     source="Krizhevsky 2009, binary version (no pickle)",
     licence="no explicit licence; free for research, cite Krizhevsky 2009",
-    options_schema={"n_rows": _ROWS, "seed": _SEED}))
+    options_schema={"n_rows": _ROWS, "seed": _SEED},
+    sizes=lambda o: {"n": kept_rows(60000, o["n_rows"]), "p": 3072}))
 
 register(DatasetSpec(
     name="svhn", kind="dense", parser=_svhn,
@@ -239,7 +241,9 @@ register(DatasetSpec(
     licence="non-commercial use only (SVHN terms); cite Netzer et al. 2011",
     options_schema={"n_rows": _ROWS, "seed": _SEED,
                     "include_test": {"type": "boolean", "default": True,
-                                     "description": "add test_32x32.mat to the training images"}}))
+                                     "description": "add test_32x32.mat to the training images"}},
+    sizes=lambda o: {"n": kept_rows(73257 + 26032 * o["include_test"], o["n_rows"]),
+                     "p": 3072}))
 
 register(DatasetSpec(
     name="coil20", kind="dense", parser=_coil20,
@@ -251,4 +255,5 @@ register(DatasetSpec(
     description="COIL-20 processed object images, 1,440 x 16,384 (128x128 grey), 20 classes",
     source="Nene, Nayar & Murase 1996, Columbia CAVE (processed set)",
     licence="research use; cite Nene et al. 1996 (Columbia technical report CUCS-005-96)",
-    options_schema={"n_rows": _ROWS, "seed": _SEED}))
+    options_schema={"n_rows": _ROWS, "seed": _SEED},
+    sizes=lambda o: {"n": kept_rows(1440, o["n_rows"]), "p": 16384}))

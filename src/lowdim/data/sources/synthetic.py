@@ -172,7 +172,8 @@ register(DatasetSpec(
         "condition": _num(100.0, minimum=1.0, description="condition number of each view's "
                                                           "covariance"),
         "seed": _int(0, minimum=0, description="generator seed"),
-    }))
+    },
+    labelled=False, sizes=lambda o: {"n": o["n"], "p1": o["p1"], "p2": o["p2"]}))
 
 register(DatasetSpec(
     name="sparse_two_view", kind="two_view", parser=_sparse,
@@ -190,4 +191,5 @@ register(DatasetSpec(
         "max_template": _int(8, description="features of the largest template"),
         "noise_nnz": _int(10, minimum=0, description="uniform noise features per row"),
         "seed": _int(0, minimum=0, description="generator seed"),
-    }))
+    },
+    sizes=lambda o: {"n": o["n"], "p1": o["p1"], "p2": o["p2"]}))

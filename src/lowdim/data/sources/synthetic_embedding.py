@@ -112,7 +112,8 @@ register(DatasetSpec(
         "n_classes": _int(10, description="clusters (labels)"),
         "cluster_std": _std(12.0),
         "seed": _int(0, minimum=0, description="generator seed"),
-    }))
+    },
+    sizes=lambda o: {"n": o["n_samples"], "p": o["n_features"]}))
 
 register(DatasetSpec(
     name="sparse_blobs", kind="sparse", parser=_sparse_blobs,
@@ -126,4 +127,5 @@ register(DatasetSpec(
         "cluster_std": _std(12.0),
         "nnz_per_feature": _int(4, description="columns each latent coordinate is copied to"),
         "seed": _int(0, minimum=0, description="generator seed"),
-    }))
+    },
+    sizes=lambda o: {"n": o["n_samples"], "p": o["n_features"]}))

@@ -27,8 +27,8 @@ import re
 
 import numpy as np
 
-from ..parsing import FormatError, encode_labels, member_bytes, members_under, split_indices, \
-    subsample
+from ..parsing import FormatError, encode_labels, kept_rows, member_bytes, members_under, \
+    split_indices, subsample
 from ..prepared import Dataset
 from ..registry import DatasetSpec, RemoteFile, register
 from ..text import bag_of_words, tokenize
@@ -160,13 +160,15 @@ register(DatasetSpec(
     name="newsgroups_long", kind="text", parser=_twenty_news("newsgroups_long", strip_header),
     files=(_NEWS_FILE,), source=_NEWS_SOURCE, licence=_NEWS_LICENCE,
     description="20 Newsgroups posts without headers, 18,846 documents, 20 classes",
-    options_schema=_OPTIONS))
+    options_schema=_OPTIONS,
+    sizes=lambda o: {"n": kept_rows(18846, o["n_rows"])}))
 
 register(DatasetSpec(
     name="newsgroups_short", kind="text", parser=_twenty_news("newsgroups_short", subject_of),
     files=(_NEWS_FILE,), source=_NEWS_SOURCE, licence=_NEWS_LICENCE,
     description="20 Newsgroups Subject lines only, 20 classes",
-    options_schema=_OPTIONS))
+    options_schema=_OPTIONS,
+    sizes=lambda o: {"n": kept_rows(18846, o["n_rows"])}))
 
 register(DatasetSpec(
     name="movie_polarity", kind="text", parser=_movie_polarity,
@@ -178,7 +180,8 @@ register(DatasetSpec(
     description="movie reviews, polarity dataset v2.0, 2,000 documents, 2 classes",
     source="Pang & Lee 2004, Cornell movie-review data",
     licence="no explicit licence; distributed for research, cite Pang & Lee 2004",
-    options_schema=_OPTIONS))
+    options_schema=_OPTIONS,
+    sizes=lambda o: {"n": kept_rows(2000, o["n_rows"])}))
 
 register(DatasetSpec(
     name="web_snippets", kind="text", parser=_web_snippets,
@@ -187,4 +190,5 @@ register(DatasetSpec(
     description="Google web search snippets, 12,340 snippets, 8 domains",
     source="Phan, Nguyen & Horiguchi 2008 (WWW), JWebPro",
     licence="no explicit licence; distributed for research, cite Phan et al. 2008",
-    options_schema=_OPTIONS))
+    options_schema=_OPTIONS,
+    sizes=lambda o: {"n": kept_rows(12340, o["n_rows"])}))

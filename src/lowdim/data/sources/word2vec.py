@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..parsing import kept_rows
 from ..prepared import Dataset
 from ..registry import DatasetSpec, RemoteFile, register
 from ..word_vectors import load_word2vec_binary
@@ -38,4 +39,5 @@ register(DatasetSpec(
     licence="Apache-2.0 (word2vec project page)",
     options_schema={"limit": {"type": "integer", "minimum": 0, "default": 0,
                               "description": "read only the first (most frequent) words; "
-                                             "0 reads all 3,000,000"}}))
+                                             "0 reads all 3,000,000"}},
+    labelled=False, sizes=lambda o: {"n": kept_rows(3000000, o["limit"])}))

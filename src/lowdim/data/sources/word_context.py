@@ -94,4 +94,6 @@ register(DatasetSpec(
         "test_fraction": {"type": "number", "minimum": 0, "maximum": 0.9, "default": 0.2,
                           "description": "fraction of documents held out (test_idx)"},
         "seed": {"type": "integer", "minimum": 0, "default": 0,
-                 "description": "seed of the held-out document draw"}}))
+                 "description": "seed of the held-out document draw"}},
+    labelled=False,
+    sizes=lambda o: {"p1": o["vocab_size"], "p2": 2 * o["window"] * o["vocab_size"]}))

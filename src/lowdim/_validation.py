@@ -1,0 +1,168 @@
+"""Argument checks shared across lowdim, with one message style.
+
+Every message names the argument, what it must be and what was given:
+``"`rtol` must be a number >= 0, got -1"``. A value of the wrong type raises
+:class:`TypeError`, a value of the right type outside its range
+:class:`ValueError`. ``bool`` is never accepted as a number (``True`` is an
+``int`` to Python, but ``n_components=True`` is a mistake, not a 1).
+
+Subpackages keep their domain checks next to their code
+(:mod:`lowdim.cca._validation`, :mod:`lowdim.embedding._validation`) and use
+these for plain numbers, choices and matrices.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import numbers
+import re
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["check_number", "check_choice", "check_label_count", "check_matrix", "naming"]
+
+
+def _bounds_text(minimum, maximum, strict_minimum, strict_maximum) -> str:
+    low = None if minimum is None else f"{'>' if strict_minimum else '>='} {minimum}"
+    high = None if maximum is None else f"{'<' if strict_maximum else '<='} {maximum}"
+    if low and high:
+        return f" {low} and {high}"
+    return f" {low or high}" if (low or high) else ""
+
+
+def check_number(value, name, *, integer=False, minimum=None, maximum=None,
+                 strict_minimum=False, strict_maximum=False, none_ok=False):
+    """``value`` as an ``int`` (``integer``) or finite ``float``, within the bounds given.
+
+    Parameters
+    ----------
+    value : object
+    name : str
+        The argument's name, used in the message.
+    integer : bool, default=False
+        Require an integral number (``int`` or a NumPy integer).
+    minimum, maximum : number, optional
+        Bounds, inclusive unless ``strict_minimum`` / ``strict_maximum``.
+    none_ok : bool, default=False
+        Accept ``None`` (returned as is).
+
+    Returns
+    -------
+    int, float or None
+
+    Raises
+    ------
+    TypeError
+        ``value`` is not a number (a string, a bool, an array, ...).
+    ValueError
+        ``value`` is NaN, infinite or out of bounds.
+    """
+    if value is None and none_ok:
+        return None
+    kind = numbers.Integral if integer else numbers.Real
+    noun = "an integer" if integer else "a number"
+    bounds = _bounds_text(minimum, maximum, strict_minimum, strict_maximum)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, kind):
+        also = " or None" if none_ok else ""
+        raise TypeError(f"`{name}` must be {noun}{bounds}{also}, got {value!r} "
+                        f"({type(value).__name__})")
+    if not integer and not math.isfinite(value):
+        raise ValueError(f"`{name}` must be a finite number{bounds}, got {value!r}")
+    too_low = minimum is not None and (value <= minimum if strict_minimum else value < minimum)
+    too_high = maximum is not None and (value >= maximum if strict_maximum else value > maximum)
+    if too_low or too_high:
+        raise ValueError(f"`{name}` must be {noun}{bounds}, got {value!r}")
+    return int(value) if integer else float(value)
+
+
+def check_choice(value, name, choices):
+    """``value`` if it is one of ``choices``, else a ValueError listing them."""
+    try:
+        ok = value in choices
+    except TypeError:  # unhashable value tested against a set
+        ok = False
+    if not ok:
+        raise ValueError(f"`{name}` must be one of {list(choices)}, got {value!r}")
+    return value
+
+
+def check_label_count(y, n_rows, name="y", rows_of="X"):
+    """Refuse labels ``y`` whose length is not the number of rows of ``rows_of``."""
+    shape = np.shape(y) if y is not None else None
+    if shape is not None and len(shape) >= 1 and shape[0] != n_rows:
+        raise ValueError(f"`{name}` has {shape[0]} labels but `{rows_of}` has {n_rows} rows")
+    return y
+
+
+def check_matrix(A, name, *, square=False, accept_sparse=True, min_rows=1):
+    """A 2-D finite float64 matrix: an ndarray, or CSR when ``A`` is sparse.
+
+    Parameters
+    ----------
+    A : array-like or scipy.sparse matrix of shape (n_rows, n_cols)
+    name : str
+    square : bool, default=False
+        Require ``n_rows == n_cols``.
+    accept_sparse : bool, default=True
+        Return sparse input as CSR (never densified); else refuse it.
+    min_rows : int, default=1
+
+    Returns
+    -------
+    ndarray or scipy.sparse.csr_matrix of shape (n_rows, n_cols), float64
+    """
+    if A is None or isinstance(A, (str, bytes, dict)):
+        raise TypeError(f"`{name}` must be a 2-D array of numbers, got {type(A).__name__}")
+    if sp.issparse(A):
+        if not accept_sparse:
+            raise TypeError(f"`{name}` must be a dense array, got a sparse "
+                            f"{type(A).__name__}; convert it with .toarray()")
+        if not np.issubdtype(A.dtype, np.number) or np.issubdtype(A.dtype, np.complexfloating):
+            raise TypeError(f"`{name}` must hold real numbers, got dtype {A.dtype}")
+        A = sp.csr_matrix(A, dtype=np.float64)
+        values = A.data
+    else:
+        try:
+            A = np.asarray(A, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"`{name}` must be a 2-D array of real numbers ({exc})") from None
+        values = A
+    if A.ndim != 2:
+        raise ValueError(f"`{name}` must be a 2-D array, got shape {A.shape}")
+    if A.shape[0] < min_rows or A.shape[1] == 0:
+        raise ValueError(f"`{name}` is empty or too small: got shape {A.shape}, need at least "
+                         f"{min_rows} row(s) and 1 column")
+    if square and A.shape[0] != A.shape[1]:
+        raise ValueError(f"`{name}` must be a square matrix, got shape {A.shape}")
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"`{name}` contains non-finite values, first {_first_bad(A, name)}")
+    return A
+
+
+def _first_bad(A, name) -> str:
+    """``"name[i, j] = nan"`` for the first non-finite entry of ``A``."""
+    if sp.issparse(A):
+        t = int(np.flatnonzero(~np.isfinite(A.data))[0])
+        i = int(np.searchsorted(A.indptr, t, side="right") - 1)
+        return f"{name}[{i}, {A.indices[t]}] = {A.data[t]}"
+    i, j = np.argwhere(~np.isfinite(A))[0]
+    return f"{name}[{i}, {j}] = {A[i, j]}"
+
+
+@contextlib.contextmanager
+def naming(name):
+    """Make a ValueError or TypeError raised inside name the argument ``name``.
+
+    For checks done by other libraries (scikit-learn's ``check_array`` says
+    "Found array with 0 sample(s)" without saying which array): a message that
+    does not mention ``name`` is prefixed with it.
+    """
+    try:
+        yield
+    except (ValueError, TypeError) as exc:
+        if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", str(exc)):
+            raise
+        kind = TypeError if isinstance(exc, TypeError) else ValueError
+        raise kind(f"`{name}`: {exc}") from exc
