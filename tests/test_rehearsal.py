@@ -24,6 +24,7 @@ HAVE_CROSSENCODER = all(importlib.util.find_spec(m) for m in ("torch", "transfor
 
 
 def _rules(workdir, configfile):
+    workdir.mkdir(parents=True, exist_ok=True)
     result = snakemake(workdir, "-n", configfile=configfile)
     return jobs_in_dry_run(result.stdout + result.stderr)
 
