@@ -67,6 +67,22 @@ def test_only_a_separate_rehearsal_may_name_a_replica_manifest(tmp_path, edit, m
     assert message in result.stdout + result.stderr
 
 
+BANNER = '{% if snakemake.config["profile"] == "rehearsal" %}**Rehearsal on replicas:**'
+
+
+def test_every_report_caption_opens_with_the_rehearsal_banner():
+    """A rehearsal's figures and tables must not pass for the papers' numbers."""
+    rules = [*(ROOT / "workflow" / "rules").glob("*.smk"), ROOT / "Snakefile"]
+    captions = {name for path in rules
+                for name in re.findall(r'caption="\.\./report/([\w.]+\.rst)"', path.read_text())}
+    assert len(captions) >= 15  # every figure and table of the three papers, scorecard, ...
+    missing = [name for name in sorted(captions)
+               if not (ROOT / "workflow" / "report" / name).read_text().startswith(BANNER)]
+    assert not missing, f"captions without the rehearsal banner: {missing}"
+    front = (ROOT / "workflow" / "report" / "workflow.rst").read_text()
+    assert "This is a rehearsal on replicas, not a reproduction." in front
+
+
 @pytest.fixture(scope="session")
 def rehearsal_run(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("rehearsal")
