@@ -29,6 +29,7 @@ include: "workflow/rules/similarity.smk"
 include: "workflow/rules/sms_tasks.smk"
 include: "workflow/rules/embedding.smk"
 include: "workflow/rules/cca.smk"
+include: "workflow/rules/kernel_cca.smk"
 include: "workflow/rules/report.smk"
 
 

@@ -26,7 +26,9 @@ from lowdim.approx._linalg import EIGEN_SOLVERS as eigen_solver_choices
 from lowdim.approx.cur import STACUR_ROWS
 from lowdim.approx.features import eigen_feature_map, feature_map, sicur_feature_map
 from lowdim.approx.wme import random_documents, wme_features
-from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA
+from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, KernelCCA
+from lowdim.cca.kernel import APPROXIMATIONS, SOLVERS
+from lowdim.similarity.kernel import KERNELS
 from lowdim.embedding import (ClassicalMDS, IsomapEmbedding, LaplacianEigenmaps, LLEEmbedding,
                               PCAEmbedding, UMAPEmbedding, Vec2Vec)
 from lowdim.evaluate.svm import TunedSVM
@@ -213,6 +215,10 @@ CASES = [
     case("AppGradCCA stochastic", fit(AppGradCCA, ("X", "Y")), **_APPGRAD,
          batch_size=count(10, below=41),
          normalization_size=count(20, minimum=2, below=41, none_ok=True)),
+    case("KernelCCA", fit(KernelCCA, ("X", "Y")), **_CCA,
+         kernel=choice("rbf", tuple(KERNELS)), n_landmarks=count(10),  # s >= n uses every row (documented)
+         approximation=choice("nystrom", APPROXIMATIONS), solver=choice("exact", SOLVERS),
+         max_iter=count(5)),
     case("NWCCA", fit(NWCCA, ("X", "Y")), **_HEURISTIC),
     case("DWCCA", fit(DWCCA, ("X", "Y")), **_HEURISTIC),
     case("PCACCA", fit(PCACCA, ("X", "Y")), **_HEURISTIC, n_pca_components=count(3, minimum=2)),

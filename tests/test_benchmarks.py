@@ -50,3 +50,15 @@ def test_sms_wmd_benchmark_rejects_a_block_larger_than_the_run(tmp_path):
 def test_sms_tasks_benchmark_runs(tmp_path, script):
     out = _run(script, "--repeats", "1", "--out", str(tmp_path / "tasks.md"), cwd=tmp_path)
     assert "ratio (peer / ours)" in out
+
+
+def test_kernel_cca_benchmark_writes_its_ratios(tmp_path):
+    table = tmp_path / "kernel_cca.md"
+    out = _run("kernel_cca.py", "--quick", "--out", str(table), cwd=tmp_path)
+    text = table.read_text()
+    assert text.strip() in out
+    for line in ("Ratios at equal held-out correlation", "exact kernel CCA (extrapolated)",
+                 "2,000 training + 200 held-out rows"):
+        assert line in text, text
+    # Exact kernel CCA's evaluations are counted, not estimated: n (n + 1) / 2 + q n per view.
+    assert f"{2 * (2000 * 2001 // 2 + 200 * 2000):,} (counted)" in text

@@ -6,7 +6,7 @@ import scipy.sparse as sp
 
 from lowdim.data import Dataset, get_spec, load_dataset, save_dataset, summarize
 from lowdim.data.pipeline import prepare_dataset, write_prepared
-from lowdim.data.sources.synthetic import planted_two_view, sparse_two_view
+from lowdim.data.sources.synthetic import nonlinear_two_view, planted_two_view, sparse_two_view
 from lowdim.data.views import split_image_halves
 
 
@@ -86,6 +86,23 @@ def test_planted_rejects_impossible_correlations():
         planted_two_view(10, 3, 3, [0.5, 0.4, 0.3, 0.2])
     with pytest.raises(ValueError, match="correlations"):
         planted_two_view(10, 3, 3, [1.0])
+
+
+def test_nonlinear_two_view_has_no_linear_but_a_perfect_nonlinear_relation():
+    X, Y, t = nonlinear_two_view(20000, frequency=3, noise=0.0, n_nuisance=2, random_state=0)
+    assert X.shape == Y.shape == (20000, 4)
+    cross = np.corrcoef(X.T, Y.T)[:4, 4:]
+    assert np.abs(cross).max() < 0.03  # no linear correlation between any two features
+    angle = np.arctan2(X[:, 1], X[:, 0])  # without noise X's first two features give t
+    np.testing.assert_allclose(np.cos(3 * angle), Y[:, 0], atol=1e-9)
+    np.testing.assert_allclose(np.mod(angle, 2 * np.pi), t, atol=1e-9)
+
+
+def test_nonlinear_two_view_rejects_a_linear_frequency():
+    with pytest.raises(ValueError, match="`frequency` must be an integer >= 2"):
+        nonlinear_two_view(10, frequency=1)
+    data = get_spec("nonlinear_two_view").prepare(n=50, seed=3)
+    assert data.kind == "two_view" and data.X.shape == (50, 6) and data.extra["t"].shape == (50,)
 
 
 def test_sparse_two_view_is_binary_sparse_and_shares_factors():

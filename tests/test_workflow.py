@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -184,6 +185,7 @@ REPORT_ITEMS = {
     "AppGrad CCA": ["figure1_pcc.pdf", "figure2_tcc.pdf", "table1_datasets.md",
                     "scorecard_appgrad_cca.csv"],
     "Overview": ["stage_times.csv"],
+    "Kernel CCA": ["kernel_cca_tcc.png", "kernel_cca.md"],
 }
 
 
@@ -311,6 +313,54 @@ def test_changing_a_vec2vec_parameter_reruns_only_vec2vec_jobs(tiny_run, tmp_pat
     assert "embedding_features" not in jobs and "prepare" not in jobs
     rerun = set(re.findall(r"output: results/embedding/embeddings/\w+/(\w+)\.npz", out))
     assert rerun == {"vec2vec"}
+
+
+def test_kernel_cca_outputs(tiny_run):
+    config = yaml.safe_load(TINY.read_text())["kernel_cca"]
+    tidy = pd.read_csv(tiny_run / "results" / "cca" / "tidy" / "kernel_cca.csv")
+    assert set(tidy["setting"]) == {s["name"] for s in config["settings"]}
+    runs = tidy[tidy["method"].str.startswith("kernel_cca")]
+    expected = {("nonlinear_rbf", "kernel_cca_nystrom"), ("digits_mlp", "kernel_cca_nystrom"),
+                ("digits_mlp", "kernel_cca_sms_nystrom")}
+    assert set(zip(runs["setting"], runs["method"])) == expected
+    assert (runs.groupby(["setting", "method", "n_landmarks"]).size() == config["n_seeds"]).all()
+    assert set(runs["n_landmarks"]) == set(config["landmarks"])
+    for setting in ("nonlinear_rbf", "digits_mlp"):  # both under exact_max_n: a reference each
+        assert set(tidy.loc[tidy["setting"] == setting, "method"]) >= {"linear_cca",
+                                                                        "exact_kernel_cca"}
+    # Held-out rows cost s evaluations per row and view; the exact reference n per row and view.
+    np.testing.assert_array_equal(runs["evaluations_heldout"],
+                                  2 * runs["n_heldout"] * runs["n_landmarks"])
+    exact = tidy[tidy["method"] == "exact_kernel_cca"]
+    n = exact["n_train"]
+    assert (exact["evaluations"] >= n * (n + 1) + 2 * exact["n_heldout"] * n).all()
+    assert tidy["tcc_out"].between(0, config["n_components"] + 1e-9).all()
+    sms = runs[runs["method"] == "kernel_cca_sms_nystrom"]
+    assert (sms[["shift_x", "shift_y"]] < 0).all().all()  # the MLP similarity is indefinite
+    table = pd.read_csv(tiny_run / "results" / "tables" / "cca" / "kernel_cca.csv")
+    assert "held-out ρ1" in table.columns and len(table) == len(
+        tidy.groupby(["setting", "method", "n_landmarks"]))
+    for ext in ("pdf", "png"):
+        assert (tiny_run / "results" / "figures" / "cca" / f"kernel_cca_tcc.{ext}").stat().st_size
+    bench = tiny_run / "results" / "benchmarks" / "kernel_cca_run" / "nonlinear_rbf.tsv"
+    assert bench.exists()
+
+
+def test_changing_kernel_cca_landmarks_reruns_only_kernel_cca(tiny_run, tmp_path):
+    config, changed = tiny_with(tmp_path, ("kernel_cca", "landmarks"), [10, 30])
+    jobs = jobs_in_dry_run(snakemake(tiny_run, "-n", configfile=changed).stdout)
+    assert jobs.get("kernel_cca_run") == len(config["kernel_cca"]["settings"])
+    assert "prepare" not in jobs and "cca_exact" not in jobs and "similarity_matrix" not in jobs
+
+
+def test_kernel_cca_setting_on_a_one_view_dataset_stops_with_one_line(tmp_path):
+    _, bad = tiny_with(tmp_path, ("kernel_cca", "settings"), [{"name": "x", "dataset": "digits"}])
+    result = snakemake(tmp_path, "-n", configfile=bad, check=False)
+    assert result.returncode != 0
+    lines = [line for line in (result.stdout + result.stderr).splitlines()
+             if line.startswith("config:")]
+    assert lines == ["config: kernel_cca.settings.0.dataset: got 'digits' (kind 'dense'); "
+                     "expected a two_view dataset"]
 
 
 # -- issue 13: misconfiguration and damaged files fail loudly, naming the key or the file --

@@ -56,7 +56,10 @@ rule report_summary:
     params:
         profile=config["profile"],
         seed=config["seed"],
-        parts={part: config[part]["enabled"] for part in ("similarity", "sms_tasks", "embedding", "cca")},
+        parts={
+            part: config[part]["enabled"]
+            for part in ("similarity", "sms_tasks", "embedding", "cca", "kernel_cca")
+        },
         datasets=configured_datasets(),
         savings_fraction=REPORT["savings_fraction"],
         pcc_targets=REPORT["pcc_targets"],

@@ -7,7 +7,10 @@ Estimators (scikit-learn style, ``fit(X, Y)``, ``transform``, ``score``):
 
 - :class:`AppGradCCA`: batch (``batch_size=None``) or stochastic AppGrad;
 - :class:`ExactCCA`: whitening (Cholesky, eigh or QR) then SVD;
-- :class:`NWCCA`, :class:`DWCCA`, :class:`PCACCA`: the paper's heuristics.
+- :class:`NWCCA`, :class:`DWCCA`, :class:`PCACCA`: the paper's heuristics;
+- :class:`KernelCCA`: kernel CCA on (SMS-)Nyström features of any similarity,
+  solved by AppGrad (the SMS-Nyström and AppGrad papers combined), and
+  :func:`exact_kernel_cca`, its ``n x n`` reference.
 
 Metrics: :func:`canonical_correlations`, :func:`tcc`, :func:`pcc`. FLOP
 counts: :mod:`lowdim.cca.flops`. All moments are uncentred (``S_x = XᵀX/n``)
@@ -18,7 +21,8 @@ are never densified.
 from .appgrad import AppGradCCA
 from .exact import ExactCCA
 from .heuristics import DWCCA, NWCCA, PCACCA
+from .kernel import KernelCCA, exact_kernel_cca
 from .metrics import canonical_correlations, pcc, tcc
 
 __all__ = ["AppGradCCA", "ExactCCA", "NWCCA", "DWCCA", "PCACCA", "canonical_correlations",
-           "tcc", "pcc"]
+           "tcc", "pcc", "KernelCCA", "exact_kernel_cca"]

@@ -50,6 +50,11 @@ METHOD_STYLES = {
     "nw_cca": ("NW-CCA", "#009E73", "^"),
     "dw_cca": ("DW-CCA", "#CC79A7", "D"),
     "pca_cca": ("PCA-CCA", "#E69F00", "v"),
+    # kernel CCA (SMS-Nystrom features + AppGrad)
+    "kernel_cca_nystrom": ("Kernel CCA, Nyström features", "#0072B2", "s"),
+    "kernel_cca_sms_nystrom": ("Kernel CCA, SMS-Nyström features", "#D55E00", "o"),
+    "linear_cca": ("Linear CCA", "#999999", "v"),
+    "exact_kernel_cca": ("Exact kernel CCA (n × n)", "#000000", "*"),
 }
 
 

@@ -27,6 +27,9 @@ GALLERY = (
     ("cca/figure2_tcc.png",
      "AppGrad paper, Figure 2: total correlation captured by stochastic AppGrad and the heuristics "
      "on sparse high-dimensional data."),
+    ("cca/kernel_cca_tcc.png",
+     "Kernel CCA (SMS-Nyström features + AppGrad): held-out TCC against landmarks and "
+     "similarity evaluations, against linear CCA and exact kernel CCA."),
 )
 
 START, END = "<!-- gallery:start -->", "<!-- gallery:end -->"

@@ -19,7 +19,7 @@ __all__ = ["PAPER_OF_RULE", "stage_times", "similarity_savings", "cca_savings", 
 #: Rule-name prefix -> the part of the report it belongs to.
 PAPER_OF_RULE = (("prepare", "Data"), ("download", "Data"), ("similarity", "SMS-Nyström"),
                  ("sms_", "SMS-Nyström tasks"), ("embedding", "Vec2vec"), ("vec2vec", "Vec2vec"),
-                 ("cca", "AppGrad CCA"))
+                 ("cca", "AppGrad CCA"), ("kernel_cca", "Kernel CCA"))
 
 
 def _paper(rule: str) -> str:

@@ -11,8 +11,10 @@ entries already computed are served from a cache and counted once
   (:class:`PairwiseMLP`), symmetrised.
 - :class:`CrossEncoderOracle`: a transformer cross-encoder (optional extra
   ``crossencoder``).
+- :class:`KernelOracle`: a scikit-learn pairwise kernel (RBF, polynomial, ...)
+  over the rows of a dense or sparse matrix; :func:`median_gamma` sets its width.
 
-The MLP and cross-encoder modules are imported on first use, so WMD worker
+The MLP, cross-encoder and kernel modules are imported on first use, so WMD worker
 processes start without scikit-learn or torch.
 """
 
@@ -29,11 +31,13 @@ _LAZY = {
     "pair_features": ".mlp",
     "sample_label_pairs": ".mlp",
     "CrossEncoderOracle": ".crossencoder",
+    "KernelOracle": ".kernel",
+    "median_gamma": ".kernel",
 }
 
-__all__ = ["CrossEncoderOracle", "DenseOracle", "PairwiseMLP", "PairwiseMLPOracle",
+__all__ = ["CrossEncoderOracle", "DenseOracle", "KernelOracle", "PairwiseMLP", "PairwiseMLPOracle",
            "SimilarityOracle", "WMDOracle", "check_n_jobs", "full_matrix",
-           "in_vocabulary_counts", "pair_features", "sample_label_pairs", "wmd_pairs"]
+           "in_vocabulary_counts", "median_gamma", "pair_features", "sample_label_pairs", "wmd_pairs"]
 
 
 def __getattr__(name):

@@ -6,6 +6,8 @@
   URL Reputation (many features, tens of non-zeros per row), with a latent
   factor shared by both views and covariance that misleads the cheap CCA
   heuristics.
+- ``nonlinear_two_view``: two views of one angle, related only nonlinearly, so
+  that linear CCA captures nothing and kernel CCA a lot.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from sklearn.utils import check_random_state
 from ..prepared import Dataset
 from ..registry import DatasetSpec, register
 
-__all__ = ["planted_two_view", "sparse_two_view"]
+__all__ = ["nonlinear_two_view", "planted_two_view", "sparse_two_view"]
 
 
 def planted_two_view(n, p1, p2, correlations, condition=100.0, random_state=None):
@@ -130,6 +132,54 @@ def _sparse_view(source, templates, sizes, p, noise_nnz, rng):
     return view
 
 
+def nonlinear_two_view(n, frequency=3, noise=0.1, n_nuisance=4, nuisance_scale=0.5,
+                       random_state=None):
+    """Two views of a uniform angle ``t`` whose only relation is nonlinear.
+
+    ``X = [cos t, sin t, u] + e`` and ``Y = [cos(f t), sin(f t), v] + e'``
+    with ``f = frequency``, ``u`` and ``v`` independent Gaussian nuisance
+    features (``n_nuisance`` each, standard deviation ``nuisance_scale``)
+    and Gaussian noise ``e``, ``e'`` of standard deviation ``noise`` on the
+    two signal coordinates. For an integer ``f >= 2`` every cross-covariance
+    between the views is zero (``cos t`` and ``cos(f t)`` are orthogonal on
+    the circle), so linear CCA has nothing to find in the population, while
+    ``cos(f t)`` is a polynomial of degree ``f`` in ``X``'s signal
+    coordinates: the functions ``cos(f t)``, ``sin(f t)`` of either view are
+    perfectly correlated without noise, and kernel CCA recovers them.
+
+    Parameters
+    ----------
+    n : int
+    frequency : int, default=3
+        ``f``, at least 2.
+    noise : float, default=0.1
+    n_nuisance : int, default=4
+    nuisance_scale : float, default=0.5
+    random_state : int, RandomState or None
+
+    Returns
+    -------
+    X : ndarray of shape (n, 2 + n_nuisance)
+    Y : ndarray of shape (n, 2 + n_nuisance)
+    t : ndarray of shape (n,)
+        The latent angle, in radians.
+    """
+    if isinstance(frequency, bool) or not isinstance(frequency, (int, np.integer)) \
+            or frequency < 2:
+        raise ValueError(f"`frequency` must be an integer >= 2 (1 is a linear relation), "
+                         f"got {frequency!r}")
+    for name, value in (("noise", noise), ("nuisance_scale", nuisance_scale)):
+        if not (np.isfinite(value) and value >= 0):
+            raise ValueError(f"`{name}` must be a finite number >= 0, got {value!r}")
+    rng = check_random_state(random_state)
+    t = rng.uniform(0.0, 2.0 * np.pi, size=n)
+    views = []
+    for f in (1, int(frequency)):
+        signal = np.c_[np.cos(f * t), np.sin(f * t)] + noise * rng.standard_normal((n, 2))
+        views.append(np.hstack([signal, nuisance_scale * rng.standard_normal((n, n_nuisance))]))
+    return views[0], views[1], t
+
+
 def _planted(raw_files, *, n, p1, p2, n_planted, max_correlation, min_correlation,
              condition, seed):
     rho = np.linspace(max_correlation, min_correlation, n_planted)
@@ -145,6 +195,15 @@ def _sparse(raw_files, *, n, p1, p2, n_factors, max_agreement, min_agreement, ma
                               noise_nnz, random_state=seed)
     return Dataset(name="sparse_two_view", kind="two_view", X=X, Y=Y, y=y,
                    meta={"y": "latent factor shared by both views"})
+
+
+def _nonlinear(raw_files, *, n, frequency, noise, n_nuisance, nuisance_scale, seed):
+    X, Y, t = nonlinear_two_view(n, frequency, noise, n_nuisance, nuisance_scale,
+                                 random_state=seed)
+    return Dataset(name="nonlinear_two_view", kind="two_view", X=X, Y=Y, extra={"t": t},
+                   meta={"t": "extra.t: the latent angle (radians) both views are functions of",
+                         "relation": f"X ~ (cos t, sin t), Y ~ (cos {frequency}t, "
+                                     f"sin {frequency}t): no linear correlation"})
 
 
 def _int(default, minimum=1, description=""):
@@ -193,3 +252,22 @@ register(DatasetSpec(
         "seed": _int(0, minimum=0, description="generator seed"),
     },
     sizes=lambda o: {"n": o["n"], "p1": o["p1"], "p2": o["p2"]}))
+
+register(DatasetSpec(
+    name="nonlinear_two_view", kind="two_view", parser=_nonlinear,
+    description="two views of one angle related only nonlinearly (kernel CCA)",
+    source="lowdim synthetic generator nonlinear_two_view",
+    licence="generated (no licence needed)",
+    options_schema={
+        "n": _int(2000, description="rows"),
+        "frequency": _int(3, minimum=2, description="Y holds cos and sin of frequency times "
+                                                    "the angle"),
+        "noise": _num(0.1, description="standard deviation of the noise on the signal "
+                                       "coordinates"),
+        "n_nuisance": _int(4, minimum=0, description="independent Gaussian nuisance features "
+                                                     "per view"),
+        "nuisance_scale": _num(0.5, description="standard deviation of the nuisance features"),
+        "seed": _int(0, minimum=0, description="generator seed"),
+    },
+    labelled=False,
+    sizes=lambda o: {"n": o["n"], "p1": 2 + o["n_nuisance"], "p2": 2 + o["n_nuisance"]}))

@@ -1,0 +1,16 @@
+from lowdim.log import log_to_file
+
+log_to_file(snakemake.log[0])
+
+from threadpoolctl import threadpool_limits
+
+from lowdim.cca.kernel_experiments import kernel_cca_experiment
+from lowdim.data import load_dataset
+from lowdim.tables import write_table
+
+# Limit BLAS and OpenMP after the imports above have loaded them (a limit set before a
+# library is loaded does not reach it).
+with threadpool_limits(snakemake.threads):
+    rows = kernel_cca_experiment(load_dataset(snakemake.input.npz), snakemake.params.setting,
+                                 seed=snakemake.params.seed)
+write_table(rows, snakemake.output.csv, formats=("csv",))
