@@ -36,6 +36,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
 POINTS = HERE / "paper_resources_points.csv"
 FITS = HERE / "paper_resources_fits.csv"
+PROJECTION = HERE / "paper_resources_projection.csv"
 
 
 # --- one measured point, run in its own process ----------------------------------------------
@@ -263,6 +264,151 @@ def fits(points: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+# --- projection to the paper profile -----------------------------------------------------------
+#: Kusner et al. (2015), Table 1: documents and mean unique words per document.
+KUSNER = {"bbcsport": (737, 117), "twitter": (3108, 9.9), "recipe": (4370, 48.5),
+          "ohsumed": (9152, 59.2), "classic": (7093, 38.6), "amazon": (8000, 45.0),
+          "r8": (7674, 22.6), "20news": (18829, 72.0)}
+GB = 1024.0  # MB
+
+
+def _paper_jobs(config: dict) -> list[dict]:
+    """The heavy jobs of the paper profile: kind, job name, threads and the work counts."""
+    jobs = []
+    for m in config["similarity"]["matrices"]:
+        if m["kind"] == "wmd":
+            docs, words = KUSNER[m["dataset"].removeprefix("wmd_")]
+            n = min(m.get("n_items") or docs, docs)
+            jobs.append({"kind": "wmd", "job": f"similarity_matrix/{m['name']}",
+                         "threads": m.get("threads", 1), "pairs": n * (n - 1) / 2,
+                         "words": words, "n": n})
+        elif m["kind"] == "crossencoder":
+            n = m["n_items"]
+            jobs.append({"kind": "crossencoder", "job": f"similarity_matrix/{m['name']}",
+                         "threads": m.get("threads", 1), "passes": n * (n - 1), "tokens": 64,
+                         "n": n})
+    wmdc = config["sms_tasks"]["wmd_classification"]
+    n_fits = len(wmdc["gammas"]) * len(wmdc["svm"]["C"]) * wmdc["svm"]["cv_folds"]
+    for corpus in wmdc["corpora"]:
+        docs, words = KUSNER[corpus["name"]]
+        threads = corpus.get("threads", 1)
+        jobs.append({"kind": "wmd", "job": f"sms_wmd_kernel/{corpus['name']}", "threads": threads,
+                     "pairs": docs * (docs - 1) / 2, "words": words, "n": docs})
+        for d_max in wmdc["wme"]["d_max"]:
+            jobs.append({"kind": "wme", "job": f"sms_wme_similarities/{corpus['name']}/dmax{d_max}",
+                         "threads": wmdc["wme"].get("threads", 1), "n": docs,
+                         "R": max(wmdc["ranks"]), "words": words, "d_mean": (d_max + 1) / 2})
+        for method in wmdc["methods"]:
+            kind = "wmd_kernel" if method == "wmd_kernel" else "sms_nystrom"
+            ranks = 1 if method == "wmd_kernel" else len(wmdc["ranks"])
+            jobs.append({"kind": f"wmd_classify:{kind}", "job": f"sms_wmd_classify/{corpus['name']}/"
+                         f"{method}", "threads": threads, "n": docs, "n_train": 0.7 * docs,
+                         "svm_fits": n_fits * ranks * wmdc["splits"]["n_splits"]})
+    for task in config["sms_tasks"]["glue"]["tasks"]:
+        n = 2 * task["n_pairs"]  # distinct sentences of the pairs, at most
+        jobs.append({"kind": "crossencoder", "job": f"sms_glue_matrix/{task['dataset']}",
+                     "threads": task.get("threads", 1), "passes": n * (n - 1), "tokens": 64,
+                     "n": n})
+    emb = config["embedding"]
+    n_settings = len(emb["neighbors"])
+    for dataset in emb["datasets"]:
+        n = min(emb["max_samples"], 1440 if dataset == "coil20" else emb["max_samples"])
+        for method in ("vec2vec", "umap", "isomap", "lle", "le"):
+            jobs.append({"kind": f"embed:{method}", "job": f"embedding_embed/{dataset}/{method}",
+                         "threads": emb["resources"]["threads"], "n": n, "repeat": n_settings})
+        for method in ("pca", "mds"):
+            jobs.append({"kind": f"embed:{method}", "job": f"embedding_embed/{dataset}/{method}",
+                         "threads": emb["resources"]["threads"], "n": n, "repeat": 1})
+    timing = emb["timing"]
+    for method in timing["methods"]:
+        for n in timing["n_samples"]:
+            jobs.append({"kind": f"embed:{method}", "job": f"embedding_timing/{method}/n{n}",
+                         "threads": timing["threads"], "n": n, "repeat": 1})
+        for d in timing["n_features"]:
+            jobs.append({"kind": f"embed_sparse:{method}", "job": f"embedding_timing/{method}/d{d}",
+                         "threads": timing["threads"], "d": d, "repeat": 1,
+                         "scale_n": timing["n_samples_at"] / 1000})
+    cca = config["cca"]
+    url = config["datasets"]["url_reputation"]["n_rows"]
+    over = cca["overrides"].get("url_reputation", {})
+    for method, iters in (("appgrad", over.get("appgrad_max_iter", cca["appgrad"]["max_iter"])),
+                          ("sappgrad", over.get("sappgrad_max_iter", cca["sappgrad"]["max_iter"]))):
+        jobs.append({"kind": f"appgrad:{method}", "job": f"cca_appgrad/url_reputation/{method}",
+                     "threads": cca["threads"], "nnz": url * 116.0, "p": 3.2e6,
+                     "iterations": iters, "n": url})
+    for dataset, n, p in (("mediamill", 30993, 221), ("mnist_halves", 60000, 784),
+                          ("ptb", 1_000_000, 2 * config["datasets"]["ptb"]["vocab_size"]),
+                          ("planted_cca", config["datasets"]["planted_cca"]["n"],
+                           config["datasets"]["planted_cca"]["p1"]
+                           + config["datasets"]["planted_cca"]["p2"])):
+        jobs.append({"kind": "exact", "job": f"cca_exact/{dataset}", "threads": cca["threads"],
+                     "n": n, "p": p})
+    return jobs
+
+
+def _seconds(fit: pd.Series, job: dict) -> float:
+    """Single-thread compute seconds of one job from its kind's fit."""
+    c, a, kind = fit["c"], fit["a"], job["kind"]
+    if kind == "wmd":
+        return c * job["pairs"] * job["words"] ** a
+    if kind == "wme":
+        return c * job["n"] * job["R"] * job["words"] * job["d_mean"] ** a
+    if kind.startswith("wmd_classify"):
+        return c * job["svm_fits"] * job["n_train"] ** a
+    if kind.startswith("embed_sparse"):
+        return c * job["d"] ** a * job["scale_n"]
+    if kind.startswith("embed"):
+        return c * job["n"] ** a * job["repeat"]
+    if kind == "crossencoder":
+        return c * job["passes"] * job["tokens"] ** a
+    if kind.startswith("appgrad"):
+        return (c * job["nnz"] + a * job["p"]) * job["iterations"]
+    if kind == "exact":
+        return c * job["n"] * job["p"] ** a
+    raise KeyError(kind)
+
+
+def _memory_mb(job: dict) -> float:
+    """Peak resident memory, analytic: a 400 MB interpreter and libraries plus the job's
+    largest arrays (to be checked against the measured ``max_rss_mb`` of the points)."""
+    kind, n = job["kind"], job.get("n", 0)
+    if kind in ("wmd",) or kind.startswith("wmd_classify"):
+        arrays = 3 * 8 * n ** 2              # kernel, distances and one working copy
+    elif kind == "wme":
+        arrays = 2 * 8 * n * job["R"]        # features and the SVM's copy
+    elif kind == "crossencoder":
+        arrays = 1200e6 + 8 * n ** 2         # BERT-base weights and activations, the matrix
+    elif kind.startswith("appgrad"):
+        arrays = 2 * 12 * job["nnz"] + 6 * 8 * job["p"] * 20  # CSR copies, k = 20 iterates
+    elif kind == "exact":                    # covariances and their factors; PTB's views are
+        data = 2 * 12 * n if job["p"] > 2000 else 8 * n * job["p"]  # one-hot (sparse)
+        arrays = data + 4 * 8 * job["p"] ** 2
+    elif kind.startswith("embed_sparse"):
+        arrays = 3 * 12 * 2000 * job["d"] * 0.01  # TF-IDF at about 1 % density, three copies
+    elif kind in ("embed:isomap", "embed:mds"):
+        arrays = 4 * 8 * n ** 2              # dense geodesic or distance matrices
+    else:                                    # sparse k-NN graphs: the data dominates
+        arrays = 3 * 8 * n * 3072 + 8 * n * 64
+    return 400 + arrays / 1e6
+
+
+def project(fit_table: pd.DataFrame, config: dict) -> pd.DataFrame:
+    """Core-hours, wall hours at the job's threads, and peak memory of every heavy paper job."""
+    by_kind = fit_table.set_index("kind")
+    rows = []
+    for job in _paper_jobs(config):
+        if job["kind"] not in by_kind.index:
+            continue
+        core_h = _seconds(by_kind.loc[job["kind"]], job) / 3600
+        rows.append({"job": job["job"], "kind": job["kind"], "threads": job["threads"],
+                     "core_hours": core_h, "wall_hours": core_h / job["threads"],
+                     "peak_mb": _memory_mb(job)})
+    table = pd.DataFrame(rows)
+    table["over_24gb"] = table["peak_mb"] > 24 * GB
+    table["over_7days"] = table["wall_hours"] > 7 * 24
+    return table
+
+
 def _measured(done: pd.DataFrame, kind: str, point: dict) -> bool:
     rows = done[done.kind == kind]
     for key, value in point.items():
@@ -298,6 +444,14 @@ def main():
     table = fits(pd.read_csv(POINTS))
     table.to_csv(FITS, index=False)
     print(table.to_string(index=False))
+    import yaml
+
+    config = yaml.safe_load((HERE.parent / "config" / "paper.yaml").read_text())
+    jobs = project(table, config)
+    jobs.to_csv(PROJECTION, index=False)
+    print(jobs.groupby("kind")[["core_hours", "peak_mb"]].agg({"core_hours": "sum",
+                                                               "peak_mb": "max"}).round(1))
+    print(f"total: {jobs.core_hours.sum():.0f} core-hours")
 
 
 if __name__ == "__main__":
