@@ -1,27 +1,35 @@
-"""Vec2vec against UMAP on the same data in the same process, printed as time ratios.
+"""Vec2vec (both skip-gram solvers) against UMAP on the same data, printed as ratios.
 
-Two cases from the Vec2vec paper's timing study (Figure 3):
+Cases (``--cases``, comma-separated), after issue 18:
 
-- many points: n = 20,000 Gaussian blobs, D = 64 (digits-like), d = 10;
-- many dimensions: n = 2,000 sparse blobs lifted to D = 100,000 (CSR), d = 10.
-  UMAP gets the same CSR matrix; with ``--umap-dense`` it also gets the dense
-  copy, as the authors' scripts passed it.
+- ``points`` (a): n = 20,000 Gaussian blobs, D = 64, d = 10. Vec2vec with gensim
+  (the authors' settings), Vec2vec with the co-occurrence solver, UMAP.
+- ``mnist`` (b): n = 70,000 Gaussian blobs, D = 784 (MNIST-sized). The
+  co-occurrence solver and UMAP (gensim would take about 15 minutes); peak
+  memory of each fit is measured in a fresh process per method.
+- ``dimensions`` (c): n = 2,000 sparse blobs lifted to D = 100,000 (CSR), the
+  same CSR matrix for every method.
+- (d) every Vec2vec row prints its stages: graph, walks, then skip-gram
+  (gensim) or counting and SGD (co-occurrence).
+- ``recall``: recall of the approximate neighbour search (pynndescent, Vec2vec's
+  ``knn="auto"`` from 5,000 rows) against exact search, and both times.
+- ``updates``: co-occurrence accuracy against ``updates_per_node`` and ``alpha``
+  (the measurement behind their defaults).
 
-Both methods run single-threaded with a fixed seed (umap-learn is
-single-threaded when seeded) unless ``--threads`` is given, in which case
-Vec2vec uses that many threads and UMAP runs unseeded with as many. Each method
-is warmed up first on a small problem so the numbers exclude numba's one-off
-compilation; that compilation time is reported separately. Every embedding is
-scored with the paper's kNN protocol (nested 4-fold CV, k in 1..11).
+Every method runs with ``--threads`` threads (default 2; UMAP unseeded, since
+umap-learn is single-threaded when seeded) in one process, after a warm-up that
+compiles numba code (reported separately). kNN accuracy is the paper's protocol
+(nested 4-fold CV, k in 1..11), on a fixed random 10,000 rows when n is larger.
 
-    PYTHONPATH=src python benchmarks/vec2vec_vs_umap.py            # both cases
-    PYTHONPATH=src python benchmarks/vec2vec_vs_umap.py --quick    # n = 5,000 / D = 20,000
-    PYTHONPATH=src python benchmarks/vec2vec_vs_umap.py --variant epochs=2 --threads 2
+    PYTHONPATH=src python benchmarks/vec2vec_vs_umap.py                # a, c, d
+    PYTHONPATH=src python benchmarks/vec2vec_vs_umap.py --cases mnist  # b
+    PYTHONPATH=src python benchmarks/vec2vec_vs_umap.py --cases recall,updates
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import time
 
 import numpy as np
@@ -29,23 +37,44 @@ from threadpoolctl import threadpool_limits
 
 from lowdim.data.sources.synthetic_embedding import gaussian_blobs, sparse_blobs
 from lowdim.embedding import UMAPEmbedding, Vec2Vec
+from lowdim.embedding.graph import add_self_loops_to_isolated, topk_cosine_neighbors
+from lowdim.embedding.walks import random_walks
 from lowdim.evaluate.classification import knn_cv_accuracy
 
+#: Rows scored by the kNN protocol (a random subset beyond this).
+SCORED_ROWS = 10_000
 
-def _models(threads, n_components, variants=(), default=True):
-    """name -> factory; ``variants`` are Vec2Vec settings such as {"epochs": 2}."""
-    seed = 0 if threads == 1 else None
-    models = {}
-    if default:
-        models["vec2vec"] = lambda: Vec2Vec(n_components=n_components, random_state=0,
-                                            n_jobs=threads)
-    for variant in variants:
-        label = "vec2vec (" + ", ".join(f"{k}={v}" for k, v in variant.items()) + ")"
-        models[label] = (lambda v=variant: Vec2Vec(n_components=n_components, random_state=0,
-                                                   n_jobs=threads, **v))
-    models["umap"] = lambda: UMAPEmbedding(n_components=n_components, random_state=seed,
-                                           n_jobs=threads)
-    return models
+#: Methods left out by ``--skip`` (e.g. the gensim solver on a busy machine).
+SKIPPED = set()
+
+#: case -> data of the case (generator, arguments)
+DATA = {
+    "points": (gaussian_blobs, (20_000, 64, 10, 12.0)),
+    "mnist": (gaussian_blobs, (70_000, 784, 10, 12.0)),
+    "dimensions": (sparse_blobs, (2_000, 100_000, 64, 10, 12.0, 4)),
+}
+
+
+def _data(case, quick=False):
+    make, args = DATA[case]
+    if quick:  # a tenth of the rows
+        args = (args[0] // 10,) + args[1:]
+    return make(*args, random_state=0)
+
+
+def _models(threads, n_components, case):
+    """name -> factory of the methods of ``case``."""
+    models = {
+        "vec2vec (gensim)": lambda: Vec2Vec(n_components=n_components, random_state=0,
+                                            n_jobs=threads),
+        "vec2vec (co-occurrence)": lambda: Vec2Vec(n_components=n_components,
+                                                   solver="cooccurrence", random_state=0,
+                                                   n_jobs=threads),
+        "umap": lambda: UMAPEmbedding(n_components=n_components, n_jobs=threads),
+    }
+    if case == "mnist":
+        del models["vec2vec (gensim)"]
+    return {name: make for name, make in models.items() if name not in SKIPPED}
 
 
 def _timed(model, X):
@@ -55,79 +84,181 @@ def _timed(model, X):
 
 
 def _warm_up(models):
-    """First fits compile numba code; return the compile overhead per method (s).
+    """Fit each method twice on small dense and sparse data; return cold - warm seconds.
 
-    UMAP is warmed on more than 4,096 points so that its nearest-neighbour
-    descent (used from that size on) is compiled too.
+    5,100 dense rows, so that the approximate neighbour search of UMAP (from 4,096
+    rows) and of Vec2vec (from 5,000) is compiled too.
     """
+    dense, _ = gaussian_blobs(5100, 16, 3, 4.0, random_state=1)
+    sparse, _ = sparse_blobs(300, 20_000, 16, 3, 4.0, 4, random_state=1)
     overhead = {}
     for name, make in models.items():
-        if name != "umap" and overhead:
-            continue  # one Vec2vec warm-up compiles for all variants
-        X, _ = gaussian_blobs(4500 if name == "umap" else 300, 16, 3, 4.0, random_state=1)
-        _, cold = _timed(make(), X)
-        _, warm = _timed(make(), X)
-        overhead[name] = cold - warm
+        total = 0.0
+        for X in (dense, sparse):
+            _, cold = _timed(_warm_up_model(make), X)
+            _, warm = _timed(_warm_up_model(make), X)
+            total += cold - warm
+        overhead[name] = total
     return overhead
 
 
-def _case(title, X, y, models, extra=()):
-    print(f"\n{title}: n = {X.shape[0]:,}, D = {X.shape[1]:,}"
-          f"{', sparse nnz = %s' % f'{X.nnz:,}' if hasattr(X, 'nnz') else ''}")
-    results = {}
-    for name, make, data in [(n, m, X) for n, m in models.items()] + list(extra):
+def _warm_up_model(make):
+    """``make()``, with one gensim epoch: gensim compiles nothing, the walks are numba."""
+    model = make()
+    if getattr(model, "solver", None) == "gensim":
+        model.set_params(epochs=1)
+    return model
+
+
+def _accuracy(Z, y):
+    rows = np.arange(len(y))
+    if len(y) > SCORED_ROWS:
+        rows = np.sort(np.random.default_rng(0).choice(len(y), SCORED_ROWS, replace=False))
+    result = knn_cv_accuracy(Z[rows], y[rows], random_state=0)
+    return result.mean, result.two_std
+
+
+def run_case(case, models, quick=False):
+    """Time and score every method of ``case``; print a row per method and the ratios."""
+    X, y = _data(case, quick)
+    print(f"\n{case}: n = {X.shape[0]:,}, D = {X.shape[1]:,}"
+          + (f", CSR nnz = {X.nnz:,}" if hasattr(X, "nnz") else ""))
+    seconds, accuracy = {}, {}
+    for name, make in models.items():
         model = make()
-        Z, seconds = _timed(model, data)
-        accuracy = knn_cv_accuracy(Z, y, random_state=0)
-        results[name] = seconds
-        stages = ""
-        if isinstance(model, Vec2Vec):
-            stages = "  (" + ", ".join(f"{k} {v:.1f} s" for k, v in model.timings_.items()) + ")"
-        print(f"  {name:<18} {seconds:8.1f} s   kNN accuracy {accuracy.mean:.4f} "
-              f"± {accuracy.two_std:.4f}{stages}")
-    for name, seconds in results.items():
-        if not name.startswith("vec2vec"):
-            continue
-        for other, other_seconds in results.items():
-            if other.startswith("umap"):
-                ratio = seconds / other_seconds
-                words = f"{ratio:.2f}x slower" if ratio > 1 else f"{1 / ratio:.2f}x faster"
-                print(f"  {name} / {other}: time ratio {ratio:.2f} ({words})")
-    return results
+        Z, seconds[name] = _timed(model, X)
+        accuracy[name], two_std = _accuracy(Z, y)
+        stages = getattr(model, "timings_", None)
+        stages = ("   stages: " + ", ".join(f"{k} {v:.1f} s" for k, v in stages.items())
+                  if stages else "")
+        print(f"  {name:<24} {seconds[name]:8.1f} s   kNN accuracy {accuracy[name]:.4f} "
+              f"± {two_std:.4f}{stages}", flush=True)
+    for name in models:
+        if name != "umap":
+            print(f"  {name} / umap: time ratio {seconds[name] / seconds['umap']:.2f}")
+    if {"vec2vec (gensim)", "vec2vec (co-occurrence)"} <= set(models):
+        print("  co-occurrence / gensim: time ratio "
+              f"{seconds['vec2vec (co-occurrence)'] / seconds['vec2vec (gensim)']:.3f}, "
+              "accuracy difference "
+              f"{accuracy['vec2vec (co-occurrence)'] - accuracy['vec2vec (gensim)']:+.4f}")
+    return seconds, accuracy
+
+
+def _status_mb(field):
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024.0
+    return float("nan")
+
+
+def _memory_child(case, name, threads, n_components, quick, queue):
+    """In a fresh process: data, warm-up, then one fit; report RSS before and peak during."""
+    with threadpool_limits(threads):
+        models = _models(threads, n_components, case)
+        make = models[name]
+        _warm_up({name: make})
+        X, _ = _data(case, quick)
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")  # reset the peak-RSS counter (VmHWM) to the current RSS
+        before = _status_mb("VmRSS")
+        make().fit_transform(X)
+        queue.put((before, _status_mb("VmHWM")))
+
+
+def peak_memory(case, threads, n_components, quick=False):
+    """Peak RSS of each method's fit, each in a fresh (spawned) process."""
+    context = multiprocessing.get_context("spawn")  # numba's OpenMP layer is not fork-safe
+    print(f"\n{case}: peak memory of one fit, fresh process per method (MB)")
+    peaks = {}
+    for name in _models(threads, n_components, case):
+        queue = context.Queue()
+        child = context.Process(target=_memory_child,
+                                args=(case, name, threads, n_components, quick, queue))
+        child.start()
+        before, peak = queue.get()
+        child.join()
+        peaks[name] = peak - before
+        print(f"  {name:<24} RSS before fit {before:7.0f}, peak {peak:7.0f}, "
+              f"fit's own {peak - before:7.0f}", flush=True)
+    print(f"  co-occurrence / umap: memory ratio "
+          f"{peaks['vec2vec (co-occurrence)'] / peaks['umap']:.2f} (fit's own)")
+    return peaks
+
+
+def recall(threads, sizes=(5_000, 20_000), topk=5, queries=2_000):
+    """Recall and time of Vec2vec's approximate neighbour search against exact search."""
+    print("\nrecall of the approximate cosine neighbours (topk = 5) against exact search")
+    for n, d in [(n, 64) for n in sizes] + [(20_000, 784)]:
+        X, _ = gaussian_blobs(n, d, 10, 12.0, random_state=0)
+        start = time.perf_counter()
+        exact, _ = topk_cosine_neighbors(X, topk, knn="exact", n_jobs=threads)
+        exact_seconds = time.perf_counter() - start
+        start = time.perf_counter()
+        approx, _ = topk_cosine_neighbors(X, topk, knn="approximate", n_jobs=threads,
+                                          random_state=0)
+        approx_seconds = time.perf_counter() - start
+        rows = np.random.default_rng(0).choice(n, min(queries, n), replace=False)
+        hits = [np.intersect1d(exact[i], approx[i]).size for i in rows]
+        print(f"  n = {n:6,}, D = {d:3}: recall {np.sum(hits) / (topk * rows.size):.4f}, "
+              f"exact {exact_seconds:6.1f} s, approximate {approx_seconds:6.1f} s "
+              f"(ratio {approx_seconds / exact_seconds:.2f})", flush=True)
+
+
+def updates(threads, n_components, sizes=(5_000, 20_000)):
+    """Co-occurrence accuracy against updates_per_node and alpha, two seeds each."""
+    from lowdim.embedding.cooccurrence import cooccurrence_sgns
+    from lowdim.embedding.graph import cosine_knn_graph
+    from lowdim.embedding.skipgram import skipgram_embedding
+
+    print("\nco-occurrence solver: kNN accuracy against updates per node and alpha")
+    for n in sizes:
+        X, y = gaussian_blobs(n, 64, 10, 12.0, random_state=0)
+        graph, _ = add_self_loops_to_isolated(cosine_knn_graph(X, 5, n_jobs=threads))
+        walks = random_walks(graph, 10, 20, random_state=0, n_jobs=threads)
+        Z = skipgram_embedding(walks, n, n_components, seed=0, workers=threads)
+        print(f"  n = {n:,}: gensim (10 epochs) {_accuracy(Z, y)[0]:.4f}", flush=True)
+        for alpha in (0.025, 0.1):
+            for per_node in (125, 250, 500, 1000, 2000):
+                scores = [_accuracy(cooccurrence_sgns(walks, n, n_components, alpha=alpha,
+                                                      updates_per_node=per_node, seed=seed,
+                                                      n_jobs=threads), y)[0]
+                          for seed in (0, 1)]
+                print(f"    alpha {alpha:<5} updates/node {per_node:5}: accuracy "
+                      f"{scores[0]:.4f}, {scores[1]:.4f}", flush=True)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="n = 5,000 and D = 20,000")
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--n-components", type=int, default=10)
-    parser.add_argument("--umap-dense", action="store_true",
-                        help="also time UMAP on the dense copy of the D-sweep matrix")
-    parser.add_argument("--variant", action="append", default=[], metavar="K=V[,K=V]",
-                        help="an extra Vec2vec setting, e.g. epochs=2 (repeatable)")
-    parser.add_argument("--no-default", action="store_true",
-                        help="time only the --variant settings of Vec2vec")
     parser.add_argument("--cases", default="points,dimensions",
-                        help="comma-separated subset of: points, dimensions")
+                        help="comma-separated: points, mnist, dimensions, recall, updates")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--n-components", type=int, default=10)
+    parser.add_argument("--quick", action="store_true", help="a tenth of the rows")
+    parser.add_argument("--skip", default="",
+                        help="comma-separated methods to leave out, e.g. 'vec2vec (gensim)'")
+    parser.add_argument("--no-memory", action="store_true",
+                        help="skip the peak-memory processes of the mnist case")
     args = parser.parse_args(argv)
-    variants = [{k: int(v) for k, v in (kv.split("=") for kv in spec.split(","))}
-                for spec in args.variant]
-    n_large, d_large = (5000, 20000) if args.quick else (20000, 100000)
     cases = args.cases.split(",")
+    SKIPPED.update(name for name in args.skip.split(",") if name)
     with threadpool_limits(limits=args.threads):
-        models = _models(args.threads, args.n_components, variants, not args.no_default)
-        overhead = _warm_up(models)
-        print("one-off numba compilation per process (excluded below): "
-              + ", ".join(f"{k} {v:.1f} s" for k, v in overhead.items()))
-        if "points" in cases:
-            X, y = gaussian_blobs(n_large, 64, 10, 12.0, random_state=0)
-            _case("many points", X, y, models)
-        if "dimensions" in cases:
-            X, y = sparse_blobs(2000, d_large, 64, 10, 12.0, 4, random_state=0)
-            extra = []
-            if args.umap_dense:
-                extra = [("umap (dense input)", models["umap"], X.toarray().astype(np.float32))]
-            _case("many dimensions", X, y, models, extra)
+        timed = [c for c in ("points", "mnist", "dimensions") if c in cases]
+        if timed:
+            models = {}
+            for case in timed:
+                models.update(_models(args.threads, args.n_components, case))
+            overhead = _warm_up(models)
+            print("one-off compilation per process (excluded below): "
+                  + ", ".join(f"{k} {v:.1f} s" for k, v in overhead.items()))
+        for case in timed:
+            run_case(case, _models(args.threads, args.n_components, case), args.quick)
+        if "mnist" in cases and not args.no_memory:
+            peak_memory("mnist", args.threads, args.n_components, args.quick)
+        if "recall" in cases:
+            recall(args.threads)
+        if "updates" in cases:
+            updates(args.threads, args.n_components)
 
 
 if __name__ == "__main__":

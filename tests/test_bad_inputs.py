@@ -26,11 +26,13 @@ from lowdim.approx._linalg import EIGEN_SOLVERS as eigen_solver_choices
 from lowdim.approx.cur import STACUR_ROWS
 from lowdim.approx.features import eigen_feature_map, feature_map, sicur_feature_map
 from lowdim.approx.wme import random_documents, wme_features
-from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, KernelCCA
+from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, KernelCCA, RandomizedCCA
 from lowdim.cca.kernel import APPROXIMATIONS, SOLVERS
 from lowdim.similarity.kernel import KERNELS
 from lowdim.embedding import (ClassicalMDS, IsomapEmbedding, LaplacianEigenmaps, LLEEmbedding,
-                              PCAEmbedding, UMAPEmbedding, Vec2Vec)
+                              MDSEmbedding, PCAEmbedding, UMAPEmbedding, Vec2Vec)
+from lowdim.embedding.cooccurrence import cooccurrence_sgns, window_cooccurrences
+from lowdim.embedding.vec2vec import SOLVERS as VEC2VEC_SOLVERS
 from lowdim.evaluate.svm import TunedSVM
 from lowdim.similarity import DenseOracle, PairwiseMLP
 
@@ -45,6 +47,7 @@ X_CCA = RNG.normal(size=(40, 5))
 Y_CCA = np.hstack([X_CCA[:, :2] + 0.3 * RNG.normal(size=(40, 2)), RNG.normal(size=(40, 2))])
 S_WME = RNG.uniform(0.1, 1.0, size=(N, 8))
 GRAM = X_EMB @ X_EMB.T
+WALKS = np.tile(np.arange(10), 6).reshape(12, 5)   # 12 walks of length 5 visiting nodes 0..9
 
 
 # -- bad values, by kind of argument ------------------------------------------------------
@@ -126,6 +129,18 @@ def sequence_of_positive_numbers(good):
                            st.just([np.nan]))
 
 
+def walks(good):
+    """Walks: float ids, negative ids, ids beyond n_nodes, 1-D, too short, text, None, sparse."""
+    return good, st.one_of(st.just(good.astype(float)), st.just(good - 1), st.just(good + 1),
+                           st.just(good[0]), st.just(good[:, :1]), st.text(max_size=3),
+                           st.none(), st.just(sp.csr_matrix(good)))
+
+
+def threads(good=None):
+    """``n_jobs``: 0, fractional, text, bool."""
+    return good, st.one_of(st.just(0), st.floats(), st.text(max_size=3), st.booleans())
+
+
 def iterations(good):
     """AppGrad ``checkpoints``: text, non-positive or fractional iteration numbers."""
     return good, st.one_of(st.text(min_size=1, max_size=3), st.integers(max_value=0),
@@ -159,7 +174,8 @@ _CCA = dict(X=matrix(X_CCA), Y=second_view(Y_CCA), n_components=count(2, below=5
             reg=real(0.005, minimum=0.0))
 _HEURISTIC = dict(_CCA, oversample=count(5, minimum=0), n_iter=count(2, minimum=0))
 _APPGRAD = dict(_CCA, step_size=step("auto"), max_iter=count(5), tol=real(1e-6, minimum=0.0),
-                precompute=choice("auto", ("auto", True, False)), checkpoints=iterations(None))
+                precompute=choice("auto", ("auto", True, False)), checkpoints=iterations(None),
+                normalization=choice("paper", ("paper", "authors")))
 _ORACLE = dict(oracle=matrix(K, square=True), s=count(5, below=20),
                rtol=real(None, minimum=0.0, none_ok=True))
 
@@ -197,8 +213,24 @@ CASES = [
     case("Vec2Vec", fit(Vec2Vec), **_EMBED, topk=count(3, below=N),
          walks_per_node=count(2), walk_length=count(5, minimum=2), window=count(3),
          epochs=count(1), negative=count(2), sample=real(1e-3, minimum=0.0),
-         knn=choice("exact", ("exact", "approximate")),
-         n_jobs=(None, st.one_of(st.just(0), st.floats(), st.text(max_size=3), st.booleans()))),
+         knn=choice("exact", ("auto", "exact", "approximate")),
+         solver=choice("gensim", VEC2VEC_SOLVERS),
+         alpha=real(None, minimum=0.0, bounds_ok=False, none_ok=True), n_jobs=threads()),
+    case("Vec2Vec co-occurrence", fit(Vec2Vec), **_EMBED, solver=("cooccurrence", st.nothing()),
+         topk=count(3, below=N), window=count(3), negative=count(2),
+         sample=real(1e-3, minimum=0.0),
+         updates_per_node=real(20, minimum=0.0, bounds_ok=False),
+         alpha=real(0.1, minimum=0.0, bounds_ok=False, none_ok=True), n_jobs=threads()),
+    case("cooccurrence_sgns", cooccurrence_sgns, walks=walks(WALKS),
+         n_nodes=count(10, below=11), n_components=count(2), window=count(2),
+         negative=count(2), sample=real(1e-3, minimum=0.0),
+         updates_per_node=real(5, minimum=0.0, bounds_ok=False),
+         alpha=real(0.1, minimum=0.0, bounds_ok=False), min_alpha=real(1e-4, minimum=0.0),
+         seed=(0, st.nothing()), n_jobs=count(1)),
+    case("window_cooccurrences", window_cooccurrences, walks=walks(WALKS),
+         n_nodes=count(10, minimum=10), window=count(2), n_jobs=count(1)),
+    case("MDSEmbedding", fit(MDSEmbedding), **_EMBED, n_init=count(1), max_iter=count(10),
+         n_jobs=threads()),
     case("PCAEmbedding", fit(PCAEmbedding), X=_EMBED["X"], n_components=count(2, below=6)),
     case("ClassicalMDS", fit(ClassicalMDS), **_EMBED),
     case("IsomapEmbedding", fit(IsomapEmbedding), **_EMBED, n_neighbors=count(5, below=N)),
@@ -214,14 +246,18 @@ CASES = [
          normalization_size=(None, st.one_of(st.integers(), st.text(max_size=3)))),
     case("AppGradCCA stochastic", fit(AppGradCCA, ("X", "Y")), **_APPGRAD,
          batch_size=count(10, below=41),
-         normalization_size=count(20, minimum=2, below=41, none_ok=True)),
-    case("KernelCCA", fit(KernelCCA, ("X", "Y")), **_CCA,
+         normalization_size=count(20, minimum=2, below=41, none_ok=True),
+         stochastic_solver=choice("lazy", ("lazy", "dense"))),
+    # its features have n_landmarks (10) columns, not p: n_components up to 10 can be valid
+    case("KernelCCA", fit(KernelCCA, ("X", "Y")), **{**_CCA, "n_components": count(2, below=11)},
          kernel=choice("rbf", tuple(KERNELS)), n_landmarks=count(10),  # s >= n uses every row (documented)
          approximation=choice("nystrom", APPROXIMATIONS), solver=choice("exact", SOLVERS),
          max_iter=count(5)),
     case("NWCCA", fit(NWCCA, ("X", "Y")), **_HEURISTIC),
     case("DWCCA", fit(DWCCA, ("X", "Y")), **_HEURISTIC),
     case("PCACCA", fit(PCACCA, ("X", "Y")), **_HEURISTIC, n_pca_components=count(3, minimum=2)),
+    case("RandomizedCCA", fit(RandomizedCCA, ("X", "Y")), **_CCA,
+         oversample=count(5, minimum=0), n_passes=count(1)),
     case("TunedSVM", fit(TunedSVM, ("X", "y")), X=matrix(X_EMB), y=labels(LABELS),
          kernel=choice("linear", ("linear", "precomputed")), C_grid=sequence_of_positive_numbers(
              (1.0,)), n_folds=count(2, minimum=2), max_iter=count(100)),

@@ -52,6 +52,20 @@ def test_sms_tasks_benchmark_runs(tmp_path, script):
     assert "ratio (peer / ours)" in out
 
 
+def test_cca_scale_benchmark_runs_each_method_in_its_own_process(tmp_path):
+    results, table = tmp_path / "scale.json", tmp_path / "scale.md"
+    # three methods, not all: each worker is a fresh interpreter (cca-zoo's import alone is
+    # slow), and the report code is the same for every method
+    _run("cca_scale.py", "--case", "smoke", "--methods", "exact", "sappgrad", "nw_cca",
+         "--results", str(results), "--out", str(table), cwd=tmp_path)
+    text = table.read_text()
+    for method in ("exact CCA", "AppGrad (stochastic)", "NW-CCA"):
+        assert re.search(rf"\| {re.escape(method)}[^|]* \| ok \|", text), method
+    assert "## mnist392: not run yet" in text
+    peaks = re.findall(r"\| (\d+\.\d\d) GiB \| [\d,]+ MiB \|", text)
+    assert len(peaks) == 3  # every method measured in its own process
+
+
 def test_kernel_cca_benchmark_writes_its_ratios(tmp_path):
     table = tmp_path / "kernel_cca.md"
     out = _run("kernel_cca.py", "--quick", "--out", str(table), cwd=tmp_path)

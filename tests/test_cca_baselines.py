@@ -6,7 +6,8 @@ import scipy.linalg as la
 import scipy.sparse as sp
 from sklearn.cross_decomposition import CCA as SklearnCCA
 
-from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, canonical_correlations, tcc
+from lowdim.cca import (DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, RandomizedCCA,
+                        canonical_correlations, tcc)
 from lowdim.cca._linalg import randomized_svd_operator
 from lowdim.cca.flops import exact_cca_flops
 from fixtures.cca_data import planted_views, sparse_views
@@ -97,8 +98,8 @@ def test_randomized_svd_of_an_operator_matches_the_full_svd():
     assert n_products == 6
 
 
-@pytest.mark.parametrize("Estimator", [ExactCCA, NWCCA, DWCCA, PCACCA],
-                         ids=["exact", "nw", "dw", "pca"])
+@pytest.mark.parametrize("Estimator", [ExactCCA, NWCCA, DWCCA, PCACCA, RandomizedCCA],
+                         ids=["exact", "nw", "dw", "pca", "randomized"])
 def test_sparse_and_dense_baselines_agree(Estimator):
     X, Y = sparse_views(2000, 40, 30, nnz_per_row=4, k=5, random_state=0)
     kw = {} if Estimator is ExactCCA else {"random_state": 0}
@@ -110,10 +111,19 @@ def test_sparse_and_dense_baselines_agree(Estimator):
     assert a.flops_ == b.flops_ > 0
 
 
-def test_exact_flops_grow_with_the_cube_of_the_width():
-    small, big = (exact_cca_flops(10000, p, p, 5, "cholesky") for p in (100, 1000))
-    assert 100 < big / small < 1000 + 1
-    assert exact_cca_flops(10, 4, 4, 2, "qr") > 0
+def test_exact_flops_are_the_textbook_counts():
+    n, p, k = 10000, 300, 5
+    grams = 2 * n * 3 * p * p                     # XᵀX, YᵀY, XᵀY
+    svd = 6 * p ** 3 + 20 * p ** 3                # thin SVD of the p×p whitened matrix
+    cholesky = grams + 2 * p ** 3 / 3 + 2 * p ** 3 + svd + 2 * p * p * k
+    assert exact_cca_flops(n, p, p, k, "cholesky") == pytest.approx(cholesky, rel=1e-12)
+    eigh = grams + 18 * p ** 3 + 4 * p ** 3 + 4 * p ** 3 + svd + 4 * p * p * k
+    assert exact_cca_flops(n, p, p, k, "eigh") == pytest.approx(eigh, rel=1e-12)
+    qr = 2 * (4 * (n + p) * p * p - 4 * p ** 3 / 3) + 2 * n * p * p + svd + 2 * p * p * k
+    assert exact_cca_flops(n, p, p, k, "qr") == pytest.approx(qr, rel=1e-12)
+    # with n fixed the whitening and SVD terms (28.7 p³) take over from the Grams (6 n p²)
+    wide = exact_cca_flops(100, 30000, 30000, k, "cholesky")
+    assert wide == pytest.approx((2 / 3 + 2 + 26) * 30000 ** 3, rel=0.01)
 
 
 def test_canonical_correlations_are_stable_for_collinear_projections():
@@ -150,3 +160,61 @@ def test_block_power_iteration_estimates_the_largest_eigenvalue_from_below():
     np.testing.assert_allclose(estimate, exact, rtol=1e-3)
     rough = power_lambda_max(lambda V: S @ V, 40, np.random.default_rng(1))  # default rtol=1e-2
     assert 0.9 * exact <= rough <= exact * (1 + 1e-12)
+
+
+def test_exact_cca_refuses_up_front_when_its_whitening_would_not_fit(views, monkeypatch):
+    import lowdim.cca.exact as exact_module
+
+    X, Y = views
+    need = exact_module.exact_cca_memory(3000, 12, 9, 3, "cholesky")
+    assert need == 8 * (12 * 12 + 9 * 9 + 12 * 9 + 2 * 12 * 9 + 9 * 21 + 4 * 81)
+    called = []
+    monkeypatch.setattr(exact_module, "gram_matrices", lambda *a: called.append(a))
+    with pytest.raises(MemoryError, match=r"needs about 8.* beyond the data, more than the "
+                                          r"1000 B of `memory_limit`.*AppGradCCA"):
+        ExactCCA(3, memory_limit=1000).fit(X, Y)
+    assert not called  # refused before forming anything
+
+
+def test_exact_auto_takes_the_route_that_needs_least_memory():
+    X, Y = planted_views(40, 300, 300, [0.9, 0.5], random_state=0, condition=2.0)
+    from lowdim.cca.exact import exact_cca_memory
+
+    chol, qr = (exact_cca_memory(40, 300, 300, 2, m) for m in ("cholesky", "qr"))
+    assert qr > chol  # the ridge block makes QR's factors (n + p)×p: Cholesky first
+    est = ExactCCA(2, reg=0.1, memory_limit=chol).fit(X, Y)
+    assert est.method_ == "cholesky" and est.memory_needed_ == chol
+    with pytest.raises(MemoryError, match="refused"):
+        ExactCCA(2, reg=0.1, method="qr", memory_limit=chol).fit(X, Y)
+    with pytest.raises(ValueError, match="`memory_limit` must be 'available' or a positive"):
+        ExactCCA(2, memory_limit="lots").fit(X, Y)
+
+
+def test_exact_qr_route_accepts_sparse_views():
+    X, Y = sparse_views(2000, 40, 30, nnz_per_row=4, k=5, random_state=0)
+    a = ExactCCA(3, method="qr").fit(X, Y)
+    b = ExactCCA(3, method="cholesky").fit(X, Y)
+    np.testing.assert_allclose(a.canonical_correlations_, b.canonical_correlations_, rtol=1e-9)
+    assert a.__sklearn_tags__().input_tags.sparse
+
+
+def test_randomized_cca_with_a_full_sketch_is_exact():
+    X, Y = planted_views(3000, 10, 10, RHO, random_state=5, condition=4.0)
+    exact = ExactCCA(3).fit(X, Y)
+    full = RandomizedCCA(3, oversample=7, random_state=0).fit(X, Y)  # l = 10 = p
+    np.testing.assert_allclose(full.canonical_correlations_, exact.canonical_correlations_,
+                               rtol=1e-9)
+    np.testing.assert_allclose(full.score(X, Y), exact.score(X, Y), rtol=1e-9)
+
+
+def test_randomized_cca_gains_with_the_sketch_width_and_beats_nw_cca():
+    # mixed views: canonical weights lie outside the top range of XᵀY, so a thin sketch misses
+    # part of them (exact whitening within the sketch still beats NW-CCA's none)
+    X, Y = planted_views(20000, 60, 60, [0.9, 0.8, 0.3], random_state=6, condition=10.0)
+    exact = ExactCCA(3).fit(X, Y).score(X, Y).sum()
+    captured = [tcc(X, Y, est.x_weights_, est.y_weights_) for est in
+                (RandomizedCCA(3, oversample=m, random_state=0).fit(X, Y) for m in (20, 40, 57))]
+    assert captured[0] < captured[1] < captured[2]
+    np.testing.assert_allclose(captured[2], exact, rtol=1e-9)
+    nw = NWCCA(3, random_state=0).fit(X, Y)
+    assert tcc(X, Y, nw.x_weights_, nw.y_weights_) < captured[0]

@@ -5,11 +5,11 @@ import pytest
 import scipy.sparse as sp
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA
+from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, RandomizedCCA
 from fixtures.cca_data import planted_views
 
-ESTIMATORS = [AppGradCCA, ExactCCA, NWCCA, DWCCA, PCACCA]
-IDS = ["appgrad", "exact", "nw", "dw", "pca"]
+ESTIMATORS = [AppGradCCA, ExactCCA, NWCCA, DWCCA, PCACCA, RandomizedCCA]
+IDS = ["appgrad", "exact", "nw", "dw", "pca", "randomized"]
 
 
 @pytest.fixture(scope="module")
@@ -104,9 +104,28 @@ _EXPECTED = {
 }
 
 
-@parametrize_with_checks([AppGradCCA(1, max_iter=50, tol=0, random_state=0), ExactCCA(1),
+@parametrize_with_checks([AppGradCCA(1, max_iter=50, tol=0, random_state=0),
+                          AppGradCCA(1, batch_size=5, max_iter=50, random_state=0), ExactCCA(1),
                           NWCCA(1, random_state=0), DWCCA(1, random_state=0),
-                          PCACCA(1, n_pca_components=1, random_state=0)],
+                          PCACCA(1, n_pca_components=1, random_state=0),
+                          RandomizedCCA(1, oversample=2, random_state=0)],
                          expected_failed_checks=lambda est: _EXPECTED)
 def test_scikit_learn_compatible(estimator, check):
     check(estimator)
+
+
+def test_sparse_zero_variance_is_found_without_densifying():
+    from lowdim.cca._validation import check_zero_variance
+
+    n = 50
+    ones = sp.csr_matrix(np.hstack([np.ones((n, 1)), np.zeros((n, 3))]))  # 1 everywhere, 0s
+    with pytest.raises(ValueError, match="`X` has zero variance"):
+        check_zero_variance(ones, "X")
+    explicit = sp.csr_matrix((np.zeros(3), ([0, 1, 2], [0, 1, 2])), shape=(n, 4))
+    with pytest.raises(ValueError, match="zero variance"):
+        check_zero_variance(explicit, "X")  # stored zeros are still zeros
+    varying = ones.tolil()
+    varying[3, 0] = 2.0  # non-zero everywhere but not constant
+    check_zero_variance(sp.csr_matrix(varying), "X")
+    partial = sp.csr_matrix((np.ones(2), ([0, 1], [2, 2])), shape=(n, 4))
+    check_zero_variance(partial, "X")  # non-zero in some rows only: it varies

@@ -84,15 +84,21 @@ MISTAKES = {
                                     "embedding.n_components: got 65",
                                     "the 64 features of dataset digits for pca"),
     "no neighbour counts": ([(("embedding", "neighbors"), [])], "embedding.neighbors: got []",
-                            "at least one neighbour count for le"),
+                            "at least one neighbour count for vec2vec, vec2vec_cooccurrence, le"),
     "three rows": ([(("datasets", "digits", "n_rows"), 3)], "embedding.n_components: got 4",
                    "< 3, the number of samples of dataset digits (datasets.digits.n_rows = 3)"),
     "neighbour counts all above n": ([(("embedding", "neighbors"), [250]),
                                       (("embedding", "max_samples"), 100)],
                                      "embedding.neighbors: got [250]", "every setting of the "
                                                                        "sweep would be skipped"),
+    # Figure 4's jobs sweep topk over embedding.neighbors; Figure 5's d sweep uses topk.
     "topk above n": ([(("embedding", "vec2vec"), {"topk": 300})],
-                     "embedding.vec2vec.topk: got 300", "< 300, the number of samples"),
+                     "embedding.vec2vec.topk: got 300",
+                     "< 200, the number of samples of dataset digits in Figure 5"),
+    "no neighbour counts for vec2vec": ([(("embedding", "neighbors"), []),
+                                         (("embedding", "methods"), ["pca", "vec2vec"])],
+                                        "embedding.neighbors: got []",
+                                        "at least one neighbour count for vec2vec"),
     "sensitivity k above n": ([(("embedding", "sensitivity", "n_components"), [2, 200])],
                               "embedding.sensitivity.n_components[1]: got 200",
                               "< 200, the number of samples of dataset digits in Figure 5"),
@@ -188,7 +194,7 @@ def test_job_error_names_the_config_key_of_the_argument(caplog):
 
 def test_job_error_names_the_argument_it_is_about_not_the_first_one_listed():
     config = tiny_with()
-    keys = embedding_job_keys(config, "embed")
+    keys = embedding_job_keys(config, "sensitivity", "n_components")
     with pytest.raises(SystemExit, match=r"^config: embedding.vec2vec.topk: got 5;"):
         with naming_config_keys(keys):
             raise ValueError("n_components=4: `topk` must be < n_samples = 3, got 5")
@@ -209,7 +215,9 @@ def test_each_kind_of_job_names_only_the_keys_it_reads():
     sensitivity = embedding_job_keys(config, "sensitivity", "topk")
     assert sensitivity["topk"] == ("embedding.sensitivity.topk", [2, 3])
     assert sensitivity["n_components"] == ("embedding.n_components", 4)
-    assert embedding_job_keys(config, "embed")["topk"] == ("embedding.vec2vec.topk", 5)
+    # Figure 4's embed jobs take topk from the neighbour sweep, not embedding.vec2vec.topk.
+    assert embedding_job_keys(config, "embed")["topk"] == ("embedding.neighbors", [8])
+    assert embedding_job_keys(config, "embed")["n_init"] == ("embedding.mds.n_init", 1)
 
 
 def test_job_errors_of_other_kinds_pass_through():

@@ -146,6 +146,58 @@ def test_sparse_two_view_gives_large_templates_the_low_agreement():
         sparse_two_view(10, 30, 30, n_factors=20, max_template=6)
 
 
+def test_sparse_two_view_rows_are_a_stream_any_range_of_which_can_be_drawn_alone():
+    from lowdim.data.sources.synthetic import CHUNK_ROWS
+
+    kw = dict(n_factors=30, noise_nnz=3, random_state=4)
+    whole = sparse_two_view(CHUNK_ROWS + 5000, 900, 700, **kw)
+    cut = CHUNK_ROWS - 1000  # the pieces straddle a block boundary
+    head = sparse_two_view(cut, 900, 700, **kw)
+    tail = sparse_two_view(6000, 900, 700, start=cut, **kw)
+    for a, b, c in zip(whole[:2], head[:2], tail[:2]):
+        assert (a != sp.vstack([b, c])).nnz == 0 and a.has_sorted_indices
+    np.testing.assert_array_equal(whole[2], np.concatenate([head[2], tail[2]]))
+
+
+def test_sparse_two_view_memory_is_its_output():
+    import tracemalloc
+
+    tracemalloc.start()
+    X, Y, y = sparse_two_view(400_000, 100_000, 100_000, noise_nnz=10, random_state=0)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    output = sum(A.data.nbytes + A.indices.nbytes + A.indptr.nbytes for A in (X, Y)) + y.nbytes
+    assert peak < 1.3 * output  # building all rows at once (COO, then CSR) took 2.3 times
+
+
+def test_sparse_two_view_blocks_stack_to_the_matrix_in_one_block_of_memory():
+    import tracemalloc
+
+    from lowdim.data.sources.synthetic import CHUNK_ROWS, sparse_two_view_blocks
+
+    kw = dict(n_factors=30, noise_nnz=3, random_state=4)
+    start, n = CHUNK_ROWS - 700, CHUNK_ROWS + 1500
+    blocks = list(sparse_two_view_blocks(n, 900, 700, start=start, **kw))
+    assert [b[0].shape[0] for b in blocks] == [700, CHUNK_ROWS, 800]
+    whole = sparse_two_view(n, 900, 700, start=start, **kw)
+    for v in range(2):
+        assert (sp.vstack([b[v] for b in blocks]) != whole[v]).nnz == 0
+    np.testing.assert_array_equal(np.concatenate([b[2] for b in blocks]), whole[2])
+    with pytest.raises(ValueError, match="too small"):  # checked on the call, not on iteration
+        sparse_two_view_blocks(10, 30, 30, n_factors=20, max_template=6)
+    # 16 blocks (1M rows): consumed one at a time, the memory of a block or so, not of 16
+    tracemalloc.start()
+    rows = 0
+    for X, Y, y in sparse_two_view_blocks(16 * CHUNK_ROWS, 10 ** 6, 10 ** 6, n_factors=100,
+                                          noise_nnz=15, random_state=0):
+        rows += y.size
+        block = sum(A.data.nbytes + A.indices.nbytes + A.indptr.nbytes for A in (X, Y))
+        del X, Y, y
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert rows == 16 * CHUNK_ROWS and peak < 6 * block  # the whole stream is 16 blocks
+
+
 def test_prepared_roundtrip_keeps_every_field(tmp_path):
     X = sp.random(20, 30, density=0.1, format="csr", random_state=0)
     data = Dataset(name="toy", kind="text", bow=X, vocab=np.array([f"w{i}" for i in range(30)]),

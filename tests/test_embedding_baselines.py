@@ -7,8 +7,53 @@ from scipy.linalg import orthogonal_procrustes
 from sklearn.datasets import make_blobs, make_swiss_roll
 from sklearn.manifold import ClassicalMDS as SklearnClassicalMDS
 
-from lowdim.embedding import (METHODS, ClassicalMDS, LLEEmbedding, PCAEmbedding,
+from sklearn.decomposition import PCA, TruncatedSVD
+from sklearn.manifold import MDS
+from sklearn.metrics import euclidean_distances
+
+from lowdim.embedding import (METHODS, ClassicalMDS, LLEEmbedding, MDSEmbedding, PCAEmbedding,
                               isometric_dense_rows, make_embedder)
+
+
+def _raw_stress(Z, D):
+    """sum_{i<j} (||z_i - z_j|| - d_ij)^2, computed directly."""
+    return ((euclidean_distances(Z) - D)[np.triu_indices(len(D), 1)] ** 2).sum()
+
+
+def test_mds_is_smacof_and_beats_classical_mds_on_stress():
+    # The paper's MDS minimises stress; classical MDS (= PCA scores) does not. On a
+    # curved manifold SMACOF's stress is well below the PCA configuration's, so a
+    # method that returned PCA or classical MDS scores as "mds" fails here.
+    X, _ = make_swiss_roll(200, random_state=0)
+    D = euclidean_distances(X)
+    mds = make_embedder("mds", n_components=2, n_init=4, random_state=0).fit(X)
+    pca = PCAEmbedding(n_components=2).fit_transform(X)
+    assert _raw_stress(mds.embedding_, D) < 0.8 * _raw_stress(pca, D)
+    np.testing.assert_allclose(mds.stress_, _raw_stress(mds.embedding_, D), rtol=1e-2)
+    # The authors' call: scikit-learn's MDS with random starts, same seed, same result.
+    reference = MDS(n_components=2, n_init=4, init="random", random_state=0,
+                    normalized_stress=False).fit_transform(X)
+    np.testing.assert_allclose(mds.embedding_, reference, atol=1e-10)
+
+
+def test_mds_on_sparse_input_equals_mds_on_dense_input():
+    X, _ = make_blobs(40, n_features=30, random_state=7)
+    X[X < 0] = 0.0
+    dense = MDSEmbedding(n_components=2, n_init=1, random_state=0).fit_transform(X)
+    sparse = MDSEmbedding(n_components=2, n_init=1, random_state=0).fit_transform(
+        sp.csr_matrix(X))
+    np.testing.assert_allclose(sparse, dense, atol=1e-8)
+
+
+def test_pca_centres_sparse_input_without_densifying():
+    X = sp.random(60, 400, density=0.05, random_state=8, format="csr") + 0.0
+    X.data += 1.0  # far from centred: uncentred SVD would differ
+    model = PCAEmbedding(n_components=3, random_state=0).fit(X)
+    assert model.estimator_.n_features_in_ == 400 and sp.issparse(X)
+    dense = PCA(n_components=3, svd_solver="full").fit_transform(X.toarray())
+    np.testing.assert_allclose(np.abs(model.embedding_), np.abs(dense), atol=1e-8)
+    uncentred = TruncatedSVD(3, random_state=0).fit_transform(X)
+    assert not np.allclose(np.abs(model.embedding_), np.abs(uncentred), atol=1e-3)
 
 
 def test_classical_mds_recovers_a_known_configuration_up_to_rotation():
@@ -62,8 +107,10 @@ def test_every_method_embeds_dense_and_sparse_input(method, sparse):
     X = np.abs(X)
     X = sp.csr_matrix(X) if sparse else X
     params = {"n_neighbors": 10} if "n_neighbors" in METHODS[method]().get_params() else {}
-    if method == "vec2vec":
+    if method.startswith("vec2vec"):
         params = {"epochs": 1, "walks_per_node": 2}
+    if method == "mds":
+        params = {"n_init": 1, "max_iter": 50}
     Z = make_embedder(method, n_components=3, random_state=0, **params).fit_transform(X)
     assert Z.shape == (80, 3) and Z.dtype == np.float64 and np.all(np.isfinite(Z))
 
@@ -73,10 +120,12 @@ def test_make_embedder_rejects_unknown_method_and_parameter():
         make_embedder("tsne")
     with pytest.raises(ValueError, match=r"takes no parameter\(s\) \['topk'\]"):
         make_embedder("pca", topk=3)
-    assert make_embedder("mds", random_state=0).get_params() == {"n_components": 2}
+    assert make_embedder("cmds", random_state=0).get_params() == {"n_components": 2}
+    assert make_embedder("mds", random_state=3).get_params()["random_state"] == 3
+    assert make_embedder("vec2vec_cooccurrence").get_params()["solver"] == "cooccurrence"
 
 
-@pytest.mark.parametrize("method", ["pca", "isomap", "lle", "le", "umap", "mds"])
+@pytest.mark.parametrize("method", ["pca", "isomap", "lle", "le", "umap", "mds", "cmds"])
 def test_baselines_reject_n_components_at_least_n(method):
     with pytest.raises(ValueError, match="`n_components` must be < n_samples = 5"):
         make_embedder(method, n_components=5).fit(np.random.default_rng(0).random((5, 8)))

@@ -3,7 +3,7 @@
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lowdim.embedding import (ClassicalMDS, IsomapEmbedding, LaplacianEigenmaps, LLEEmbedding,
-                              PCAEmbedding, UMAPEmbedding, Vec2Vec)
+                              MDSEmbedding, PCAEmbedding, UMAPEmbedding, Vec2Vec)
 
 # Checks known to fail, with the reason. Keyed by the estimator's repr.
 EXPECTED_FAILURES = {
@@ -19,7 +19,9 @@ EXPECTED_FAILURES = {
 
 ESTIMATORS = [
     Vec2Vec(walks_per_node=2, epochs=1, random_state=0),
+    Vec2Vec(walks_per_node=2, solver="cooccurrence", updates_per_node=50, random_state=0),
     PCAEmbedding(random_state=0),
+    MDSEmbedding(n_init=1, max_iter=20, random_state=0),
     ClassicalMDS(),
     IsomapEmbedding(),
     LLEEmbedding(random_state=0),

@@ -11,7 +11,9 @@ from lowdim.embedding.experiments import (embed_sweep, load_sweep, save_sweep, s
                                           select_best, sensitivity_sweep, significance_tests,
                                           sweep_settings)
 from lowdim.embedding.features import embedding_features, tfidf_features
-from lowdim.embedding.timing import timing_data, timing_table
+from lowdim.embedding import Vec2Vec
+from lowdim.embedding.timing import timing_data, timing_sweep, timing_table, timing_values
+from lowdim.evaluate.classification import knn_cv_accuracy
 
 
 def test_tfidf_of_texts_is_stemmed_l2_normalised_and_sparse():
@@ -49,7 +51,9 @@ def test_embedding_features_subsamples_and_keeps_labels_aligned():
 
 def test_sweep_settings_follow_the_method():
     assert sweep_settings("pca", [2, 4], 100) == [{}]
-    assert sweep_settings("vec2vec", [2, 4], 100) == [{}]
+    assert sweep_settings("mds", [2, 4], 100) == [{}]
+    assert sweep_settings("vec2vec", [2, 4], 100) == [{"topk": 2}, {"topk": 4}]
+    assert sweep_settings("vec2vec_cooccurrence", [2], 100) == [{"topk": 2}]
     assert sweep_settings("umap", [2, 4, 200], 100) == [{"n_neighbors": 2}, {"n_neighbors": 4}]
 
 
@@ -69,6 +73,40 @@ def test_embed_sweep_records_failed_settings_and_roundtrips(tmp_path):
     assert set(scores["setting"]) == {"n_neighbors=5"}  # the failed fit has no rows
 
 
+def test_score_sweep_chooses_the_setting_inside_the_folds():
+    rng = np.random.default_rng(0)
+    y = np.repeat(np.arange(3), 40)
+    noise = rng.normal(size=(120, 3))
+    informative = noise + 4.0 * np.eye(3)[y]
+    scores = score_sweep(np.stack([noise, informative]), ["topk=2", "topk=8"], y, gammas=[0.1],
+                         random_state=0)
+    chosen = scores[scores["metric"] == "accuracy_selected"]
+    assert list(chosen["setting"]) == ["topk=8"] * 4 and (chosen["value"] > 0.9).all()
+    # Per setting, the same numbers as the plain nested CV of that embedding alone.
+    for label, Z in (("topk=2", noise), ("topk=8", informative)):
+        alone = knn_cv_accuracy(Z, y, random_state=0)
+        rows = scores[(scores["metric"] == "accuracy") & (scores["setting"] == label)]
+        np.testing.assert_array_equal(rows["value"], alone.fold_accuracy)
+        np.testing.assert_array_equal(rows["best_k"], alone.best_k)
+    assert scores.loc[scores["setting"] == "topk=2", "value"].max() < 0.6  # noise: chance
+
+
+def test_the_chosen_setting_is_not_the_best_on_the_test_folds():
+    # Two equally useless embeddings: choosing by the outer folds would report the
+    # max of the two (optimistic); choosing inside reports a chosen one's own accuracy.
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 200)
+    embeddings = rng.normal(size=(6, 200, 2))
+    scores = score_sweep(embeddings, [f"k={i}" for i in range(6)], y, gammas=[0.1],
+                         random_state=0)
+    per = scores[scores["metric"] == "accuracy"].pivot(index="fold", columns="setting",
+                                                     values="value")
+    chosen = scores[scores["metric"] == "accuracy_selected"].set_index("fold")
+    for fold, row in chosen.iterrows():
+        assert row["value"] == per.loc[fold, row["setting"]]
+    assert chosen["value"].mean() < per.max(axis=1).mean()
+
+
 def _scores():
     rows = []
     for dataset, shift in (("a", 0.0), ("b", 0.1), ("c", 0.2)):
@@ -78,6 +116,8 @@ def _scores():
                     rows.append({"dataset": dataset, "method": method, "setting": setting,
                                  "metric": "accuracy", "fold": fold, "gamma": np.nan,
                                  "value": level + bump + shift + 0.01 * fold, "best_k": 1})
+                    if setting == "k=5":  # chosen inside every fold
+                        rows.append({**rows[-1], "metric": "accuracy_selected"})
                 for gamma, ari in ((0.1, level - 0.3 + bump), (1.0, level - 0.5)):
                     rows.append({"dataset": dataset, "method": method, "setting": setting,
                                  "metric": "ari", "fold": np.nan, "gamma": gamma,
@@ -85,7 +125,7 @@ def _scores():
     return pd.DataFrame(rows)
 
 
-def test_select_best_keeps_the_best_setting_per_dataset_and_method():
+def test_select_best_keeps_the_settings_chosen_inside_the_folds():
     classification, clustering = select_best(_scores())
     assert set(classification["setting"]) == {"k=5"}
     assert len(classification) == 3 * 2 * 4
@@ -103,14 +143,22 @@ def test_significance_tests_pair_datasets():
     assert tests["p"].isna().all()  # constant differences: the t statistic is undefined
 
 
-def test_sensitivity_sweep_varies_one_parameter():
+@pytest.mark.parametrize("solver", ["gensim", "cooccurrence"])
+def test_sensitivity_sweep_varies_one_parameter(solver):
     data = get_spec("gaussian_blobs").prepare(n_samples=150, n_features=8, n_classes=3,
                                               cluster_std=1.0)
-    scores = sensitivity_sweep(data.X, data.y, parameter="n_components", values=[2, 3],
-                               n_components=5, params={"epochs": 1, "walks_per_node": 3},
-                               random_state=0)
-    assert list(scores["value"].unique()) == [2, 3] and len(scores) == 8
-    assert scores["accuracy"].between(0, 1).all()
+    params = {"epochs": 3, "walks_per_node": 5, "solver": solver}
+    scores = sensitivity_sweep(data.X, data.y, parameter="n_components", values=[3, 6],
+                               n_components=5, params=params, random_state=0)
+    assert list(scores["value"].unique()) == [3, 6] and len(scores) == 8
+    # Separable blobs: Vec2vec keeps the classes apart (chance is 1/3; a method that
+    # ignored the neighbourhood graph, e.g. random vectors, scores about that).
+    assert scores["accuracy"].min() >= 0.9
+    # Each value is Vec2vec run with exactly that parameter, scored by the paper's kNN.
+    for d in (3, 6):
+        Z = Vec2Vec(n_components=d, random_state=0, **params).fit_transform(data.X)
+        np.testing.assert_array_equal(scores.loc[scores["value"] == d, "accuracy"],
+                                      knn_cv_accuracy(Z, data.y, random_state=0).fold_accuracy)
 
 
 def test_timing_data_and_table(tmp_path):
@@ -124,10 +172,22 @@ def test_timing_data_and_table(tmp_path):
     bench = tmp_path / "b.tsv"
     bench.write_text("s\th:m:s\tmax_rss\n12.5\t0:00:12\t300.1\n")
     run = {"axis": "n_features", "value": 5000, "method": "vec2vec", "n_samples": 50,
-           "n_features": 5000, "nnz": 10, "fit_seconds": 2.0, "n_jobs": 1}
-    table = timing_table([run], [bench])
-    assert table.loc[0, "seconds"] == 12.5 and table.loc[0, "fixed"] == "n = 50"
+           "n_features": 5000, "nnz": 10, "fit_seconds": 2.0, "compile_seconds": 1.0,
+           "n_jobs": 1}
+    table = timing_table([[run, {**run, "value": 9000}]], [bench])
+    assert list(table["value"]) == [5000, 9000] and (table["job_seconds"] == 12.5).all()
+    assert table.loc[0, "fixed"] == "n = 50"
     assert table.loc[0, "max_rss_mb"] == pytest.approx(300.1)
+
+
+def test_timing_sweep_warms_up_then_times_each_value():
+    runs = timing_sweep("n_samples", [60, 90], "le", fixed=8, n_components=2, n_neighbors=5,
+                        seed=0, warmup_samples=40)
+    assert [r["value"] for r in runs] == [60, 90] and [r["n_samples"] for r in runs] == [60, 90]
+    assert all(r["fit_seconds"] > 0 and r["compile_seconds"] >= 0 for r in runs)
+    assert timing_values("n_samples", [100, 1000, 3000], 64, max_samples=1000) == [100, 1000]
+    assert timing_values("n_features", [100, 1000], 2000, max_samples=1000) == []
+    assert timing_values("n_features", [100, 1000], 500, max_samples=None) == [100, 1000]
 
 
 def test_sparse_blobs_preserve_the_latent_geometry():

@@ -50,12 +50,16 @@ def test_significance_and_datasets_tables():
 def test_timing_and_sensitivity_figures(tmp_path):
     timing = pd.DataFrame({"axis": ["n_samples"] * 4 + ["n_features"] * 4,
                            "value": [100, 1000] * 4,
-                           "method": ["vec2vec", "vec2vec", "umap", "umap"] * 2,
-                           "seconds": [1.0, 5.0, 9.0, 12.0, 3.0, 3.5, 8.0, 30.0],
+                           "method": ["vec2vec", "vec2vec", "mds", "mds"] * 2,
+                           "fit_seconds": [1.0, 5.0, 9.0, 12.0, 3.0, 3.5, 8.0, 30.0],
+                           "compile_seconds": [0.5] * 2 + [0.0] * 2 + [0.7] * 2 + [0.1] * 2,
                            "fixed": ["D = 64"] * 4 + ["n = 500"] * 4})
-    fig = timing_figure(timing, profile="test")
+    fig = timing_figure(timing, profile="test", max_samples={"mds": 1000})
     assert [ax.get_xlabel() for ax in fig.axes] == ["number of points n", "input dimensionality D"]
     assert fig.axes[0].get_yscale() == "log" and len(fig.axes[0].lines) == 2
+    np.testing.assert_array_equal(fig.axes[0].lines[1].get_ydata(), [9.0, 12.0])  # fit times
+    labels = [t.get_text() for t in fig.axes[1].get_legend().get_texts()]
+    assert labels == ["Vec2vec (0.7 s)", "MDS (0.1 s, n ≤ 1,000)"]
     save_figure(fig, tmp_path / "fig3")
     sensitivity = pd.DataFrame({"dataset": "d", "parameter": ["topk"] * 4 + ["n_components"] * 4,
                                 "value": [1, 1, 5, 5, 2, 2, 10, 10],

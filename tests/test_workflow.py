@@ -254,8 +254,12 @@ def test_cca_figures_tables_and_tidy_results(tiny_run):
     assert ((trace["pcc_in"] > 0) & (trace["pcc_in"] <= 1.0 + 1e-6)).all()
     assert {5, config["appgrad"]["max_iter"]} <= set(trace.loc[trace["method"] == "appgrad",
                                                              "iteration"])
+    assert (trace["flops_performed"] > 0).all()
     points = pd.read_csv(tiny_run / "results" / "cca" / "tidy" / "tcc_flops.csv")
     assert set(points["method"]) == {"sappgrad", "dw_cca", "pca_cca"}
+    stochastic = points[points["method"] == "sappgrad"]
+    # sparse views: the lazy steps perform far fewer FLOPs than the paper's dense count
+    assert (stochastic["flops_performed"] < stochastic["flops"]).all()
     table = pd.read_csv(tiny_run / "results" / "tables" / "cca" / "table1_datasets.csv")
     assert list(table["dataset"]) == config["figure1"]["datasets"] + [config["figure2"]["dataset"]]
     for stem in ("figure1_pcc", "figure2_tcc"):
@@ -293,13 +297,25 @@ def test_embedding_outputs(tiny_run):
     ttests = pd.read_csv(tidy / "ttests.csv")
     assert set(ttests["task"]) == {"classification", "clustering"}
     assert "vec2vec" not in set(ttests["method"])
-    # Timing comes from Snakemake's benchmark files, one per (axis, value, method).
+    # Selection inside the folds: each fold's setting is one of the method's sweep.
+    assert set(classification.loc[classification["method"] == "vec2vec", "setting"]) <= {
+        f"topk={k}" for k in config["neighbors"]}
+    # Timing: one job per (axis, method), a timed fit per value after its warm-up;
+    # MDS only up to its cap on n.
     timing = pd.read_csv(tidy / "timing.csv")
+    cap = config["timing"]["max_samples"]
+
+    def within_cap(axis, value, method):
+        n = value if axis == "n_samples" else config["timing"]["n_samples_at"]
+        return n <= cap.get(method, n)
+
     points = {(a, v, m) for a in ("n_samples", "n_features") for v in config["timing"][a]
-              for m in config["timing"]["methods"]}
+              for m in config["timing"]["methods"] if within_cap(a, v, m)}
     assert set(zip(timing["axis"], timing["value"], timing["method"])) == points
-    assert (timing["seconds"] >= timing["fit_seconds"]).all()
-    bench = tiny_run / "results" / "benchmarks" / "embedding_timing" / "n_samples" / "100"
+    assert ("n_samples", 200, "mds") not in points
+    assert (timing["job_seconds"] >= timing["fit_seconds"]).all()
+    assert (timing["compile_seconds"] >= 0).all()
+    bench = tiny_run / "results" / "benchmarks" / "embedding_timing" / "n_samples"
     assert (bench / "vec2vec.tsv").exists()
     sensitivity = pd.read_csv(tidy / "sensitivity.csv")
     assert set(sensitivity["parameter"]) == {"n_components", "topk"}
@@ -313,6 +329,31 @@ def test_changing_a_vec2vec_parameter_reruns_only_vec2vec_jobs(tiny_run, tmp_pat
     assert "embedding_features" not in jobs and "prepare" not in jobs
     rerun = set(re.findall(r"output: results/embedding/embeddings/\w+/(\w+)\.npz", out))
     assert rerun == {"vec2vec"}
+
+
+def _reversed_keys(value):
+    """``value`` with the keys of every mapping in reverse order (lists keep theirs)."""
+    if isinstance(value, dict):
+        return {key: _reversed_keys(value[key]) for key in reversed(list(value))}
+    if isinstance(value, list):
+        return [_reversed_keys(item) for item in value]
+    return value
+
+
+def test_reordering_embedding_keys_reruns_nothing(tiny_run, tmp_path):
+    # The keys the run sets (vec2vec, mds, timing caps) in reverse order, plus the
+    # schema's defaults, which validation appends after them: the same values.
+    config = yaml.safe_load(TINY.read_text())
+    section = config["embedding"]
+    section["vec2vec"].update(window=10, negative=5)  # defaults, now written first
+    section["vec2vec"] = _reversed_keys(section["vec2vec"])
+    section["classification"] = {"n_splits": 4, "standardize": True}
+    config["embedding"] = _reversed_keys(section)
+    path = tmp_path / "reordered.yaml"
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    out = snakemake(tiny_run, "-n", configfile=path)
+    jobs = jobs_in_dry_run(out.stdout + out.stderr)
+    assert not [rule for rule in jobs if rule.startswith("embedding_")], jobs
 
 
 def test_kernel_cca_outputs(tiny_run):

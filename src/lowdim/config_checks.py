@@ -35,8 +35,12 @@ CHECKS = []
 
 #: Dataset kinds the embedding experiments turn into a feature matrix.
 EMBEDDING_KINDS = ("dense", "sparse", "text")
-#: Embedding methods that sweep ``embedding.neighbors``.
+#: Embedding methods with an ``n_neighbors`` (``embedding.timing.n_neighbors`` in Figure 3).
 NEIGHBOR_METHODS = ("isomap", "lle", "le", "umap")
+#: Both Vec2vec solvers: ``embedding.vec2vec.topk`` outside the sweep.
+VEC2VEC_METHODS = ("vec2vec", "vec2vec_cooccurrence")
+#: Embedding methods that sweep ``embedding.neighbors`` (Vec2vec's as its topk).
+SWEPT_METHODS = NEIGHBOR_METHODS + VEC2VEC_METHODS
 #: Dataset kinds each kind of similarity matrix is built from (lowdim.similarity.matrices).
 MATRIX_DATASET_KINDS = {"wmd": ("text",), "mlp": ("dense", "sparse", "text", "mentions"),
                 "crossencoder": ("pairs",)}
@@ -230,8 +234,8 @@ def check_embedding(config):
     if emb is None:
         return
     methods = emb["methods"]
-    if emb["datasets"] and set(methods) & set(NEIGHBOR_METHODS) and not emb["neighbors"]:
-        swept = [m for m in methods if m in NEIGHBOR_METHODS]
+    if emb["datasets"] and set(methods) & set(SWEPT_METHODS) and not emb["neighbors"]:
+        swept = [m for m in methods if m in SWEPT_METHODS]
         yield problem("embedding.neighbors", emb["neighbors"],
                       f"must list at least one neighbour count for {', '.join(swept)}")
     for part, max_key in (("datasets", "embedding.max_samples"),
@@ -275,14 +279,11 @@ def _embedding_sizes(emb, facts, n, why):
             checks.append(problem("embedding.n_components", k,
                                   f"must be <= the {p} features of dataset {facts.name} "
                                   f"for {method}"))
-    if set(methods) & set(NEIGHBOR_METHODS) and emb["neighbors"] and min(emb["neighbors"]) >= n:
+    if set(methods) & set(SWEPT_METHODS) and emb["neighbors"] and min(emb["neighbors"]) >= n:
         checks.append(problem("embedding.neighbors", emb["neighbors"],
                               f"needs a neighbour count < {n}, the number of samples of "
                               f"dataset {facts.name} ({why}); every setting of the sweep "
                               f"would be skipped"))
-    if "vec2vec" in methods:
-        checks.append(_below_rows("embedding.vec2vec.topk", emb["vec2vec"]["topk"], n, why,
-                                  f" of dataset {facts.name}"))
     if emb["classification"]["n_splits"] > n:
         checks.append(problem("embedding.classification.n_splits",
                               emb["classification"]["n_splits"],
@@ -316,7 +317,7 @@ def _timing_sizes(emb):
             _below_rows("embedding.timing.n_neighbors", timing["n_neighbors"], n, why)
             if set(methods) & set(NEIGHBOR_METHODS) else None,
             _below_rows("embedding.vec2vec.topk", emb["vec2vec"]["topk"], n, why)
-            if "vec2vec" in methods else None])
+            if set(methods) & set(VEC2VEC_METHODS) else None])
     if timing["n_samples"] and {"pca", "lle"} & set(methods) \
             and timing["n_components"] > timing["n_features_at"]:
         yield problem("embedding.timing.n_components", timing["n_components"],
@@ -400,11 +401,12 @@ def naming_config_keys(keys: dict, where: str = ""):
 EMBEDDING_JOB_ARGUMENTS = {
     "features": ("max_samples", "stem", "min_df", "sublinear_tf"),
     "embed": ("n_components", "neighbors", "n_neighbors", "topk", "walks_per_node",
-              "walk_length", "window", "epochs", "negative", "sample", "knn", "min_dist",
-              "metric"),
+              "walk_length", "window", "epochs", "negative", "sample", "knn", "solver",
+              "updates_per_node", "alpha", "min_dist", "metric", "n_init", "max_iter"),
     "score": ("k_grid", "n_splits", "gammas"),
     "sensitivity": ("n_components", "topk", "max_samples", "walks_per_node", "walk_length",
-                    "window", "epochs", "negative", "sample", "knn", "k_grid", "n_splits"),
+                    "window", "epochs", "negative", "sample", "knn", "solver",
+                    "updates_per_node", "alpha", "k_grid", "n_splits"),
 }
 
 
@@ -428,8 +430,10 @@ def embedding_job_keys(config: dict, job: str, sweep: str | None = None) -> dict
             "k_grid": ("embedding.classification.k_grid", emb["classification"]["k_grid"]),
             "n_splits": ("embedding.classification.n_splits", emb["classification"]["n_splits"]),
             "gammas": ("embedding.clustering.gammas", emb["clustering"]["gammas"])}
-    for part in ("vec2vec", "umap", "tfidf"):
+    for part in ("vec2vec", "umap", "mds", "tfidf"):
         keys.update({arg: (f"embedding.{part}.{arg}", value) for arg, value in emb[part].items()})
+    if job == "embed":  # the sweep sets topk from the neighbour counts
+        keys["topk"] = ("embedding.neighbors", emb["neighbors"])
     if job == "sensitivity":
         keys["max_samples"] = ("embedding.sensitivity.max_samples",
                                emb["sensitivity"]["max_samples"])
@@ -453,6 +457,7 @@ def cca_job_keys(config: dict, dataset: str) -> dict:
                                   cca["sappgrad"]["normalization_size"])
     keys["n_pca_components"] = ("cca.figure2.pca_components", cca["figure2"]["pca_components"])
     keys["heldout_fraction"] = ("cca.heldout_fraction", cca["heldout_fraction"])
+    keys["normalization"] = ("cca.normalization", cca.get("normalization", "paper"))
     return keys
 
 

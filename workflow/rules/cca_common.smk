@@ -41,6 +41,7 @@ def cca_appgrad_params(dataset, method):
         "step_size": over.get(f"{method}_step_size", section["step_size"]),
         "checkpoint_count": CCA["checkpoints"]["count"],
         "checkpoint_iterations": CCA["checkpoints"]["iterations"],
+        "normalization": CCA["normalization"],
         "seed": derive_seed(config["seed"], "cca", dataset, method),
     }
     if method == "sappgrad":

@@ -4,7 +4,7 @@
 #   sweep inside) -> score (kNN accuracy per fold, ARI per gamma) -> select (best
 #   setting, t-tests) -> Figure 4, Tables 2 and 3, t-test table;
 #   sensitivity (one job per dataset x parameter, values swept inside) -> Figure 5;
-#   timing (one job per axis x value x method, timed by `benchmark:`) -> Figure 3.
+#   timing (one job per axis x method: warm-up, then one timed fit per value) -> Figure 3.
 
 
 include: "embedding_common.smk"
@@ -15,7 +15,8 @@ EMB_CATEGORY = "Vec2vec"
 
 
 wildcard_constraints:
-    method="|".join(["vec2vec", "pca", "mds", "isomap", "lle", "le", "umap"]),
+    method="|".join(["vec2vec_cooccurrence", "vec2vec", "pca", "mds", "cmds", "isomap", "lle",
+                     "le", "umap"]),
     axis="n_samples|n_features",
     parameter="n_components|topk",
     value=r"\d+",
@@ -29,7 +30,7 @@ rule embedding_features:
     params:
         max_samples=EMB["max_samples"],
         seed=lambda w: embedding_seed("rows", w.dataset),
-        tfidf=EMB["tfidf"],
+        tfidf=sorted_params(EMB["tfidf"]),
     log:
         "logs/embedding_features/{dataset}.log",
     benchmark:
@@ -49,7 +50,7 @@ rule embedding_embed:
     params:
         n_components=EMB["n_components"],
         neighbors=EMB["neighbors"],
-        params=lambda w: embedding_method_params(w.method),
+        params=lambda w: sorted_params(embedding_method_params(w.method)),
         seed=lambda w: embedding_seed("embed", w.dataset, w.method),
         n_jobs=EMB_RES["threads"],
     log:
@@ -72,8 +73,8 @@ rule embedding_score:
     output:
         csv="results/embedding/tidy/scores/{dataset}/{method}.csv",
     params:
-        classification=EMB["classification"],
-        clustering=EMB["clustering"],
+        classification=sorted_params(EMB["classification"]),
+        clustering=sorted_params(EMB["clustering"]),
         seed=lambda w: embedding_seed("score", w.dataset),
     log:
         "logs/embedding_score/{dataset}/{method}.log",
@@ -184,8 +185,8 @@ rule embedding_sensitivity:
         values=lambda w: EMB_SENS[w.parameter],
         max_samples=EMB_SENS["max_samples"],
         n_components=EMB["n_components"],
-        vec2vec=EMB["vec2vec"],
-        classification=EMB["classification"],
+        vec2vec=sorted_params(EMB["vec2vec"]),
+        classification=sorted_params(EMB["classification"]),
         seed=lambda w: embedding_seed("sensitivity", w.dataset),
         n_jobs=EMB_RES["threads"],
     log:
@@ -237,19 +238,20 @@ rule embedding_figure5:
 
 rule embedding_timing:
     output:
-        json="results/embedding/timing/{axis}/{value}/{method}.json",
+        json="results/embedding/timing/{axis}/{method}.json",
     params:
+        values=lambda w: embedding_timing_values(w.axis, w.method),
         n_components=EMB_TIMING["n_components"],
         n_neighbors=EMB_TIMING["n_neighbors"],
-        fixed=lambda w: EMB_TIMING["n_features_at"] if w.axis == "n_samples"
-        else EMB_TIMING["n_samples_at"],
-        params=lambda w: embedding_method_params(w.method),
-        seed=lambda w: embedding_seed("timing", w.axis, w.value),
+        fixed=lambda w: embedding_timing_fixed(w.axis),
+        params=lambda w: sorted_params(embedding_method_params(w.method)),
+        warmup_samples=EMB_TIMING["warmup_samples"],
+        seed=lambda w: embedding_seed("timing", w.axis),
         n_jobs=EMB_TIMING["threads"],
     log:
-        "logs/embedding_timing/{axis}/{value}/{method}.log",
+        "logs/embedding_timing/{axis}/{method}.log",
     benchmark:
-        "results/benchmarks/embedding_timing/{axis}/{value}/{method}.tsv"
+        "results/benchmarks/embedding_timing/{axis}/{method}.tsv"
     conda:
         CONDA_ENV
     threads: EMB_TIMING["threads"]
@@ -262,9 +264,9 @@ rule embedding_timing:
 
 rule embedding_timing_tidy:
     input:
-        benchmarks=[f"results/benchmarks/embedding_timing/{a}/{v}/{m}.tsv"
-                    for a, v, m in embedding_timing_points()],
-        runs=[f"results/embedding/timing/{a}/{v}/{m}.json" for a, v, m in embedding_timing_points()],
+        benchmarks=[f"results/benchmarks/embedding_timing/{a}/{m}.tsv"
+                    for a, m in embedding_timing_jobs()],
+        runs=[f"results/embedding/timing/{a}/{m}.json" for a, m in embedding_timing_jobs()],
     output:
         csv="results/embedding/tidy/timing.csv",
     log:
@@ -286,6 +288,7 @@ rule embedding_figure3:
                    subcategory="Timing", labels={"figure": "Figure 3"}),
     params:
         profile=config["profile"],
+        max_samples=sorted_params(EMB_TIMING["max_samples"]),
     log:
         "logs/embedding_figure3/figure3.log",
     conda:

@@ -20,6 +20,7 @@ with naming_config_keys(cca_job_keys(snakemake.config, name), job):
                         checkpoints=checkpoint_iterations(s["max_iter"], s["checkpoint_count"],
                                                           s["checkpoint_iterations"]),
                         batch_size=s.get("batch_size"),
-                        normalization_size=s.get("normalization_size"), seed=s["seed"])
+                        normalization_size=s.get("normalization_size"), seed=s["seed"],
+                        normalization=s["normalization"])
 trace.insert(0, "dataset", name)
 write_table(trace, snakemake.output.csv, formats=("csv",))

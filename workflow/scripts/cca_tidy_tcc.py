@@ -11,6 +11,6 @@ traces = [pd.read_csv(p).assign(setting="") for p in snakemake.input.traces]
 points = pd.concat(traces + [pd.read_csv(p) for p in snakemake.input.heuristics],
                    ignore_index=True)
 points["log_flops"] = np.log(points["flops"])
-columns = ["dataset", "method", "setting", "iteration", "flops", "log_flops", "seconds",
-           "tcc_in", "tcc_out"]
+columns = ["dataset", "method", "setting", "iteration", "flops", "log_flops", "flops_performed",
+           "seconds", "tcc_in", "tcc_out"]
 write_table(points.reindex(columns=columns), snakemake.output.csv, formats=("csv",))

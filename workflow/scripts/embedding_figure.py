@@ -9,7 +9,8 @@ from lowdim.plots.embedding import accuracy_figure, sensitivity_figure, timing_f
 
 profile = snakemake.params.profile
 if snakemake.rule == "embedding_figure3":
-    fig = timing_figure(pd.read_csv(snakemake.input.timing), profile=profile)
+    fig = timing_figure(pd.read_csv(snakemake.input.timing), profile=profile,
+                        max_samples=snakemake.params.max_samples)
 elif snakemake.rule == "embedding_figure4":
     fig = accuracy_figure(pd.read_csv(snakemake.input.classification), profile=profile,
                           methods=snakemake.params.methods)

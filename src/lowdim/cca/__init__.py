@@ -8,6 +8,7 @@ Estimators (scikit-learn style, ``fit(X, Y)``, ``transform``, ``score``):
 - :class:`AppGradCCA`: batch (``batch_size=None``) or stochastic AppGrad;
 - :class:`ExactCCA`: whitening (Cholesky, eigh or QR) then SVD;
 - :class:`NWCCA`, :class:`DWCCA`, :class:`PCACCA`: the paper's heuristics;
+- :class:`RandomizedCCA`: sketch-then-solve (Mineiro & Karampatziakis 2014).
 - :class:`KernelCCA`: kernel CCA on (SMS-)Nyström features of any similarity,
   solved by AppGrad (the SMS-Nyström and AppGrad papers combined), and
   :func:`exact_kernel_cca`, its ``n x n`` reference.
@@ -23,6 +24,7 @@ from .exact import ExactCCA
 from .heuristics import DWCCA, NWCCA, PCACCA
 from .kernel import KernelCCA, exact_kernel_cca
 from .metrics import canonical_correlations, pcc, tcc
+from .randomized import RandomizedCCA
 
-__all__ = ["AppGradCCA", "ExactCCA", "NWCCA", "DWCCA", "PCACCA", "canonical_correlations",
-           "tcc", "pcc", "KernelCCA", "exact_kernel_cca"]
+__all__ = ["AppGradCCA", "ExactCCA", "NWCCA", "DWCCA", "PCACCA", "RandomizedCCA",
+           "canonical_correlations", "tcc", "pcc", "KernelCCA", "exact_kernel_cca"]

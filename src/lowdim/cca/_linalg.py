@@ -10,8 +10,13 @@ import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
 
-__all__ = ["Diverged", "gram_matrices", "inv_sqrt_psd", "power_lambda_max",
-           "randomized_svd_operator"]
+__all__ = ["Diverged", "NORMALIZATIONS", "appgrad_normaliser", "gram_matrices", "inv_sqrt_psd",
+           "normalisation_factor", "power_lambda_max", "randomized_svd_operator",
+           "start_factor"]
+
+#: AppGrad's normalisations: the paper's ``Φ̃ᵀ(S_x+λI)Φ̃`` and the authors' MNIST code's
+#: ``Φ̃ᵀS_xΦ̃ + λI_k`` (``sgd_cca2.m`` and ``gd_cca.m`` in github.com/MaZhuang/CCA).
+NORMALIZATIONS = ("paper", "authors")
 
 #: The normaliser ``Φ̃ᵀ(S_x+λI)Φ̃`` tends to ``Λ²`` (eigenvalues <= 1); an
 #: eigenvalue beyond this bound means the iterates are running away.
@@ -45,11 +50,58 @@ def inv_sqrt_psd(N: np.ndarray) -> np.ndarray:
     """
     if not np.all(np.isfinite(N)):
         raise Diverged("normaliser is not finite")
-    w, V = la.eigh((N + N.T) / 2)
+    w, V = np.linalg.eigh((N + N.T) / 2)  # k×k: NumPy's call costs a third of SciPy's
     if not w[-1] > 0 or w[-1] > BLOWUP:
         raise Diverged(f"normaliser eigenvalue {w[-1]:.3g} out of range")
     w = np.maximum(w, w[-1] * N.shape[0] * np.finfo(float).eps)
     return (V / np.sqrt(w)) @ V.T
+
+
+def appgrad_normaliser(data_moment: np.ndarray, tilde_gram: np.ndarray, reg: float,
+                       normalization: str = "paper") -> np.ndarray:
+    """The k×k matrix N of AppGrad's normalisation ``Φ = Φ̃ N^{-1/2}``.
+
+    Parameters
+    ----------
+    data_moment : ndarray of shape (k, k)
+        ``Φ̃ᵀS_xΦ̃`` (on the data, the Gram matrix or a row subsample).
+    tilde_gram : ndarray of shape (k, k)
+        ``Φ̃ᵀΦ̃`` (read only by the paper's normalisation).
+    reg : float
+    normalization : {'paper', 'authors'}
+        'paper': ``Φ̃ᵀ(S_x+λI)Φ̃``; 'authors': ``Φ̃ᵀS_xΦ̃ + λI_k``.
+    """
+    if normalization == "paper":
+        return data_moment + reg * tilde_gram
+    return data_moment + reg * np.eye(data_moment.shape[0])
+
+
+def normalisation_factor(N: np.ndarray) -> np.ndarray | None:
+    """``N^{-1/2}``, or None when N is exactly zero (the iterate carries no signal yet).
+
+    A zero normaliser is not divergence: it means the unnormalised iterate is
+    still zero (every minibatch so far had no cross-moment with the other
+    view), or, without ridge, that the rows it was measured on are all zero
+    on the iterate's support. The caller then keeps its previous factor.
+
+    Raises
+    ------
+    Diverged
+        As :func:`inv_sqrt_psd`, for a non-zero normaliser.
+    """
+    if np.all(np.isfinite(N)) and not np.any(N):
+        return None
+    return inv_sqrt_psd(N)
+
+
+def start_factor(weights, moment, reg, normalization="paper"):
+    """``M`` normalising the random start ``W``, given ``moment = WᵀSW``.
+
+    ``(WM)ᵀ(S + λI)(WM) = I`` for the paper's normalisation; the identity
+    when the normaliser is zero (a view that is zero on every sampled row).
+    """
+    M = normalisation_factor(appgrad_normaliser(moment, weights.T @ weights, reg, normalization))
+    return np.eye(weights.shape[1]) if M is None else M
 
 
 def power_lambda_max(apply, dim: int, rng, block: int = 8, max_iter: int = 20,

@@ -61,13 +61,29 @@ def check_zero_variance(A, name: str) -> None:
     correlate and is rejected.
     """
     if sp.issparse(A):
-        col_max = A.max(axis=0).toarray().ravel()
-        col_min = A.min(axis=0).toarray().ravel()
+        constant = _sparse_all_constant(A)
     else:
-        col_max, col_min = A.max(axis=0), A.min(axis=0)
-    if np.all(col_max == col_min):
+        constant = np.all(A.max(axis=0) == A.min(axis=0))
+    if constant:
         raise ValueError(f"`{name}` has zero variance: all {A.shape[1]} columns are constant, "
                          f"so it has no direction to correlate")
+
+
+def _sparse_all_constant(A) -> bool:
+    """Every column of CSR ``A`` constant, in O(nnz) and without a CSC copy.
+
+    A column with non-zeros in some rows but not all varies; only columns
+    that are non-zero in every row need their values compared.
+    """
+    n = A.shape[0]
+    nonzero = np.bincount(A.indices[A.data != 0], minlength=A.shape[1])
+    if np.any((nonzero > 0) & (nonzero < n)):
+        return False
+    full = np.flatnonzero(nonzero == n)
+    if not full.size:
+        return True  # all zero
+    dense = A[:, full].toarray()  # n rows of the (rare) everywhere-non-zero columns
+    return bool(np.all(dense.max(axis=0) == dense.min(axis=0)))
 
 
 def check_views(X, Y):

@@ -13,14 +13,16 @@ from sklearn.exceptions import ConvergenceWarning
 
 from ..progress import Progress
 from ..seeding import spawn_seeds
-from ._appgrad_solvers import DataSolver, GramSolver, StochasticSolver
+from ._appgrad_solvers import DataSolver, GramSolver
 from ._base import BaseCCA, align_to_canonical
-from ._linalg import Diverged, gram_matrices
+from ._linalg import NORMALIZATIONS, Diverged, gram_matrices
+from ._stochastic_solvers import DenseStochasticSolver, StochasticSolver
 from ._validation import check_positive, check_view
-from .flops import appgrad_batch_flops, appgrad_stochastic_flops
+from .flops import appgrad_batch_flops, appgrad_stochastic_flops, gram_flops, stored_entries
 from .metrics import canonical_correlations
 
-__all__ = ["AppGradCCA", "GRAM_MAX_BYTES", "MAX_STEP_HALVINGS", "checkpoint_iterations"]
+__all__ = ["AppGradCCA", "GRAM_MAX_BYTES", "MAX_STEP_HALVINGS", "STOCHASTIC_SOLVERS",
+           "checkpoint_iterations"]
 
 logger = logging.getLogger("lowdim")
 
@@ -31,7 +33,12 @@ GRAM_MAX_BYTES = 256 * 2 ** 20
 #: A diverging step is halved at most this many times before fit gives up.
 MAX_STEP_HALVINGS = 60
 
-_TRACE_COLUMNS = ["iteration", "flops", "seconds", "tcc_train", "tcc_heldout"]
+_TRACE_COLUMNS = ["iteration", "flops", "flops_performed", "seconds", "tcc_train",
+                  "tcc_heldout"]
+
+#: ``stochastic_solver`` name -> class: 'lazy' is the p-independent iteration,
+#: 'dense' the textbook one it is tested against (same iterates, O(pk) per step).
+STOCHASTIC_SOLVERS = {"lazy": StochasticSolver, "dense": DenseStochasticSolver}
 
 
 def checkpoint_iterations(max_iter: int, count: int, extra=()) -> list[int]:
@@ -47,6 +54,9 @@ class AppGradCCA(BaseCCA):
     Each iteration takes a gradient step on the unnormalised weights Φ̃ of
     the least-squares problem ``½‖XΦ̃ − YΨ‖²/n + ½λ‖Φ̃‖²`` and normalises
     ``Φ = Φ̃ (Φ̃ᵀ(S_x+λI)Φ̃)^{-1/2}``, then does the same for Ψ with the new Φ.
+    Stochastic AppGrad takes the gradient on a minibatch and the normaliser
+    on a separate row subsample; on sparse views its iterations cost time
+    independent of p (only the minibatch's columns of Φ̃ change).
     The exact top-k regularised CCA solution is a fixed point. Only products
     of the data with thin p×k matrices and k×k decompositions are needed:
     beyond the data, memory is O(k(p1+p2)) + O(nk) and no p×p matrix is
@@ -100,6 +110,20 @@ class AppGradCCA(BaseCCA):
         gets ``heldout``). Its cost is excluded from ``seconds``.
     random_state : int, RandomState instance or None, default=None
         Seeds the start Ψ⁰ and the minibatches.
+    normalization : {'paper', 'authors'}, default='paper'
+        The normaliser N of ``Φ = Φ̃N^{-1/2}``: the paper's
+        ``Φ̃ᵀ(S_x+λI)Φ̃`` (the exact top-k regularised CCA solution is a fixed
+        point), or the authors' MNIST code's ``Φ̃ᵀS_xΦ̃ + λI_k``
+        (``sgd_cca2.m``, ``gd_cca.m``), whose ridge does not scale with Φ̃.
+        A normaliser that is exactly zero (the iterate is still zero: no
+        minibatch so far had a cross-moment with the other view) is skipped,
+        the previous weights kept, and the count logged in one line.
+    stochastic_solver : {'lazy', 'dense'}, default='lazy'
+        Stochastic AppGrad only: 'lazy' keeps Φ̃ as a scalar times a matrix
+        and touches only the minibatch's rows (time per iteration independent
+        of p on sparse views); 'dense' updates all of Φ̃ every step, as the
+        algorithm is written. Both give the same iterates up to rounding;
+        'dense' is the reference for tests and benchmarks.
 
     Attributes
     ----------
@@ -111,7 +135,10 @@ class AppGradCCA(BaseCCA):
         Regularised correlations of the weight pairs on the training views.
     trace_ : pandas.DataFrame
         One row per checkpoint: ``iteration``, ``flops`` (cumulative, the
-        authors' formula, see :mod:`lowdim.cca.flops`), ``seconds`` (wall
+        authors' formula, see :mod:`lowdim.cca.flops`), ``flops_performed``
+        (cumulative FLOPs this implementation performed, sparse products
+        counted by their non-zeros; precomputed Gram matrices included, the
+        'auto' step-size estimate not), ``seconds`` (wall
         time since fit started, without TCC evaluation), ``tcc_train`` and
         ``tcc_heldout`` (NaN unless requested).
     flops_ : float
@@ -122,6 +149,8 @@ class AppGradCCA(BaseCCA):
     step_size_ : tuple of float
         Steps (η_x, η_y) actually used, after any halving.
     n_step_halvings_ : int
+    n_skipped_normalizations_ : tuple of int
+        Normalisations skipped (x, y) because their normaliser was zero.
     solver_ : {'data', 'gram', 'stochastic'}
     n_features_in_ : int
 
@@ -145,7 +174,8 @@ class AppGradCCA(BaseCCA):
 
     def __init__(self, n_components=2, *, reg=0.005, step_size="auto", max_iter=1000, tol=1e-6,
                  batch_size=None, normalization_size=None, precompute="auto", checkpoints=None,
-                 trace_tcc=False, random_state=None):
+                 trace_tcc=False, random_state=None, normalization="paper",
+                 stochastic_solver="lazy"):
         self.n_components = n_components
         self.reg = reg
         self.step_size = step_size
@@ -157,6 +187,8 @@ class AppGradCCA(BaseCCA):
         self.checkpoints = checkpoints
         self.trace_tcc = trace_tcc
         self.random_state = random_state
+        self.normalization = normalization
+        self.stochastic_solver = stochastic_solver
 
     # -- parameter checks -------------------------------------------------
     def _check_params(self, n, k):
@@ -169,6 +201,13 @@ class AppGradCCA(BaseCCA):
                              f"got {self.step_size!r}")
         if not (isinstance(self.precompute, bool) or self.precompute == "auto"):
             raise ValueError(f"`precompute` must be 'auto', True or False, got {self.precompute!r}")
+        if not isinstance(self.normalization, str) or self.normalization not in NORMALIZATIONS:
+            raise ValueError(f"`normalization` must be 'paper' or 'authors', "
+                             f"got {self.normalization!r}")
+        if not isinstance(self.stochastic_solver, str) \
+                or self.stochastic_solver not in STOCHASTIC_SOLVERS:
+            raise ValueError(f"`stochastic_solver` must be 'lazy' or 'dense', "
+                             f"got {self.stochastic_solver!r}")
         b = s = None
         if self.batch_size is None and self.normalization_size is not None:
             raise ValueError(f"`normalization_size` = {self.normalization_size!r} is used by "
@@ -222,23 +261,35 @@ class AppGradCCA(BaseCCA):
 
     def _make_solver(self, X, Y, k, b, s, rng, max_iter):
         n, p1, p2 = X.shape[0], X.shape[1], Y.shape[1]
-        reg, auto = float(self.reg), self.step_size == "auto"
+        reg, auto, norm = float(self.reg), self.step_size == "auto", self.normalization
         eta = None if auto else (float(self.step_size), float(self.step_size))
         if b is not None:
+            Solver = STOCHASTIC_SOLVERS[self.stochastic_solver]
             if auto:
-                eta = tuple(0.5 / (StochasticSolver.lambda_max(A, rng, b) + reg) for A in (X, Y))
-            solver = StochasticSolver(X, Y, k, reg, *eta, batch_size=b, normalization_size=s)
+                eta = tuple(0.5 / (Solver.lambda_max(A, rng, b) + reg) for A in (X, Y))
+            solver = Solver(X, Y, k, reg, *eta, batch_size=b, normalization_size=s,
+                            normalization=norm)
             return solver, appgrad_stochastic_flops(p1, p2, k, b, s)
         if self._use_gram(X, Y, k, max_iter):
             grams = gram_matrices(X, Y)
             if auto:
                 eta = tuple(1.0 / (GramSolver.lambda_max(S, rng) + reg) for S in grams[:2])
-            solver = GramSolver(grams, k, reg, *eta)
+            solver = GramSolver(grams, k, reg, *eta, normalization=norm,
+                                setup_flops=self._gram_setup_flops(X, Y))
         else:
             if auto:
                 eta = tuple(1.0 / (DataSolver.lambda_max(A, rng) + reg) for A in (X, Y))
-            solver = DataSolver(X, Y, k, reg, *eta)
+            solver = DataSolver(X, Y, k, reg, *eta, normalization=norm)
         return solver, appgrad_batch_flops(n, p1, p2, k)
+
+    @staticmethod
+    def _gram_setup_flops(X, Y):
+        """FLOPs of forming ``S_x, S_y, S_xy``: dense products, or per non-zero for sparse."""
+        if not (sp.issparse(X) or sp.issparse(Y)):
+            return gram_flops(X.shape[0], X.shape[1], Y.shape[1])
+        n = X.shape[0]
+        nx, ny = stored_entries(X), stored_entries(Y)
+        return 2.0 * (nx * nx + ny * ny + nx * ny) / n  # nnz·(non-zeros per row) per product
 
     # -- fitting ----------------------------------------------------------
     def fit(self, X, Y, heldout=None):
@@ -273,6 +324,7 @@ class AppGradCCA(BaseCCA):
         else:
             raise RuntimeError(f"AppGrad kept diverging after {MAX_STEP_HALVINGS} step halvings; "
                                f"last step_size ({solver.eta_x:.3g}, {solver.eta_y:.3g})")
+        self._check_normalised(solver, X, Y, n_iter, b)
         Wx, Wy, rho = align_to_canonical(*solver.weights(), *solver.moments())
         self._set_fitted(X, Y, Wx, Wy)
         self.canonical_correlations_ = rho
@@ -281,6 +333,7 @@ class AppGradCCA(BaseCCA):
         self.n_iter_, self.converged_ = n_iter, converged
         self.step_size_ = (solver.eta_x, solver.eta_y)
         self.n_step_halvings_, self.solver_ = halvings, solver.kind
+        self.n_skipped_normalizations_ = tuple(solver.skipped)
         if self.tol > 0 and b is None and not converged:
             warnings.warn(f"AppGrad did not reach tol={self.tol} in max_iter={max_iter} "
                           f"iterations", ConvergenceWarning, stacklevel=2)
@@ -296,6 +349,27 @@ class AppGradCCA(BaseCCA):
             raise ValueError(f"`heldout` views must have the same rows, got {Xh.shape[0]} "
                              f"and {Yh.shape[0]}")
         return Xh, Yh
+
+    @staticmethod
+    def _check_normalised(solver, X, Y, n_iter, b):
+        """Log skipped normalisations in one line; raise if a view never got weights."""
+        sx, sy = solver.skipped
+        if sx or sy:
+            logger.warning("AppGrad (%s): %d of %d normalisations of X and %d of %d of Y skipped: "
+                           "their normaliser was zero (the iterate was still zero, no minibatch "
+                           "so far having a cross-moment with the other view)", solver.kind,
+                           sx, n_iter, sy, n_iter)
+        for name, A, W in (("X", X, solver.weights()[0]), ("Y", Y, solver.weights()[1])):
+            if not np.any(W):
+                rows = int(np.count_nonzero(np.diff(A.indptr))) if sp.issparse(A) else \
+                    int(np.count_nonzero(np.any(A != 0, axis=1)))
+                batch = f"minibatches of {b} rows" if b else "the data"
+                raise ValueError(
+                    f"AppGrad could not fit: after {n_iter} iterations the weights of `{name}` "
+                    f"are still zero, because {batch} never gave a non-zero cross-moment "
+                    f"between the views (`{name}` has non-zero entries in {rows} of "
+                    f"{A.shape[0]} rows). Use a larger `batch_size`, more iterations, or batch "
+                    f"AppGrad (`batch_size=None`)")
 
     @staticmethod
     def _halve(solver, exc):
@@ -318,8 +392,8 @@ class AppGradCCA(BaseCCA):
                 converged = solver.kind != "stochastic" and change < self.tol
                 if it in checkpoints or converged:
                     tick = time.perf_counter()
-                    row = [it, flops_per_iter * it, tick - start - eval_seconds,
-                           *self._evaluate(solver, heldout)]
+                    row = [it, flops_per_iter * it, solver.flops_done,
+                           tick - start - eval_seconds, *self._evaluate(solver, heldout)]
                     trace.append(row)
                     eval_seconds += time.perf_counter() - tick
                 if converged:

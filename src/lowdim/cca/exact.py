@@ -9,16 +9,60 @@ import scipy.linalg as la
 import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator, svds
 
+from ..memory import available_memory, format_bytes
 from ._base import BaseCCA, flip_signs
 from ._linalg import gram_matrices
 from .flops import exact_cca_flops
 
-__all__ = ["ExactCCA", "exact_cca_from_grams", "FULL_SVD_MAX"]
+__all__ = ["ExactCCA", "exact_cca_from_grams", "exact_cca_memory", "FULL_SVD_MAX"]
 
 #: Above this min(p1, p2), the whitened cross-covariance is never formed: its
 #: top-k singular triplets come from ARPACK (``scipy.sparse.linalg.svds``,
 #: converged to machine precision) applied through triangular solves.
 FULL_SVD_MAX = 2000
+
+
+def _svd_formed(p1: int, p2: int, k: int) -> bool:
+    """Whether the whitened cross-covariance is formed and fully decomposed (see FULL_SVD_MAX)."""
+    m = min(p1, p2)
+    return m <= FULL_SVD_MAX or k >= m // 2
+
+
+def exact_cca_memory(n: int, p1: int, p2: int, k: int, method: str, sparse_gram_entries=0) -> int:
+    """Bytes of working memory exact CCA needs beyond the views, by whitening ``method``.
+
+    Counts the float64 arrays alive at the peak: for 'cholesky' and 'eigh' the
+    dense ``S_x, S_y, S_xy`` (p1² + p2² + p1·p2), eigh's eigenvectors and
+    inverse square root (3·max(p1, p2)²), and, where it is formed
+    (:data:`FULL_SVD_MAX`), the whitened cross-covariance, its copy and
+    LAPACK's SVD factors and work space; for 'qr' the dense ridge-augmented
+    views, their Q factors and R. ``sparse_gram_entries`` adds the sparse
+    ``XᵀX`` that is densified (12 bytes per stored entry).
+
+    Returns
+    -------
+    bytes : int
+    """
+    m = min(p1, p2)
+    svd = 2 * p1 * p2 + m * (p1 + p2) + 4 * m * m if _svd_formed(p1, p2, k) else \
+        (p1 + p2) * (2 * k + 2)
+    if method == "qr":
+        words = (n + p1) * p1 + p1 * p1 + 2 * (n + p2) * p2 + p2 * p2 + svd
+    elif method in ("cholesky", "eigh"):
+        words = p1 * p1 + p2 * p2 + p1 * p2 + svd
+        if method == "eigh":
+            words += 3 * max(p1, p2) ** 2
+    else:
+        raise ValueError(f"`method` must be 'cholesky', 'eigh' or 'qr', got {method!r}")
+    return int(8 * words + 12 * sparse_gram_entries)
+
+
+def _sparse_gram_entries(A) -> int:
+    """Upper bound on the stored entries of sparse ``AᵀA``: Σ_i nnz(row i)², capped at p²."""
+    if not sp.issparse(A):
+        return 0
+    counts = np.diff(A.indptr).astype(np.float64)
+    return int(min(float(counts @ counts), float(A.shape[1]) ** 2))
 
 
 def _top_svd(M, k: int):
@@ -106,10 +150,15 @@ def exact_cca_from_grams(Sx, Sy, Sxy, k: int, reg: float, method: str = "cholesk
 
 
 def _exact_cca_qr(X, Y, k: int, reg: float):
-    """Björck–Golub route: QR of the ridge-augmented views, then SVD of ``Q_xᵀQ_y``."""
+    """Björck–Golub route: QR of the ridge-augmented views, then SVD of ``Q_xᵀQ_y``.
+
+    Sparse views are densified (a QR factor of sparse data is dense anyway);
+    the memory check of :class:`ExactCCA` has counted it.
+    """
     n = X.shape[0]
     factors = []
     for A in (X, Y):
+        A = A.toarray() if sp.issparse(A) else A
         aug = np.vstack([A, np.sqrt(n * reg) * np.eye(A.shape[1])]) if reg > 0 else A
         Q, R = la.qr(aug, mode="economic", check_finite=False)
         factors.append((Q[:n], R))
@@ -135,8 +184,16 @@ class ExactCCA(BaseCCA):
         pseudo-inverse).
     method : {'auto', 'cholesky', 'eigh', 'qr'}, default='auto'
         Whitening: Cholesky of ``C_x`` (fastest), symmetric eigendecomposition
-        ``C_x^{-1/2}``, or the QR route of Björck & Golub (dense, tall data;
-        avoids squaring the condition number). 'auto' is 'cholesky'.
+        ``C_x^{-1/2}``, or the QR route of Björck & Golub (avoids squaring the
+        condition number; sparse views are densified). 'auto' is 'cholesky',
+        the route that needs least memory (QR's factors are (n + p)×p), and
+        with a rank-deficient ``S_x + λI`` it falls back to 'eigh' (warning).
+    memory_limit : 'available' or int, default='available'
+        Bytes the fit may use beyond the views: 'available' is the memory the
+        machine has free when ``fit`` starts. A fit that would need more
+        (:func:`exact_cca_memory`) raises ``MemoryError`` up front, naming the
+        memory it needs and pointing to :class:`~lowdim.cca.AppGradCCA`,
+        instead of failing inside BLAS or NumPy.
 
     Attributes
     ----------
@@ -146,24 +203,54 @@ class ExactCCA(BaseCCA):
         Regularised canonical correlations.
     method_ : str
         Whitening actually used.
+    memory_needed_ : int
+        Bytes of working memory the chosen whitening was estimated to need.
     flops_ : float
         See :func:`lowdim.cca.flops.exact_cca_flops`.
     """
 
-    def __init__(self, n_components=2, *, reg=0.005, method="auto"):
+    def __init__(self, n_components=2, *, reg=0.005, method="auto", memory_limit="available"):
         self.n_components = n_components
         self.reg = reg
         self.method = method
+        self.memory_limit = memory_limit
 
-    def _fit(self, X, Y, k):
-        method = "cholesky" if self.method == "auto" else self.method
-        if method not in ("cholesky", "eigh", "qr"):
+    def _memory_limit(self) -> int:
+        if isinstance(self.memory_limit, str) and self.memory_limit == "available":
+            return available_memory()
+        if isinstance(self.memory_limit, (bool, str)) or not isinstance(
+                self.memory_limit, (int, float, np.integer, np.floating)) \
+                or not self.memory_limit > 0:
+            raise ValueError(f"`memory_limit` must be 'available' or a positive number of "
+                             f"bytes, got {self.memory_limit!r}")
+        return int(self.memory_limit)
+
+    def _choose_method(self, X, Y, k):
+        """The whitening to run and its memory estimate, or MemoryError if none fits."""
+        if self.method not in ("auto", "cholesky", "eigh", "qr"):
             raise ValueError(f"`method` must be 'auto', 'cholesky', 'eigh' or 'qr', "
                              f"got {self.method!r}")
+        (n, p1), p2 = X.shape, Y.shape[1]
+        sparse_entries = max(_sparse_gram_entries(X), _sparse_gram_entries(Y))
+        need = {m: exact_cca_memory(n, p1, p2, k, m, 0 if m == "qr" else sparse_entries)
+                for m in ("cholesky", "eigh", "qr")}
+        limit = self._memory_limit()
+        method = "cholesky" if self.method == "auto" else self.method
+        if need[method] <= limit:
+            return method, need[method]
+        appgrad = 8 * 2 * k * (p1 + p2) + 8 * 4 * k * n
+        raise MemoryError(
+            f"ExactCCA(method={self.method!r}) refused: whitening views of p1 = {p1:,} and "
+            f"p2 = {p2:,} columns ({method}) needs about {format_bytes(need[method])} beyond the "
+            f"data, more than the {format_bytes(limit)} of `memory_limit` "
+            f"({'free memory now' if self.memory_limit == 'available' else 'given'}). "
+            f"Use lowdim.cca.AppGradCCA: it never forms a p×p matrix (about "
+            f"{format_bytes(appgrad)} here); with batch_size=50 its iterations take time "
+            f"independent of p on sparse views")
+
+    def _fit(self, X, Y, k):
+        method, self.memory_needed_ = self._choose_method(X, Y, k)
         if method == "qr":
-            if sp.issparse(X) or sp.issparse(Y):
-                raise ValueError("`method`='qr' needs dense views (a QR factor of sparse data "
-                                 "is dense); use 'cholesky' for sparse input")
             Wx, Wy, rho = _exact_cca_qr(X, Y, k, float(self.reg))
         else:
             Wx, Wy, rho, method = exact_cca_from_grams(*gram_matrices(X, Y), k,

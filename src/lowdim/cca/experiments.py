@@ -142,14 +142,17 @@ def run_exact(views: Views, *, n_components: int, reg: float, method: str = "aut
 
 def run_appgrad(views: Views, *, method: str, n_components: int, reg: float, step_size,
                 max_iter: int, checkpoints, batch_size=None, normalization_size=None,
-                seed: int = 0) -> pd.DataFrame:
+                seed: int = 0, normalization: str = "paper") -> pd.DataFrame:
     """Batch (``method='appgrad'``) or stochastic (``'sappgrad'``) AppGrad with a TCC trace.
+
+    ``normalization``: 'paper' or 'authors' (see :class:`~lowdim.cca.AppGradCCA`).
 
     Returns
     -------
     trace : pandas.DataFrame
-        One row per checkpoint: method, iteration, flops, seconds, tcc_in,
-        tcc_out, step_size_x, step_size_y, solver.
+        One row per checkpoint: method, iteration, flops (the authors'
+        formula), flops_performed, seconds, tcc_in, tcc_out, step_size_x,
+        step_size_y, solver.
     """
     if method not in ("appgrad", "sappgrad"):
         raise ValueError(f"`method` must be 'appgrad' or 'sappgrad', got {method!r}")
@@ -157,7 +160,7 @@ def run_appgrad(views: Views, *, method: str, n_components: int, reg: float, ste
                      batch_size=batch_size if method == "sappgrad" else None,
                      normalization_size=normalization_size if method == "sappgrad" else None,
                      checkpoints=list(checkpoints),
-                     trace_tcc=True, random_state=seed)
+                     trace_tcc=True, random_state=seed, normalization=normalization)
     est.fit(views.X, views.Y, heldout=views.heldout)
     trace = est.trace_.rename(columns={"tcc_train": "tcc_in", "tcc_heldout": "tcc_out"})
     trace.insert(0, "method", method)

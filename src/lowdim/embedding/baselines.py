@@ -1,7 +1,8 @@
 """The paper's baselines, one scikit-learn-style wrapper each.
 
-PCA (TruncatedSVD for sparse input), classical MDS (:mod:`.mds`), Isomap, LLE,
-Laplacian Eigenmaps (scikit-learn ``SpectralEmbedding``) and UMAP. Every
+PCA (centred also on sparse input, without densifying), metric MDS by SMACOF
+and classical MDS (:mod:`.mds`), Isomap, LLE, Laplacian Eigenmaps (scikit-learn
+``SpectralEmbedding``) and UMAP. Every
 wrapper has ``fit``, ``fit_transform`` and ``embedding_`` (float64), takes
 ``n_components`` and, where the method has them, ``n_neighbors``,
 ``random_state`` and ``n_jobs``; the fitted library object is ``estimator_``.
@@ -10,6 +11,7 @@ wrapper has ``fit``, ``fit_transform`` and ``embedding_`` (float64), takes
 
 from __future__ import annotations
 
+import functools
 import logging
 
 import numpy as np
@@ -19,7 +21,7 @@ from scipy import linalg
 from ._base import EmbeddingEstimator
 from ._validation import (check_embedding_input, check_float, check_n_components,
                           check_n_neighbors)
-from .mds import ClassicalMDS
+from .mds import ClassicalMDS, MDSEmbedding
 from .vec2vec import Vec2Vec
 
 __all__ = ["PCAEmbedding", "IsomapEmbedding", "LLEEmbedding", "LaplacianEigenmaps",
@@ -52,7 +54,11 @@ class _LibraryEmbedding(EmbeddingEstimator):
 
 
 class PCAEmbedding(_LibraryEmbedding):
-    """PCA scores; TruncatedSVD (no centring, sparse kept sparse) for sparse input.
+    """PCA scores of the centred data, sparse input included.
+
+    Sparse input stays sparse: scikit-learn's ARPACK solver centres it
+    implicitly (a linear operator ``X - 1 mean^T``), which gives the PCA of
+    the densified matrix, as the authors computed it, without the n x D copy.
 
     Parameters
     ----------
@@ -66,13 +72,13 @@ class PCAEmbedding(_LibraryEmbedding):
         self.random_state = random_state
 
     def _make_estimator(self, X):
-        from sklearn.decomposition import PCA, TruncatedSVD
+        from sklearn.decomposition import PCA
 
         if sp.issparse(X):
             if self.n_components >= X.shape[1]:
                 raise ValueError(f"`n_components` must be < n_features = {X.shape[1]} for "
-                                 f"sparse input (TruncatedSVD), got {self.n_components}")
-            return TruncatedSVD(self.n_components, random_state=self.random_state)
+                                 f"sparse input (ARPACK), got {self.n_components}")
+            return PCA(self.n_components, svd_solver="arpack", random_state=self.random_state)
         if self.n_components > X.shape[1]:
             raise ValueError(f"`n_components` must be <= n_features = {X.shape[1]}, "
                              f"got {self.n_components}")
@@ -236,11 +242,14 @@ class UMAPEmbedding(_LibraryEmbedding):
         return sp.csr_matrix(X) if sp.issparse(X) else X
 
 
-#: method name (as used in configs and result files) -> estimator class
+#: method name (as used in configs and result files) -> estimator class (or a
+#: factory fixing some of its parameters)
 METHODS = {
     "vec2vec": Vec2Vec,
+    "vec2vec_cooccurrence": functools.partial(Vec2Vec, solver="cooccurrence"),
     "pca": PCAEmbedding,
-    "mds": ClassicalMDS,
+    "mds": MDSEmbedding,
+    "cmds": ClassicalMDS,
     "isomap": IsomapEmbedding,
     "lle": LLEEmbedding,
     "le": LaplacianEigenmaps,
@@ -248,7 +257,8 @@ METHODS = {
 }
 
 #: method -> the neighbourhood-size parameter swept in the paper (None: no sweep)
-NEIGHBOR_PARAMETER = {"vec2vec": "topk", "pca": None, "mds": None, "isomap": "n_neighbors",
+NEIGHBOR_PARAMETER = {"vec2vec": "topk", "vec2vec_cooccurrence": "topk", "pca": None,
+                      "mds": None, "cmds": None, "isomap": "n_neighbors",
                       "lle": "n_neighbors", "le": "n_neighbors", "umap": "n_neighbors"}
 
 

@@ -3,10 +3,12 @@
 Workflow scripts call one function each:
 
 - :func:`embed_sweep`: one method on one dataset for each neighbourhood size of
-  the sweep (the paper keeps the best of 2..30 step 2 for Isomap, LLE, LE, UMAP).
-- :func:`score_sweep`: kNN accuracy per fold and spectral-clustering ARI per
-  gamma for every embedding of a sweep, as one tidy table.
-- :func:`select_best`: the best setting per dataset and method, for Figure 4
+  the sweep (the paper keeps the best of 2..30 step 2 for Isomap, LLE, LE, UMAP;
+  Vec2vec's ``topk`` gets the same sweep here).
+- :func:`score_sweep`: kNN accuracy per fold, with the setting chosen inside
+  each outer fold's training part, and spectral-clustering ARI per gamma for
+  every embedding of a sweep, as one tidy table.
+- :func:`select_best`: the chosen settings per dataset and method, for Figure 4
   (accuracy) and Table 3 (ARI), and :func:`significance_tests` on them.
 - :func:`sensitivity_scores`: Vec2vec accuracy as one parameter varies (Figure 5).
 
@@ -23,7 +25,7 @@ import pandas as pd
 from numpy.linalg import LinAlgError
 from scipy.sparse.linalg import ArpackNoConvergence
 
-from ..evaluate.classification import KNN_K_GRID, knn_cv_accuracy
+from ..evaluate.classification import KNN_K_GRID, knn_cv_accuracy, knn_cv_select
 from ..evaluate.clustering import GAMMA_GRID, spectral_ari_sweep
 from ..evaluate.stats import ttests_against
 from ..io import load_npz, save_npz
@@ -43,12 +45,13 @@ SETTING_ERRORS = (ValueError, LinAlgError, ArpackNoConvergence, RuntimeError)
 def sweep_settings(method, neighbors, n_samples):
     """Settings of the paper's neighbourhood sweep for ``method``.
 
-    Returns ``[{}]`` for methods without a neighbourhood size (PCA, CMDS, and
-    Vec2vec, whose ``topk`` keeps its configured value), else one
-    ``{"n_neighbors": k}`` per ``k`` in ``neighbors`` with ``k < n_samples``.
+    Returns ``[{}]`` for methods without a neighbourhood size (PCA, MDS, CMDS),
+    else one ``{parameter: k}`` per ``k`` in ``neighbors`` with ``k < n_samples``,
+    the parameter being ``n_neighbors`` (Isomap, LLE, LE, UMAP) or ``topk``
+    (Vec2vec, both solvers: the same sweep for every method).
     """
     parameter = NEIGHBOR_PARAMETER[method]
-    if parameter is None or method == "vec2vec":
+    if parameter is None:
         return [{}]
     settings = [{parameter: int(k)} for k in neighbors if int(k) < n_samples]
     if not settings:
@@ -133,38 +136,61 @@ def score_sweep(embeddings, settings, y, *, k_grid=KNN_K_GRID, n_splits=4, stand
                 gammas=GAMMA_GRID, standardize_clustering=False, random_state=None):
     """kNN accuracy per fold and ARI per gamma of every embedding of a sweep.
 
+    Accuracy comes twice: per setting ("accuracy", k chosen inside each outer
+    fold) and with the setting chosen inside each outer fold's training part
+    together with k ("accuracy_selected", :func:`~lowdim.evaluate.classification.knn_cv_select`),
+    which is what Figure 4 reports. ARI needs no folds: the best over gammas
+    and settings is reported, as in the paper.
+
     Returns
     -------
     DataFrame
-        One row per measurement: ``setting``, ``metric`` ("accuracy" or "ari"),
-        ``fold`` (accuracy rows), ``gamma`` (ARI rows), ``value``, plus
-        ``best_k`` on accuracy rows. Failed embeddings (NaN) give no rows.
+        One row per measurement: ``setting``, ``metric`` ("accuracy",
+        "accuracy_selected" or "ari"), ``fold`` (accuracy rows), ``gamma`` (ARI
+        rows), ``value``, plus ``best_k`` on accuracy rows. Failed embeddings
+        (NaN) give no rows.
+
+    Raises
+    ------
+    ValueError
+        If no embedding is finite, or spectral clustering failed at every gamma.
     """
+    valid = [(label, Z) for label, Z in zip(settings, embeddings) if np.all(np.isfinite(Z))]
+    if not valid:
+        raise ValueError(f"no embedding of the sweep is finite (settings {list(settings)}): "
+                         f"there is nothing to score")
     rows = []
-    for label, Z in zip(settings, embeddings):
-        if not np.all(np.isfinite(Z)):
-            continue
-        accuracy = knn_cv_accuracy(Z, y, k_grid=k_grid, n_splits=n_splits,
-                                   standardize=standardize, random_state=random_state)
-        for fold, (value, k) in enumerate(zip(accuracy.fold_accuracy, accuracy.best_k)):
-            rows.append({"setting": label, "metric": "accuracy", "fold": fold, "gamma": np.nan,
-                         "value": value, "best_k": int(k)})
+    labels = [label for label, _ in valid]
+    selection = knn_cv_select([Z for _, Z in valid], y, k_grid=k_grid, n_splits=n_splits,
+                              standardize=standardize, random_state=random_state)
+    for label, accuracy in zip(labels, selection.per_embedding):
+        rows += _accuracy_rows("accuracy", [label] * n_splits, accuracy.fold_accuracy,
+                               accuracy.best_k)
+    rows += _accuracy_rows("accuracy_selected", [labels[i] for i in selection.chosen],
+                           selection.fold_accuracy, selection.best_k)
+    for label, Z in valid:
         ari = spectral_ari_sweep(Z, y, gammas=gammas, standardize=standardize_clustering,
                                  random_state=random_state)
         for gamma, value in zip(gammas, ari):
             rows.append({"setting": label, "metric": "ari", "fold": np.nan, "gamma": gamma,
                          "value": value, "best_k": np.nan})
-    if not rows:
-        raise ValueError(f"no embedding of the sweep is finite (settings {list(settings)}): "
-                         f"there is nothing to score")
     if gammas and all(np.isnan(r["value"]) for r in rows if r["metric"] == "ari"):
         raise ValueError(f"spectral clustering failed at every gamma of `gammas` "
                          f"{list(gammas)} for every setting (see the warnings in the log)")
-    return pd.DataFrame(rows, columns=["setting", "metric", "fold", "gamma", "value", "best_k"])
+    return pd.DataFrame(rows, columns=SCORE_COLUMNS)
+
+
+SCORE_COLUMNS = ["setting", "metric", "fold", "gamma", "value", "best_k"]
+
+
+def _accuracy_rows(metric, labels, accuracy, best_k):
+    return [{"setting": label, "metric": metric, "fold": fold, "gamma": np.nan, "value": value,
+             "best_k": int(k)}
+            for fold, (label, value, k) in enumerate(zip(labels, accuracy, best_k))]
 
 
 def select_best(scores: pd.DataFrame):
-    """Best setting per (dataset, method), as the paper keeps the best of its sweep.
+    """The chosen setting per (dataset, method), for Figure 4 and Table 3.
 
     Parameters
     ----------
@@ -174,18 +200,15 @@ def select_best(scores: pd.DataFrame):
     Returns
     -------
     classification : DataFrame
-        The fold rows (``dataset, method, setting, fold, accuracy, best_k``) of the
-        setting with the highest mean accuracy.
+        The "accuracy_selected" fold rows (``dataset, method, setting, fold,
+        accuracy, best_k``): setting and k chosen inside each outer fold.
     clustering : DataFrame
         One row per (dataset, method): ``setting``, ``gamma`` and ``ari`` of the
-        highest ARI over settings and gammas.
+        highest ARI over settings and gammas (the paper's protocol).
     """
     scores = scores.reset_index(drop=True)
-    acc = scores[scores["metric"] == "accuracy"]
-    means = acc.groupby(["dataset", "method", "setting"], sort=False)["value"].mean()
-    best = means.groupby(level=["dataset", "method"], sort=False).idxmax().tolist()
-    keep = acc.set_index(["dataset", "method", "setting"]).loc[best].reset_index()
-    classification = keep.rename(columns={"value": "accuracy"})[
+    acc = scores[scores["metric"] == "accuracy_selected"]
+    classification = acc.rename(columns={"value": "accuracy"})[
         ["dataset", "method", "setting", "fold", "accuracy", "best_k"]]
     ari = scores[(scores["metric"] == "ari") & scores["value"].notna()]
     top = ari.loc[ari.groupby(["dataset", "method"], sort=False)["value"].idxmax()]

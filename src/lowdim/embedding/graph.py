@@ -32,7 +32,21 @@ import scipy.sparse as sp
 from sklearn.neighbors import NearestNeighbors
 
 __all__ = ["CSRGraph", "as_csr_graph", "cosine_knn_graph", "add_self_loops_to_isolated",
-           "topk_cosine_neighbors"]
+           "topk_cosine_neighbors", "resolve_knn", "APPROXIMATE_FROM"]
+
+#: ``knn="auto"`` searches neighbours approximately (pynndescent) from this many
+#: samples on, exactly below; ``benchmarks/vec2vec_vs_umap.md`` has the recall and
+#: the times behind it.
+APPROXIMATE_FROM = 5000
+
+
+def resolve_knn(knn, n_samples):
+    """The neighbour search ``knn`` ("auto", "exact" or "approximate") means for n samples."""
+    if knn == "auto":
+        return "approximate" if n_samples >= APPROXIMATE_FROM else "exact"
+    if knn in ("exact", "approximate"):
+        return knn
+    raise ValueError(f"`knn` must be 'auto', 'exact' or 'approximate', got {knn!r}")
 
 logger = logging.getLogger("lowdim")
 
@@ -87,7 +101,7 @@ def as_csr_graph(adjacency) -> CSRGraph:
                     np.ascontiguousarray(csr.data, dtype=np.float64))
 
 
-def topk_cosine_neighbors(X, topk, knn="exact", n_jobs=None, random_state=None):
+def topk_cosine_neighbors(X, topk, knn="auto", n_jobs=None, random_state=None):
     """The ``topk`` most cosine-similar other rows of every row of ``X``.
 
     Parameters
@@ -96,9 +110,10 @@ def topk_cosine_neighbors(X, topk, knn="exact", n_jobs=None, random_state=None):
         Sparse input stays sparse.
     topk : int
         Neighbours per row, ``1 <= topk < n_samples``.
-    knn : {"exact", "approximate"}, default="exact"
+    knn : {"auto", "exact", "approximate"}, default="auto"
         "exact": brute-force cosine with scikit-learn, in memory-bounded
         chunks. "approximate": nearest-neighbour descent (pynndescent).
+        "auto": approximate from :data:`APPROXIMATE_FROM` samples on.
     n_jobs : int or None
         Threads for the neighbour search.
     random_state : int or None
@@ -110,14 +125,13 @@ def topk_cosine_neighbors(X, topk, knn="exact", n_jobs=None, random_state=None):
     similarities : ndarray of float64 of shape (n_samples, topk)
         Cosine similarities, 0 for pairs involving an all-zero row.
     """
+    knn = resolve_knn(knn, X.shape[0])
     if knn == "exact":
         nn = NearestNeighbors(n_neighbors=topk, metric="cosine", algorithm="brute", n_jobs=n_jobs)
         # kneighbors() without X excludes each point from its own neighbours.
         dist, ind = nn.fit(X).kneighbors()
         return ind.astype(np.int64), 1.0 - dist.astype(np.float64)
-    if knn == "approximate":
-        return _approximate_neighbors(X, topk, n_jobs, random_state)
-    raise ValueError(f"`knn` must be 'exact' or 'approximate', got {knn!r}")
+    return _approximate_neighbors(X, topk, n_jobs, random_state)
 
 
 def _approximate_neighbors(X, topk, n_jobs, random_state):
@@ -137,7 +151,7 @@ def _approximate_neighbors(X, topk, n_jobs, random_state):
     return ind.astype(np.int64), 1.0 - dist.astype(np.float64)
 
 
-def cosine_knn_graph(X, topk, knn="exact", n_jobs=None, random_state=None):
+def cosine_knn_graph(X, topk, knn="auto", n_jobs=None, random_state=None):
     """Symmetric top-k cosine graph (union of both directions), weight = cosine.
 
     Edges with cosine <= 0 are dropped (see the module's policy), so rows with

@@ -1,4 +1,11 @@
-"""Classical (Torgerson) multidimensional scaling, the paper's CMDS baseline."""
+"""Multidimensional scaling: the paper's MDS baseline (SMACOF) and classical MDS.
+
+The Vec2vec paper's "MDS"/"CMDS" numbers come from scikit-learn's
+``sklearn.manifold.MDS`` (metric SMACOF stress majorisation; wxnudt/vec2vec,
+``vec2vec/DimensionReduction-Algorithms-Comparison.py``): :class:`MDSEmbedding`,
+method ``mds``. Classical (Torgerson) MDS, which equals PCA's scores on
+Euclidean distances, is kept as :class:`ClassicalMDS`, method ``cmds``.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +15,9 @@ from sklearn.metrics import euclidean_distances
 from sklearn.utils.extmath import svd_flip
 
 from ._base import EmbeddingEstimator
-from ._validation import check_embedding_input, check_n_components
+from ._validation import check_embedding_input, check_int, check_n_components
 
-__all__ = ["ClassicalMDS", "classical_mds"]
+__all__ = ["ClassicalMDS", "MDSEmbedding", "classical_mds"]
 
 
 def classical_mds(squared_distances, n_components):
@@ -78,4 +85,64 @@ class ClassicalMDS(EmbeddingEstimator):
         k = check_n_components(self.n_components, X.shape[0])
         D2 = euclidean_distances(X, squared=True)
         self.embedding_, self.eigenvalues_ = classical_mds(D2, k)
+        return self
+
+
+class MDSEmbedding(EmbeddingEstimator):
+    """Metric MDS by SMACOF (scikit-learn ``MDS``), the paper's MDS baseline.
+
+    Minimises the raw stress :math:`\\sum_{i<j} (\\lVert z_i - z_j \\rVert - d_{ij})^2`
+    over the Euclidean distances :math:`d_{ij}` of the rows of ``X`` by stress
+    majorisation from random starts, keeping the start of lowest stress. The
+    authors called ``MDS(n_components)`` with the defaults of their
+    scikit-learn: ``n_init=4``, ``max_iter=300``, random initialisation.
+    Time and memory are O(n^2) per iteration; sparse input is not densified
+    (only the n x n distance matrix is dense).
+
+    Parameters
+    ----------
+    n_components : int, default=2
+    n_init : int, default=4
+        SMACOF runs from different random starts.
+    max_iter : int, default=300
+        Iterations per run.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the starts.
+    n_jobs : int or None, default=None
+        Runs in parallel.
+
+    Attributes
+    ----------
+    embedding_ : ndarray of shape (n_samples, n_components)
+    stress_ : float
+        Raw stress of the kept run.
+    n_features_in_ : int
+    """
+
+    def __init__(self, n_components=2, *, n_init=4, max_iter=300, random_state=None,
+                 n_jobs=None):
+        self.n_components = n_components
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def fit(self, X, y=None):
+        """Compute the embedding of ``X`` (n_samples, n_features); ``y`` is ignored."""
+        from sklearn.manifold import MDS
+
+        X = check_embedding_input(self, X)
+        k = check_n_components(self.n_components, X.shape[0])
+        check_int(self.n_init, "n_init", min_val=1)
+        check_int(self.max_iter, "max_iter", min_val=1)
+        if self.n_jobs is not None and check_int(self.n_jobs, "n_jobs") == 0:
+            raise ValueError("`n_jobs` must be a positive int, -1 or None, got 0")
+        # scikit-learn's MDS needs dense X; its distances of sparse rows are exact.
+        distances = euclidean_distances(X)
+        model = MDS(n_components=k, metric_mds=True, n_init=self.n_init, init="random",
+                    max_iter=self.max_iter, metric="precomputed",
+                    normalized_stress=False, random_state=self.random_state,
+                    n_jobs=self.n_jobs)
+        self.embedding_ = np.asarray(model.fit_transform(distances), dtype=np.float64)
+        self.stress_ = float(model.stress_)
         return self

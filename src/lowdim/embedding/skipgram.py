@@ -113,7 +113,7 @@ class _EpochProgress:
 
 
 def skipgram_embedding(walks, n_nodes, n_components, *, window=10, epochs=10, negative=5,
-                       sample=1e-3, seed=0, workers=1, tmp_dir=None):
+                       sample=1e-3, alpha=0.025, seed=0, workers=1, tmp_dir=None):
     """Skip-gram with negative sampling (gensim) on walks of integer node ids.
 
     Maximises :math:`\\sum_i \\sum_{j \\in NC(i)} \\log \\sigma(z_i^T \\theta_j)
@@ -127,6 +127,8 @@ def skipgram_embedding(walks, n_nodes, n_components, *, window=10, epochs=10, ne
     n_nodes : int
     n_components : int
     window, epochs, negative, sample : see :class:`~lowdim.embedding.Vec2Vec`
+    alpha : float, default=0.025
+        Initial learning rate (gensim's default), decayed linearly to 1e-4.
     seed : int
         gensim seed (initial vectors, negative draws, window shrinking).
     workers : int
@@ -148,7 +150,8 @@ def skipgram_embedding(walks, n_nodes, n_components, *, window=10, epochs=10, ne
         raise ValueError("`walks` must visit every node of range(n_nodes) at least once")
     tokens = _node_tokens(n_nodes)
     model = Word2Vec(vector_size=int(n_components), window=int(window), min_count=1, sg=1, hs=0,
-                     negative=int(negative), sample=float(sample), seed=int(seed) % 2**31,
+                     negative=int(negative), sample=float(sample), alpha=float(alpha),
+                     min_alpha=1e-4, seed=int(seed) % 2**31,
                      workers=int(workers), epochs=int(epochs))
     model.build_vocab_from_freq(dict(zip(tokens.tolist(), counts.tolist())),
                                 corpus_count=int(walks.shape[0]))

@@ -1,15 +1,19 @@
-"""Timing runs of Figure 3: one method on synthetic data of a given n or D.
+"""Timing runs of Figure 3: one method on synthetic data of growing n or D.
 
 Figure 3(a) varies the number of points n on dense Gaussian blobs
 (``gaussian_blobs``, D fixed); Figure 3(b) varies the input dimensionality D
 on the same kind of clusters lifted to D sparse dimensions (``sparse_blobs``,
-n fixed). Each run is one workflow job; its wall time comes from Snakemake's
-``benchmark:`` file (interpreter start, imports, data generation, JIT
-compilation and the fit, as a user would experience it), and the run itself
-records the fit's own wall time for comparison.
+n fixed). One workflow job times one method along one axis: it first fits the
+method twice on a small problem of the same kind (the warm-up, whose first fit
+pays for numba's compilation and lazy imports), then times one fit per value.
+So the curves show how each algorithm's own cost grows, and the one-off cost
+is recorded apart (``compile_seconds``); the job's wall time from Snakemake's
+``benchmark:`` file is kept as well.
 """
 
 from __future__ import annotations
+
+import time
 
 import pandas as pd
 
@@ -18,11 +22,14 @@ from ..io import read_benchmark
 from .baselines import NEIGHBOR_PARAMETER
 from .experiments import fit_embedding
 
-__all__ = ["timing_data", "timing_run", "timing_table"]
+__all__ = ["timing_data", "timing_values", "timing_sweep", "timing_table", "WARMUP_SAMPLES"]
 
 #: axis -> (registry dataset, option varied, option held at ``fixed``)
 TIMING_DATA = {"n_samples": ("gaussian_blobs", "n_samples", "n_features"),
                "n_features": ("sparse_blobs", "n_features", "n_samples")}
+
+#: Rows of the warm-up problem (at most the smallest timed problem's).
+WARMUP_SAMPLES = 300
 
 
 def timing_data(axis, value, fixed, seed=0):
@@ -47,59 +54,116 @@ def timing_data(axis, value, fixed, seed=0):
     return get_spec(name).prepare(**{varied: int(value), held: int(fixed), "seed": int(seed)})
 
 
-def timing_run(axis, value, method, *, fixed, n_components, n_neighbors, params=None,
-               seed=0, n_jobs=None) -> dict:
-    """Generate the data of one timing point and embed it with ``method``.
+def _n_samples(axis, value, fixed):
+    return int(value) if axis == "n_samples" else int(fixed)
+
+
+def timing_values(axis, values, fixed, max_samples=None):
+    """The values of ``axis`` to time for a method whose n is capped at ``max_samples``.
+
+    Values whose problem has more than ``max_samples`` rows are dropped (e.g.
+    SMACOF MDS, whose cost grows as n^2 per iteration); None keeps them all.
+    """
+    return [int(v) for v in values
+            if max_samples is None or _n_samples(axis, v, fixed) <= int(max_samples)]
+
+
+def timing_sweep(axis, values, method, *, fixed, n_components, n_neighbors, params=None,
+                 seed=0, n_jobs=None, warmup_samples=WARMUP_SAMPLES) -> list:
+    """Warm ``method`` up, then time one fit per value of ``axis``.
 
     ``n_neighbors`` is used by Isomap, LLE, LE and UMAP; Vec2vec uses ``params``
-    (its ``topk``); PCA and CMDS take neither.
-
-    Returns
-    -------
-    dict
-        ``axis``, ``value``, ``method``, ``n_samples``, ``n_features``, ``nnz``,
-        ``fit_seconds`` (wall time of the fit alone), ``n_jobs``, ``seed`` and
-        ``lowdim_version``.
-    """
-    data = timing_data(axis, value, fixed, seed=seed)
-    params = dict(params or {})
-    if NEIGHBOR_PARAMETER[method] == "n_neighbors":
-        params["n_neighbors"] = int(n_neighbors)
-    _, seconds = fit_embedding(data.X, method, n_components=n_components, params=params,
-                               random_state=seed, n_jobs=n_jobs)
-    nnz = data.X.nnz if hasattr(data.X, "nnz") else int(data.X.size)
-    from .. import __version__
-
-    return {"axis": axis, "value": int(value), "method": method,
-            "n_samples": int(data.X.shape[0]), "n_features": int(data.X.shape[1]),
-            "nnz": int(nnz), "fit_seconds": float(seconds), "n_jobs": n_jobs, "seed": int(seed),
-            "lowdim_version": __version__}
-
-
-def timing_table(runs, benchmarks) -> pd.DataFrame:
-    """Tidy timing table from the runs' records and their Snakemake benchmark files.
+    (its ``topk``); PCA and the MDS variants take neither.
 
     Parameters
     ----------
-    runs : list of dict
-        :func:`timing_run` records.
+    axis : {"n_samples", "n_features"}
+    values : list of int
+        The n (or D) of each timed fit.
+    method : str
+    fixed : int
+        D (axis "n_samples") or n (axis "n_features").
+    warmup_samples : int, default=300
+        Rows of the warm-up problem (at most the largest timed n), of the same
+        kind as the first timed one. Methods whose code path changes with n
+        (UMAP's approximate neighbours from 4,096 rows, Vec2vec's from 5,000) are
+        compiled for the large path only if it is reached here.
+
+    Returns
+    -------
+    list of dict
+        One record per timed value: ``axis``, ``value``, ``method``,
+        ``n_samples``, ``n_features``, ``nnz``, ``fit_seconds`` (wall time of the
+        fit after the warm-up), ``compile_seconds`` (first warm-up fit minus
+        the second: compilation and lazy imports), ``n_jobs``, ``seed``,
+        ``lowdim_version``.
+    """
+    values = [int(v) for v in values]
+    if not values:
+        raise ValueError("`values` is empty: nothing to time")
+    params = dict(params or {})
+    if NEIGHBOR_PARAMETER[method] == "n_neighbors":
+        params["n_neighbors"] = int(n_neighbors)
+    fit = dict(method=method, n_components=n_components, params=params, random_state=seed,
+               n_jobs=n_jobs)
+    compile_seconds = _warm_up(axis, values, fixed, warmup_samples, seed, fit)
+    from .. import __version__
+
+    records = []
+    for value in values:
+        data = timing_data(axis, value, fixed, seed=seed)
+        start = time.perf_counter()
+        fit_embedding(data.X, **fit)
+        seconds = time.perf_counter() - start
+        nnz = data.X.nnz if hasattr(data.X, "nnz") else int(data.X.size)
+        records.append({"axis": axis, "value": value, "method": method,
+                        "n_samples": int(data.X.shape[0]), "n_features": int(data.X.shape[1]),
+                        "nnz": int(nnz), "fit_seconds": float(seconds),
+                        "compile_seconds": compile_seconds, "n_jobs": n_jobs, "seed": int(seed),
+                        "lowdim_version": __version__})
+    return records
+
+
+def _warm_up(axis, values, fixed, warmup_samples, seed, fit):
+    """Fit twice on a small problem of the same kind; return cold minus warm seconds."""
+    if axis == "n_samples":
+        data = timing_data(axis, min(int(warmup_samples), max(values)), fixed, seed=seed + 1)
+    else:
+        data = timing_data(axis, values[0], min(int(warmup_samples), int(fixed)), seed=seed + 1)
+    seconds = []
+    for _ in range(2):
+        start = time.perf_counter()
+        fit_embedding(data.X, **fit)
+        seconds.append(time.perf_counter() - start)
+    return max(0.0, seconds[0] - seconds[1])
+
+
+def timing_table(runs, benchmarks) -> pd.DataFrame:
+    """Tidy timing table from the jobs' records and their Snakemake benchmark files.
+
+    Parameters
+    ----------
+    runs : list of list of dict
+        :func:`timing_sweep` records, one list per job.
     benchmarks : list of str or Path
-        The matching benchmark TSV files (tab-separated, wall seconds in column ``s``,
-        peak memory in ``max_rss`` MB).
+        The matching benchmark TSV files (tab-separated, wall seconds in column
+        ``s``, peak memory in ``max_rss`` MB).
 
     Returns
     -------
     DataFrame
-        One row per run: ``axis, value, method, n_samples, n_features, nnz, seconds``
-        (job wall time), ``fit_seconds``, ``max_rss_mb``, ``fixed`` (a label of what
-        was held fixed, for the figure).
+        One row per timed fit: ``axis, value, method, n_samples, n_features, nnz,
+        fit_seconds, compile_seconds``, ``job_seconds`` and ``max_rss_mb`` (the
+        whole job's, warm-up included), ``fixed`` (a label of what was held
+        fixed, for the figure).
     """
     rows = []
-    for run, path in zip(runs, benchmarks):
+    for records, path in zip(runs, benchmarks):
         bench = read_benchmark(path)
-        held = "D" if run["axis"] == "n_samples" else "n"
-        held_value = run["n_features"] if run["axis"] == "n_samples" else run["n_samples"]
-        rows.append({**run, "seconds": float(bench["s"].mean()),
-                     "max_rss_mb": bench["max_rss"].mean(),
-                     "fixed": f"{held} = {held_value:,}"})
+        for run in records:
+            held = "D" if run["axis"] == "n_samples" else "n"
+            held_value = run["n_features"] if run["axis"] == "n_samples" else run["n_samples"]
+            rows.append({**run, "job_seconds": float(bench["s"].mean()),
+                         "max_rss_mb": bench["max_rss"].mean(),
+                         "fixed": f"{held} = {held_value:,}"})
     return pd.DataFrame(rows)

@@ -14,15 +14,25 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
+from .._validation import check_number
 from ..seeding import spawn_seeds
 from ._base import EmbeddingEstimator
 from ._validation import (check_choice, check_embedding_input, check_float, check_int,
                           check_n_components, check_n_neighbors)
+from .cooccurrence import UPDATES_PER_NODE, cooccurrence_sgns
 from .graph import add_self_loops_to_isolated, cosine_knn_graph
 from .skipgram import skipgram_embedding
 from .walks import effective_n_jobs, random_walks
 
-__all__ = ["Vec2Vec", "IsolatedSamplesWarning"]
+__all__ = ["Vec2Vec", "IsolatedSamplesWarning", "SOLVERS"]
+
+#: Skip-gram solvers: gensim on the walks (the paper's), or SGNS on their counted
+#: co-occurrences (:mod:`lowdim.embedding.cooccurrence`).
+SOLVERS = ("gensim", "cooccurrence")
+
+#: Initial learning rate of each solver when ``alpha=None``: gensim's default, and
+#: the co-occurrence solver's measured one (``benchmarks/vec2vec_vs_umap.md``).
+DEFAULT_ALPHA = {"gensim": 0.025, "cooccurrence": 0.1}
 
 logger = logging.getLogger("lowdim")
 
@@ -40,6 +50,12 @@ class Vec2Vec(EmbeddingEstimator):
     with skip-gram and negative sampling (gensim ``Word2Vec``, ``sg=1``) on
     the walks read as sentences of integer tokens. Rows that co-occur within
     ``window`` steps of a walk get similar vectors.
+
+    ``solver="cooccurrence"`` optimises the same skip-gram objective another
+    way: it counts the window co-occurrences of the walks once (sparse) and
+    runs SGNS updates on pairs drawn in proportion to their counts
+    (:func:`~lowdim.embedding.cooccurrence.cooccurrence_sgns`), an order of
+    magnitude faster than gensim at the authors' settings.
 
     The defaults are the authors' (paper and public code): ``topk=5``,
     10 walks of length 20 per node, window 10, 10 epochs, 5 negative samples,
@@ -63,16 +79,29 @@ class Vec2Vec(EmbeddingEstimator):
         Negative samples per (node, context) pair.
     sample : float, default=1e-3
         Downsampling threshold for frequent nodes (gensim ``sample``).
-    knn : {"exact", "approximate"}, default="exact"
+    knn : {"auto", "exact", "approximate"}, default="auto"
         "exact": brute-force cosine neighbours (memory-bounded chunks).
-        "approximate": nearest-neighbour descent (pynndescent), for large n.
+        "approximate": nearest-neighbour descent (pynndescent).
+        "auto": exact below :data:`~lowdim.embedding.graph.APPROXIMATE_FROM`
+        samples, approximate from there on.
+    solver : {"gensim", "cooccurrence"}, default="gensim"
+        "gensim": gensim's skip-gram on the walks, ``epochs`` passes (the paper's
+        algorithm). "cooccurrence": SGNS on the counted window co-occurrences
+        of the walks, ``updates_per_node`` updates per node (``epochs`` unused).
+    updates_per_node : float, default=1000
+        SGD updates per node of the co-occurrence solver (each one pair and
+        ``negative`` noise nodes).
+    alpha : float or None, default=None
+        Initial learning rate, decayed linearly to 1e-4. None: 0.025 for
+        gensim (its default), 0.1 for the co-occurrence solver.
     random_state : int, RandomState instance or None, default=None
         Seeds the neighbour search, the walks and the skip-gram.
     n_jobs : int or None, default=None
-        Threads for the neighbour search, the walks and gensim (None -> 1,
-        -1 -> all). With ``n_jobs=None`` or 1 and a fixed ``random_state``
-        the embedding is reproducible bit for bit; with more threads gensim's
-        asynchronous updates make it vary slightly (the walks do not).
+        Threads for the neighbour search, the walks and the skip-gram solver
+        (None -> 1, -1 -> all). With ``n_jobs=None`` or 1 and a fixed
+        ``random_state`` the embedding is reproducible bit for bit; with more
+        threads both solvers' asynchronous (Hogwild) updates make it vary
+        slightly (the walks and the co-occurrence solver's drawn pairs do not).
 
     Attributes
     ----------
@@ -85,7 +114,8 @@ class Vec2Vec(EmbeddingEstimator):
         rows). They get a self-loop; their vectors carry no neighbourhood
         information. Counted in an :class:`IsolatedSamplesWarning`.
     timings_ : dict
-        Wall seconds of the stages "graph", "walks" and "skipgram".
+        Wall seconds of the stages "graph", "walks" and "skipgram" (gensim), or
+        "graph", "walks", "counting" and "sgd" (co-occurrence).
     n_features_in_ : int
 
     References
@@ -103,7 +133,8 @@ class Vec2Vec(EmbeddingEstimator):
     """
 
     def __init__(self, n_components=2, *, topk=5, walks_per_node=10, walk_length=20, window=10,
-                 epochs=10, negative=5, sample=1e-3, knn="exact", random_state=None,
+                 epochs=10, negative=5, sample=1e-3, knn="auto", solver="gensim",
+                 updates_per_node=UPDATES_PER_NODE, alpha=None, random_state=None,
                  n_jobs=None):
         self.n_components = n_components
         self.topk = topk
@@ -114,6 +145,9 @@ class Vec2Vec(EmbeddingEstimator):
         self.negative = negative
         self.sample = sample
         self.knn = knn
+        self.solver = solver
+        self.updates_per_node = updates_per_node
+        self.alpha = alpha
         self.random_state = random_state
         self.n_jobs = n_jobs
 
@@ -126,7 +160,11 @@ class Vec2Vec(EmbeddingEstimator):
         check_int(self.epochs, "epochs", min_val=1)
         check_int(self.negative, "negative", min_val=1)
         check_float(self.sample, "sample", min_val=0.0)
-        check_choice(self.knn, "knn", ("exact", "approximate"))
+        check_choice(self.knn, "knn", ("auto", "exact", "approximate"))
+        check_choice(self.solver, "solver", SOLVERS)
+        check_number(self.updates_per_node, "updates_per_node", minimum=0.0,
+                     strict_minimum=True)
+        check_number(self.alpha, "alpha", minimum=0.0, strict_minimum=True, none_ok=True)
         if self.n_jobs is not None:
             check_int(self.n_jobs, "n_jobs")
             if self.n_jobs == 0:
@@ -165,14 +203,26 @@ class Vec2Vec(EmbeddingEstimator):
                              random_state=walk_seed, n_jobs=threads)
         self.timings_["walks"] = time.perf_counter() - start
 
-        start = time.perf_counter()
-        self.embedding_ = skipgram_embedding(
-            walks, n, self.n_components, window=self.window, epochs=self.epochs,
-            negative=self.negative, sample=self.sample, seed=skipgram_seed, workers=threads)
-        self.timings_["skipgram"] = time.perf_counter() - start
-        logger.info("Vec2vec n=%d: graph %.2f s, walks %.2f s, skip-gram %.2f s", n,
-                    *self.timings_.values())
+        self.embedding_ = self._skipgram(walks, n, skipgram_seed, threads)
+        logger.info("Vec2vec n=%d: %s", n,
+                    ", ".join(f"{k} {v:.2f} s" for k, v in self.timings_.items()))
         return self
+
+    def _skipgram(self, walks, n, seed, threads):
+        """Node vectors from the walks with the chosen solver; records its timings."""
+        alpha = DEFAULT_ALPHA[self.solver] if self.alpha is None else float(self.alpha)
+        if self.solver == "cooccurrence":
+            return cooccurrence_sgns(walks, n, self.n_components, window=self.window,
+                                     negative=self.negative, sample=self.sample,
+                                     updates_per_node=self.updates_per_node, alpha=alpha,
+                                     seed=seed, n_jobs=threads, timings=self.timings_)
+        start = time.perf_counter()
+        embedding = skipgram_embedding(walks, n, self.n_components, window=self.window,
+                                       epochs=self.epochs, negative=self.negative,
+                                       sample=self.sample, alpha=alpha, seed=seed,
+                                       workers=threads)
+        self.timings_["skipgram"] = time.perf_counter() - start
+        return embedding
 
     def _warn_isolated(self, X):
         n_isolated = int(self.isolated_.sum())

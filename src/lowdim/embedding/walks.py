@@ -36,9 +36,9 @@ def effective_n_jobs(n_jobs) -> int:
 
 @contextlib.contextmanager
 def numba_threads(n_threads: int):
-    """Run numba parallel regions with ``n_threads`` threads, then restore."""
+    """Run numba parallel regions with ``n_threads`` threads (at most numba's), then restore."""
     previous = numba.get_num_threads()
-    numba.set_num_threads(n_threads)
+    numba.set_num_threads(max(1, min(int(n_threads), numba.config.NUMBA_NUM_THREADS)))
     try:
         yield
     finally:

@@ -1,7 +1,7 @@
 """Figures of the Vec2vec paper, each drawn from one tidy table.
 
-- :func:`timing_figure` (Figure 3): wall time against number of points and
-  against input dimensionality.
+- :func:`timing_figure` (Figure 3): fit time after a warm-up against number of
+  points and against input dimensionality.
 - :func:`accuracy_figure` (Figure 4): kNN accuracy per method and dataset,
   mean with 2 x std error bars.
 - :func:`sensitivity_figure` (Figure 5): Vec2vec accuracy against d and topk.
@@ -21,29 +21,35 @@ _AXIS_LABELS = {"n_samples": "number of points n", "n_features": "input dimensio
 _PARAMETER_LABELS = {"n_components": "target dimensionality d", "topk": "topk neighbours"}
 
 
-def timing_figure(timing: pd.DataFrame, profile: str = ""):
-    """Figure 3: wall time of each method against n and against D.
+def timing_figure(timing: pd.DataFrame, profile: str = "", max_samples=None):
+    """Figure 3: fit time of each method against n and against D, after a warm-up.
 
     Parameters
     ----------
     timing : DataFrame
-        Columns ``axis`` ("n_samples" or "n_features"), ``value``, ``method`` and
-        ``seconds`` (wall seconds of the whole job, from Snakemake benchmarks).
+        Columns ``axis`` ("n_samples" or "n_features"), ``value``, ``method``,
+        ``fit_seconds`` (wall seconds of the fit after the warm-up) and
+        ``compile_seconds`` (the job's one-off compilation, shown in the legend).
     profile : str
         Shown in the title.
+    max_samples : dict, optional
+        method -> largest n it was timed at; shown in its legend entry.
 
     Returns
     -------
     matplotlib.figure.Figure
     """
     use_style()
+    max_samples = max_samples or {}
     axes_names = [a for a in ("n_samples", "n_features") if a in set(timing["axis"])]
-    fig, axes = panel_grid(len(axes_names), len(axes_names), 3.3, 2.8)
+    fig, axes = panel_grid(len(axes_names), len(axes_names), 3.6, 3.4)
     for ax, axis in zip(axes, axes_names):
         part = timing[timing["axis"] == axis]
         for method, rows in part.groupby("method", sort=False):
-            rows = rows.groupby("value")["seconds"].mean().sort_index()
-            ax.plot(rows.index, rows.values, linestyle="-", **method_style(method))
+            style = method_style(method)
+            style["label"] = _timing_label(style["label"], rows, max_samples.get(method))
+            rows = rows.groupby("value")["fit_seconds"].mean().sort_index()
+            ax.plot(rows.index, rows.values, linestyle="-", **style)
         ax.set_xscale("log")
         ax.set_yscale("log")
         values = sorted(part["value"].unique())
@@ -53,14 +59,25 @@ def timing_figure(timing: pd.DataFrame, profile: str = ""):
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
         ax.yaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel(_AXIS_LABELS.get(axis, axis))
-        ax.set_ylabel("wall time (s)")
+        ax.set_ylabel("fit wall time after warm-up (s)")
         fixed = part["fixed"].iloc[0] if "fixed" in part and len(part) else ""
         ax.set_title(f"({'ab'[axes_names.index(axis)]}) {fixed}".strip())
-    axes[0].legend(frameon=False, loc="best")
+        # Below the panel: the legend names each job's compilation time, so it is long.
+        ax.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2,
+                  fontsize=6, title="method (one-off compilation)", title_fontsize=6)
     if profile:
         fig.suptitle(f"Vec2vec Figure 3, timing ({profile} profile)", fontsize=9)
     fig.tight_layout()
     return fig
+
+
+def _timing_label(label, rows, cap):
+    """Legend entry: the method, its one-off compilation time and its cap on n."""
+    compile_seconds = rows["compile_seconds"].mean() if "compile_seconds" in rows else np.nan
+    notes = [] if np.isnan(compile_seconds) else [f"{compile_seconds:.1f} s"]
+    if cap is not None:
+        notes.append(f"n ≤ {int(cap):,}")
+    return f"{label} ({', '.join(notes)})" if notes else label
 
 
 def accuracy_figure(classification: pd.DataFrame, profile: str = "", methods=None):

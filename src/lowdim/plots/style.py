@@ -38,11 +38,13 @@ METHOD_STYLES = {
     # dimensionality reduction (Vec2vec paper)
     "vec2vec": ("Vec2vec", "#D55E00", "o"),
     "pca": ("PCA", "#0072B2", "s"),
-    "mds": ("CMDS", "#56B4E9", "v"),
+    "mds": ("MDS", "#56B4E9", "v"),
     "isomap": ("Isomap", "#009E73", "^"),
     "lle": ("LLE", "#CC79A7", "D"),
     "le": ("LE", "#E69F00", "P"),
     "umap": ("UMAP", "#000000", "X"),
+    "vec2vec_cooccurrence": ("Vec2vec (co-occurrence)", "#882255", "h"),
+    "cmds": ("Classical MDS", "#999933", "<"),
     # CCA (AppGrad paper)
     "appgrad": ("AppGrad", "#0072B2", "o"),
     "sappgrad": ("Stochastic AppGrad", "#D55E00", "s"),

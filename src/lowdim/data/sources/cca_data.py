@@ -37,7 +37,7 @@ from ..registry import DatasetSpec, RemoteFile, register
 from ..views import SPLITS, split_image_halves
 from .images import MNIST_FILES, load_mnist
 
-__all__ = ["word_context_views", "read_svmlight_multilabel", "select_columns"]
+__all__ = ["word_context_views", "read_svmlight_multilabel"]
 
 _ROWS = {"type": "integer", "minimum": 0, "default": 0,
          "description": "rows to keep (random, seeded); 0 keeps all"}
@@ -160,7 +160,11 @@ _DAY = re.compile(r"^url_svmlight/Day(\d+)\.svm$")
 
 
 def _read_url_days(archive, dataset):
-    """Per-day CSR matrices and labels (day order), and the FeatureTypes indices."""
+    """Per-day CSR matrices (int32 indices) and labels in day order, and the FeatureTypes.
+
+    Each member is parsed as it is read and its text dropped, so memory holds
+    the parsed days (12 bytes per non-zero) and one member's text.
+    """
     from sklearn.datasets import load_svmlight_file
 
     days, feature_types = {}, None
@@ -176,7 +180,8 @@ def _read_url_days(archive, dataset):
                 X, y = load_svmlight_file(io.BytesIO(data), zero_based=False)
             except ValueError as exc:
                 raise FormatError(dataset, archive, f"svmlight lines in {name!r} ({exc})") from exc
-            days[int(match[1])] = (sp.csr_matrix(X), y)
+            del data
+            days[int(match[1])] = (_int32_csr(X), y)
             progress.update(1)
     if not days:
         raise FormatError(dataset, archive, "members url_svmlight/Day<k>.svm")
@@ -185,13 +190,59 @@ def _read_url_days(archive, dataset):
     return [days[k] for k in sorted(days)], feature_types
 
 
-def select_columns(X, columns, max_features):
-    """Columns ``columns`` of CSR ``X``, keeping the ``max_features`` with most non-zeros."""
+def _int32_csr(X):
+    X = sp.csr_matrix(X)
+    if X.shape[1] < 2 ** 31 and X.nnz < 2 ** 31:
+        X = sp.csr_matrix((X.data, X.indices.astype(np.int32), X.indptr.astype(np.int32)),
+                          shape=X.shape)
+    return X
+
+
+def _most_frequent(columns, counts, max_features):
+    """``columns`` cut to the ``max_features`` with most non-zeros (``counts`` per column)."""
     columns = np.asarray(columns, dtype=np.int64)
     if max_features and len(columns) > max_features:
-        nnz = np.bincount(X.indices, minlength=X.shape[1])[columns]
-        columns = np.sort(columns[np.argsort(-nnz, kind="stable")[:max_features]])
-    return X[:, columns], columns
+        columns = np.sort(columns[np.argsort(-counts[columns], kind="stable")[:max_features]])
+    return columns
+
+
+def _column_split(days, p, selections):
+    """Row-stack the days into one CSR per column selection, freeing each day once copied.
+
+    Memory is the days plus the outputs, never a stacked copy of all columns: the
+    views are filled day by day into arrays sized in a first, counting pass.
+    """
+    maps = []
+    for columns in selections:
+        new = np.full(p, -1, dtype=np.int64)
+        new[columns] = np.arange(len(columns))
+        maps.append(new)
+    nnz = np.zeros((len(selections), len(days) + 1), dtype=np.int64)
+    for d, (X, _) in enumerate(days):
+        for v, new in enumerate(maps):
+            nnz[v, d + 1] = np.count_nonzero(new[X.indices] >= 0)
+    offsets = np.cumsum(nnz, axis=1)
+    n = sum(X.shape[0] for X, _ in days)
+    index = np.int32 if p < 2 ** 31 else np.int64
+    out = [{"data": np.empty(offsets[v, -1]), "indices": np.empty(offsets[v, -1], dtype=index),
+            "indptr": np.zeros(n + 1, dtype=np.int64)} for v in range(len(maps))]
+    row = 0
+    while days:
+        X, _ = days.pop(0)
+        d = nnz.shape[1] - 2 - len(days)
+        row_of = np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))
+        for v, new in enumerate(maps):
+            mapped = new[X.indices]
+            keep = mapped >= 0
+            lo, hi = offsets[v, d], offsets[v, d + 1]
+            out[v]["indices"][lo:hi] = mapped[keep]
+            out[v]["data"][lo:hi] = X.data[keep]
+            counts = np.bincount(row_of[keep], minlength=X.shape[0])
+            out[v]["indptr"][row + 1: row + 1 + X.shape[0]] = lo + np.cumsum(counts)
+        row += X.shape[0]
+        del X, row_of
+    return [sp.csr_matrix((o["data"], o["indices"], o["indptr"]), shape=(n, len(c)))
+            for o, c in zip(out, selections)]
 
 
 def _url_reputation(raw_files, *, n_rows, views, x_columns, y_columns, x_max_features,
@@ -199,11 +250,10 @@ def _url_reputation(raw_files, *, n_rows, views, x_columns, y_columns, x_max_fea
     archive = raw_files["url_svmlight.tar.gz"]
     days, feature_types = _read_url_days(archive, "url_reputation")
     p = max(X.shape[1] for X, _ in days)
-    X = sp.vstack([sp.csr_matrix((X.data, X.indices, X.indptr), shape=(X.shape[0], p))
-                   for X, _ in days], format="csr")
-    labels = np.concatenate([y for _, y in days])
+    n_days = len(days)
     if n_rows:
-        X, labels = X[:n_rows], labels[:n_rows]
+        days = _first_rows(days, n_rows)
+    labels = np.concatenate([y for _, y in days])
     # svmlight indices are 1-based; FeatureTypes is read in the same numbering unless it lists 0.
     base = 0 if feature_types.size and feature_types.min() == 0 else 1
     real = np.unique(feature_types - base)
@@ -215,14 +265,29 @@ def _url_reputation(raw_files, *, n_rows, views, x_columns, y_columns, x_max_fea
         if max(x_columns[1], y_columns[1]) > p:
             raise ValueError(f"`x_columns`/`y_columns` must end at most at {p} columns, got "
                              f"{x_columns}, {y_columns}")
-    first, x_cols = select_columns(X, x_cols, x_max_features)
-    second, y_cols = select_columns(X, y_cols, y_max_features)
+    if x_max_features or y_max_features:
+        counts = sum(np.bincount(X.indices, minlength=p) for X, _ in days)
+        x_cols = _most_frequent(x_cols, counts, x_max_features)
+        y_cols = _most_frequent(y_cols, counts, y_max_features)
+    first, second = _column_split(days, p, [x_cols, y_cols])
     return Dataset(name="url_reputation", kind="two_view", X=first, Y=second,
                    y=(labels > 0).astype(np.int64), label_names=np.asarray(["benign", "malicious"]),
-                   meta={"views": views, "n_features": int(p), "n_days": len(days),
+                   meta={"views": views, "n_features": int(p), "n_days": n_days,
                          "feature_types_base": base, "n_real_valued": int(len(real)),
                          "x_columns": x_cols.tolist() if len(x_cols) <= 1000 else len(x_cols),
                          "y_columns": len(y_cols)})
+
+
+def _first_rows(days, n_rows):
+    """The days cut to their first ``n_rows`` rows in day order."""
+    kept, total = [], 0
+    for X, y in days:
+        if total >= n_rows:
+            break
+        take = min(X.shape[0], n_rows - total)
+        kept.append((X[:take], y[:take]) if take < X.shape[0] else (X, y))
+        total += take
+    return kept
 
 
 register(DatasetSpec(

@@ -19,7 +19,8 @@ from sklearn.utils import check_random_state
 from ..prepared import Dataset
 from ..registry import DatasetSpec, register
 
-__all__ = ["nonlinear_two_view", "planted_two_view", "sparse_two_view"]
+__all__ = ["nonlinear_two_view", "planted_two_view", "sparse_two_view",
+           "sparse_two_view_blocks"]
 
 
 def planted_two_view(n, p1, p2, correlations, condition=100.0, random_state=None):
@@ -74,8 +75,13 @@ def _mixing(p, condition, rng):
     return q * scales
 
 
+#: ``sparse_two_view`` draws each block of this many rows from its own seed, so any
+#: row range is generated alone, in memory bounded by the block and the output.
+CHUNK_ROWS = 65536
+
+
 def sparse_two_view(n, p1, p2, n_factors=200, max_agreement=0.9, min_agreement=0.2,
-                    max_template=8, noise_nnz=10, random_state=None):
+                    max_template=8, noise_nnz=10, random_state=None, start=0):
     """Sparse binary two-view data whose covariance and correlation disagree.
 
     Each row draws a latent factor ``c`` (``y``). Factor ``c`` owns, in each
@@ -93,11 +99,50 @@ def sparse_two_view(n, p1, p2, n_factors=200, max_agreement=0.9, min_agreement=0
     and AppGrad whiten within templates and find the strongly correlated
     ones: the situation of the AppGrad paper's Figure 2.
 
+    The rows are those of :func:`sparse_two_view_blocks`, written straight
+    into the output arrays: memory is the output (12 bytes per non-zero) plus
+    one block, so the URL Reputation shape (2.4M rows, 3.2M features) takes a
+    few GiB; to stay within one block's memory, iterate over
+    :func:`sparse_two_view_blocks` instead. ``start`` returns rows
+    ``start .. start + n`` of the same stream (held-out rows of the same
+    model, say): ``sparse_two_view(a + b, ...)`` is the row-stack of the calls
+    with ``n=a`` and with ``n=b, start=a``.
+
     Returns
     -------
     X : csr_matrix of shape (n, p1), float64 with values in {0, 1}
     Y : csr_matrix of shape (n, p2)
     y : ndarray of shape (n,), int64
+    """
+    blocks = sparse_two_view_blocks(n, p1, p2, n_factors, max_agreement, min_agreement,
+                                    max_template, noise_nnz, random_state, start)
+    views = [_empty_view(n, max_template + noise_nnz) for _ in (p1, p2)]
+    y = np.empty(n, dtype=np.int64)
+    filled = 0
+    for X_block, Y_block, y_block in blocks:
+        for view, block in zip(views, (X_block, Y_block)):
+            _append_rows(view, block)
+        y[filled: filled + y_block.size] = y_block
+        filled += y_block.size
+    return (*(_finish_view(view, p) for view, p in zip(views, (p1, p2))), y)
+
+
+def sparse_two_view_blocks(n, p1, p2, n_factors=200, max_agreement=0.9, min_agreement=0.2,
+                           max_template=8, noise_nnz=10, random_state=None, start=0):
+    """Rows ``start .. start + n`` of :func:`sparse_two_view`, one block of rows at a time.
+
+    Blocks follow the generator's seeding blocks of :data:`CHUNK_ROWS` rows
+    (the first and last may be shorter), each drawn from its own seed: any
+    number of rows is produced in the memory of one block (about
+    ``CHUNK_ROWS · (max_template + noise_nnz) · 36`` bytes at most), and the
+    row-stack of the blocks is ``sparse_two_view`` with the same arguments.
+    Arguments as :func:`sparse_two_view`.
+
+    Yields
+    ------
+    X_block : csr_matrix of shape (m, p1), binary, sorted indices
+    Y_block : csr_matrix of shape (m, p2)
+    y_block : ndarray of shape (m,), int64
     """
     sizes = np.rint(np.linspace(1, max_template, n_factors)).astype(np.int64)
     for name, p in (("p1", p1), ("p2", p2)):
@@ -107,29 +152,74 @@ def sparse_two_view(n, p1, p2, n_factors=200, max_agreement=0.9, min_agreement=0
     if not 0 <= min_agreement <= max_agreement <= 1:
         raise ValueError(f"need 0 <= min_agreement <= max_agreement <= 1, got "
                          f"{min_agreement}, {max_agreement}")
+    if start < 0 or n < 0:
+        raise ValueError(f"`n` and `start` must be >= 0, got {n} and {start}")
     rng = check_random_state(random_state)
-    y = rng.randint(n_factors, size=n).astype(np.int64)
-    agreement = np.linspace(max_agreement, min_agreement, n_factors)
-    views = []
-    for p in (p1, p2):
-        templates = np.split(rng.permutation(p)[: sizes.sum()], np.cumsum(sizes)[:-1])
-        agree = rng.random_sample(n) < agreement[y]
-        source = np.where(agree, y, rng.randint(n_factors, size=n))
-        views.append(_sparse_view(source, templates, sizes, p, noise_nnz, rng))
-    return views[0], views[1], y
+    templates = [rng.permutation(p)[: sizes.sum()].astype(np.int32) for p in (p1, p2)]
+    root = int(rng.randint(2 ** 31))
+    model = (sizes, np.linspace(max_agreement, min_agreement, n_factors), noise_nnz)
+    return _blocks(n, start, root, templates, (p1, p2), model)
 
 
-def _sparse_view(source, templates, sizes, p, noise_nnz, rng):
-    """Rows fire the template of factor ``source[i]`` plus uniform noise features."""
-    n = source.size
-    rows = np.concatenate([np.repeat(np.arange(n), sizes[source]),
-                           np.repeat(np.arange(n), noise_nnz)])
-    cols = np.concatenate([np.concatenate([templates[c] for c in source]),
-                           rng.randint(p, size=n * noise_nnz)])
-    view = sp.csr_matrix((np.ones(cols.size), (rows, cols)), shape=(n, p))
+def _blocks(n, start, root, templates, widths, model):
+    """The generator behind :func:`sparse_two_view_blocks` (arguments checked there, eagerly)."""
+    n_factors = model[0].size
+    for lo in range(start - start % CHUNK_ROWS, start + n, CHUNK_ROWS):
+        keep = slice(max(start - lo, 0), min(start + n - lo, CHUNK_ROWS))
+        # one stream per block and quantity: the first m rows of a block never depend on m
+        streams = [np.random.default_rng([root, lo // CHUNK_ROWS, i]) for i in range(7)]
+        y_chunk = streams[0].integers(n_factors, size=keep.stop)
+        views = [_chunk_view(y_chunk, flat, p, model, streams[1 + 3 * v: 4 + 3 * v])
+                 for v, (flat, p) in enumerate(zip(templates, widths))]
+        if keep.start:
+            views = [view[keep] for view in views]
+        yield (*views, y_chunk[keep])
+
+
+def _empty_view(n, max_row_nnz):
+    """Output arrays for n rows of at most ``max_row_nnz`` non-zeros, and a fill counter."""
+    return {"indptr": np.zeros(n + 1, dtype=np.int64),
+            "indices": np.empty(n * int(max_row_nnz), dtype=np.int32), "rows": 0}
+
+
+def _chunk_view(y, flat, p, model, streams):
+    """One view of a block: each row fires one factor's template (its own with probability
+    ``q``) plus ``noise_nnz`` uniform features; duplicates merged; CSR.
+
+    ``streams``: generators for agreement, the other factor and the noise, in that order.
+    """
+    sizes, agreement, noise_nnz = model
+    m = y.size
+    agree = streams[0].random(m) < agreement[y]
+    source = np.where(agree, y, streams[1].integers(sizes.size, size=m))
+    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    count = sizes[source]
+    within = np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
+    cols = np.concatenate([flat[np.repeat(offsets[source], count) + within],
+                           streams[2].integers(p, size=(m, noise_nnz), dtype=np.int32).ravel()])
+    rows = np.concatenate([np.repeat(np.arange(m), count), np.repeat(np.arange(m), noise_nnz)])
+    view = sp.csr_matrix((np.ones(cols.size), (rows, cols)), shape=(m, p))
     view.sum_duplicates()
-    view.data[:] = 1.0  # binary features, as in URL Reputation
+    view.data[:] = 1.0  # binary: a noise feature that repeats a template feature is still 1
     return view
+
+
+def _append_rows(view, block):
+    r, nnz = view["rows"], view["indptr"][view["rows"]]
+    view["indices"][nnz: nnz + block.nnz] = block.indices
+    view["indptr"][r + 1: r + 1 + block.shape[0]] = nnz + block.indptr[1:]
+    view["rows"] = r + block.shape[0]
+
+
+def _finish_view(view, p):
+    """CSR from the filled arrays; all values 1 (binary features, as in URL Reputation)."""
+    nnz = int(view["indptr"][-1])
+    indices = view["indices"]
+    indices.resize(nnz, refcheck=False)  # in place: the unused tail of the bound is freed
+    indptr = view["indptr"] if nnz >= 2 ** 31 else view["indptr"].astype(np.int32)
+    X = sp.csr_matrix((np.ones(nnz), indices, indptr), shape=(indptr.size - 1, p))
+    X.has_sorted_indices = True  # sum_duplicates sorted each row
+    return X
 
 
 def nonlinear_two_view(n, frequency=3, noise=0.1, n_nuisance=4, nuisance_scale=0.5,

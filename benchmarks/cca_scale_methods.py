@@ -1,0 +1,183 @@
+"""The methods of ``cca_scale.py``, each run in a fresh process on the case's saved views.
+
+A worker loads the views, resets its peak resident memory (Linux ``clear_refs``), runs one
+method and reports its trace, FLOPs and peak RSS as JSON. Traces give, per checkpoint, the
+fit's wall time without evaluation, FLOPs and in- and out-of-sample TCC (uncentred, as the
+project's CCA; cca-zoo centres its views, so its TCC is also given centred).
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+
+from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, RandomizedCCA
+from lowdim.cca.exact import exact_cca_from_grams
+from lowdim.cca.metrics import canonical_correlations
+from lowdim.memory import current_rss, peak_rss, reset_peak_rss
+
+__all__ = ["run_method", "load_views", "save_views"]
+
+
+def save_views(directory, views):
+    """Write (X, Y, X_test, Y_test) as .npy arrays (CSR as its three arrays)."""
+    for name, A in zip(("X", "Y", "Xt", "Yt"), views):
+        if sp.issparse(A):
+            for part in ("data", "indices", "indptr"):
+                np.save(directory / f"{name}.{part}.npy", getattr(A, part))
+            np.save(directory / f"{name}.shape.npy", np.asarray(A.shape))
+        else:
+            np.save(directory / f"{name}.npy", A)
+
+
+def load_views(directory):
+    views = []
+    for name in ("X", "Y", "Xt", "Yt"):
+        if (directory / f"{name}.npy").exists():
+            views.append(np.load(directory / f"{name}.npy"))
+        else:
+            parts = [np.load(directory / f"{name}.{p}.npy") for p in ("data", "indices", "indptr")]
+            shape = tuple(np.load(directory / f"{name}.shape.npy"))
+            views.append(sp.csr_matrix(tuple(parts), shape=shape))
+    return views
+
+
+def _tcc(A, B, Wx, Wy, centred=False):
+    Zx, Zy = np.asarray(A @ Wx), np.asarray(B @ Wy)
+    if centred:
+        Zx, Zy = Zx - Zx.mean(0), Zy - Zy.mean(0)
+    return float(np.sum(canonical_correlations(Zx, Zy)))
+
+
+def _scores(views, Wx, Wy, centred=False):
+    X, Y, Xt, Yt = views
+    return {"tcc_in": _tcc(X, Y, Wx, Wy, centred), "tcc_out": _tcc(Xt, Yt, Wx, Wy, centred)}
+
+
+def _exact(views, case):
+    X, Y, Xt, Yt = views
+    start = time.perf_counter()
+    try:
+        est = ExactCCA(case["k"], reg=case["reg"]).fit(X, Y)
+    except MemoryError as exc:
+        return {"status": "refused", "message": str(exc),
+                "seconds": time.perf_counter() - start}
+    seconds = time.perf_counter() - start
+    out = {"status": "ok", "seconds": seconds, "flops": est.flops_,
+           **_scores(views, est.x_weights_, est.y_weights_)}
+    if case.get("zoo"):  # the centred problem cca-zoo solves, as its PCC denominator
+        out.update({f"centred_{k}": v for k, v in
+                    _scores(views, *_centred_exact(X, Y, case), centred=True).items()})
+    return out
+
+
+def _centred_exact(X, Y, case):
+    n = X.shape[0]
+    mx, my = np.asarray(X.mean(axis=0)).ravel(), np.asarray(Y.mean(axis=0)).ravel()
+    dense = (lambda M: M.toarray() if sp.issparse(M) else np.asarray(M))
+    Sx = dense(X.T @ X) / n - np.outer(mx, mx)
+    Sy = dense(Y.T @ Y) / n - np.outer(my, my)
+    Sxy = dense(X.T @ Y) / n - np.outer(mx, my)
+    Wx, Wy, _, _ = exact_cca_from_grams(Sx, Sy, Sxy, case["k"], case["reg"])
+    return Wx, Wy
+
+
+def _appgrad(views, case, stochastic):
+    X, Y, Xt, Yt = views
+    max_iter = case["sappgrad_iter" if stochastic else "appgrad_iter"]
+    its = np.unique(np.round(np.logspace(0, np.log10(max_iter), case.get("n_checkpoints", 40)))
+                    .astype(int)).tolist()
+    kw = dict(batch_size=case["batch_size"], step_size=case["sappgrad_step"]) if stochastic \
+        else dict(step_size="auto")
+    start = time.perf_counter()
+    est = AppGradCCA(case["k"], reg=case["reg"], max_iter=max_iter, tol=0, checkpoints=its,
+                     trace_tcc=True, random_state=0, **kw).fit(X, Y, heldout=(Xt, Yt))
+    total = time.perf_counter() - start
+    trace = est.trace_.rename(columns={"tcc_train": "tcc_in", "tcc_heldout": "tcc_out"})
+    last = trace.iloc[-1]
+    return {"status": "ok", "seconds": float(last["seconds"]), "seconds_with_evaluation": total,
+            "flops": float(last["flops"]), "flops_performed": float(last["flops_performed"]),
+            "tcc_in": float(last["tcc_in"]), "tcc_out": float(last["tcc_out"]),
+            "solver": est.solver_, "step_size": list(est.step_size_),
+            "trace": trace[["iteration", "seconds", "flops", "flops_performed", "tcc_in",
+                            "tcc_out"]].to_dict("list")}
+
+
+def _dense_bytes(views):
+    return sum(8 * A.shape[0] * A.shape[1] for A in views)
+
+
+def _cca_zoo(views, case, stochastic):
+    """cca-zoo on densified views, refitted with doubling iteration budgets (its trace)."""
+    need = _dense_bytes(views)
+    if need > case["zoo_dense_limit"]:
+        return {"status": "not run", "message": f"cca-zoo 4.0.1 rejects scipy.sparse and centres "
+                f"the views: the dense copies need {need / 2**30:.1f} GiB, above the "
+                f"{case['zoo_dense_limit'] / 2**30:.0f} GiB this benchmark allows"}
+    try:
+        from cca_zoo.linear import CCAEY
+        from cca_zoo.stochastic import StochasticCCAEY
+    except ImportError:
+        return {"status": "not run", "message": "cca-zoo is not installed "
+                "(pip install -e '.[bench]')"}
+
+    dense = [A.toarray() if sp.issparse(A) else A for A in views]
+    k, rows, spent, budget = case["k"], [], 0.0, 1 if stochastic else 5
+    while spent < case["zoo_cap"]:
+        model = (StochasticCCAEY(k, batch_size=case["zoo_batch"], max_iter=budget,
+                                 random_state=0) if stochastic
+                 else CCAEY(k, max_iter=budget, random_state=0))
+        start = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # it warns that a short budget did not converge
+            model.fit(dense[:2])
+        seconds = time.perf_counter() - start
+        spent += seconds
+        Wx, Wy = model.weights_
+        rows.append({"iteration": budget, "seconds": seconds,
+                     **_scores(dense, Wx, Wy), **{f"centred_{key}": v for key, v in
+                                                 _scores(dense, Wx, Wy, centred=True).items()}})
+        if model.n_iter_ < budget:
+            break  # converged: a larger budget would repeat this fit
+        budget *= 2
+    trace = {key: [r[key] for r in rows] for key in rows[0]}
+    return {"status": "ok", "seconds": rows[-1]["seconds"], "total_seconds": spent,
+            "tcc_in": rows[-1]["tcc_in"], "tcc_out": rows[-1]["tcc_out"],
+            "centred_tcc_in": rows[-1]["centred_tcc_in"],
+            "centred_tcc_out": rows[-1]["centred_tcc_out"], "trace": trace}
+
+
+def _one_shot(views, case, Estimator, **kw):
+    X, Y, Xt, Yt = views
+    start = time.perf_counter()
+    est = Estimator(case["k"], reg=case["reg"], random_state=0, **kw).fit(X, Y)
+    seconds = time.perf_counter() - start
+    return {"status": "ok", "seconds": seconds, "flops": est.flops_,
+            **_scores(views, est.x_weights_, est.y_weights_)}
+
+
+def run_method(views, case, method):
+    """Run ``method`` on ``views``; the result dict gains ``peak_rss`` and ``rss_before``."""
+    reset_peak_rss()
+    before = current_rss()
+    if method == "exact":
+        out = _exact(views, case)
+    elif method in ("appgrad", "sappgrad"):
+        out = _appgrad(views, case, stochastic=method == "sappgrad")
+    elif method in ("cca_zoo_ey", "cca_zoo_sgd"):
+        out = _cca_zoo(views, case, stochastic=method == "cca_zoo_sgd")
+    elif method == "randomized":
+        out = _one_shot(views, case, RandomizedCCA, oversample=case["oversample"])
+    elif method == "nw_cca":
+        out = _one_shot(views, case, NWCCA)
+    elif method == "dw_cca":
+        out = _one_shot(views, case, DWCCA)
+    elif method.startswith("pca_cca-m"):
+        out = _one_shot(views, case, PCACCA, n_pca_components=int(method.split("-m")[1]))
+    else:
+        raise ValueError(f"unknown method {method!r}")
+    out.update(peak_rss=peak_rss(), rss_before=before)
+    return out

@@ -1,0 +1,419 @@
+"""``cca_scale.md`` from the stored results of ``cca_scale.py``: tables, ratios and the goals."""
+
+from __future__ import annotations
+
+import math
+
+GIB, MIB = 2 ** 30, 2 ** 20
+TARGET = 0.95
+LABELS = {"exact": "exact CCA", "appgrad": "AppGrad (batch)", "sappgrad": "AppGrad (stochastic)",
+          "cca_zoo_ey": "cca-zoo CCAEY (L-BFGS)", "cca_zoo_sgd": "cca-zoo StochasticCCAEY",
+          "randomized": "randomized CCA (2-pass)", "nw_cca": "NW-CCA", "dw_cca": "DW-CCA"}
+APPGRAD = ("appgrad", "sappgrad")
+
+
+def label(method):
+    if method.startswith("pca_cca-m"):
+        return f"PCA-CCA (m = {method.split('-m')[1]})"
+    return LABELS.get(method, method)
+
+
+def _fmt(v, spec=".3g", none="—"):
+    return none if v is None or (isinstance(v, float) and math.isnan(v)) else format(v, spec)
+
+
+def _pcc(result, ref, key="tcc_out"):
+    """PCC of a result (or trace row) against exact CCA: cca-zoo's on the centred problem."""
+    if ref is None:
+        return None
+    if "centred_tcc_out" in result and "centred_tcc_out" in ref:
+        return result["centred_" + key] / ref["centred_" + key]
+    return result[key] / ref[key]
+
+
+def _rows(trace):
+    return [dict(zip(trace, values)) for values in zip(*trace.values())]
+
+
+def time_to_target(result, ref):
+    """Seconds until out-of-sample PCC first reaches TARGET (None if never)."""
+    if result.get("status") != "ok" or ref is None:
+        return None
+    if "trace" in result:
+        hits = [r["seconds"] for r in _rows(result["trace"]) if _pcc(r, ref) >= TARGET]
+        return hits[0] if hits else None
+    return result["seconds"] if _pcc(result, ref) >= TARGET else None
+
+
+def _at(trace, column, limit):
+    """Last trace row with ``column`` <= limit."""
+    rows = [r for r in _rows(trace) if r[column] <= limit]
+    return rows[-1] if rows else None
+
+
+def _memory(result):
+    if "peak_rss" not in result:
+        return "—", "—"
+    return (f"{result['peak_rss'] / GIB:.2f} GiB",
+            f"{(result['peak_rss'] - result['rss_before']) / MIB:,.0f} MiB")
+
+
+def case_table(entry):
+    results = entry["results"]
+    ref = results.get("exact") if results.get("exact", {}).get("status") == "ok" else None
+    lines = ["| method | status | fit s | s to PCC_out 0.95 | exact / this | PCC_out | PCC_in "
+             "| TCC_out | FLOPs (paper formulas) | FLOPs performed | peak RSS | beyond data |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    t_exact = ref["seconds"] if ref else None
+    for method, r in results.items():
+        status = r.get("status", "?")
+        if status != "ok":
+            lines.append(f"| {label(method)} | {status}: {r.get('message', '')} |"
+                         + " — |" * 8 + " {} | {} |".format(*_memory(r)))
+            continue
+        t = time_to_target(r, ref)
+        ratio = _fmt(t_exact / t, ".1f") + "×" if t and t_exact and method != "exact" else "—"
+        reached = _fmt(t, ".2f", none="never") if ref else "—"
+        lines.append(f"| {label(method)} | ok | {r['seconds']:.2f} | {reached} | {ratio} "
+                     f"| {_fmt(_pcc(r, ref), '.3f')} | {_fmt(_pcc(r, ref, 'tcc_in'), '.3f')} "
+                     f"| {r['tcc_out']:.3f} | {_fmt(r.get('flops'), '.3g')} "
+                     f"| {_fmt(r.get('flops_performed'), '.3g')} | {' | '.join(_memory(r))} |")
+    return lines, ref
+
+
+def equal_flops(entry):
+    """AppGrad's TCC at each one-shot method's FLOPs (the paper's Figure 2 comparison)."""
+    results = entry["results"]
+    lines = ["| method | its FLOPs | its TCC_out | batch AppGrad TCC_out at ≤ those FLOPs "
+             "| stochastic AppGrad TCC_out at ≤ those FLOPs |", "|---|---|---|---|---|"]
+    verdicts = []
+    for method, r in results.items():
+        if method in APPGRAD or "trace" in r or r.get("status") != "ok" or "flops" not in r:
+            continue
+        cells = []
+        for ours in APPGRAD:
+            trace = results.get(ours, {}).get("trace")
+            row = _at(trace, "flops", r["flops"]) if trace else None
+            cells.append(row["tcc_out"] if row else None)
+        if any(c is not None for c in cells):
+            best = max(range(2), key=lambda i: -math.inf if cells[i] is None else cells[i])
+            verdicts.append((method, APPGRAD[best], cells[best], r["tcc_out"]))
+        lines.append(f"| {label(method)} | {r['flops']:.3g} | {r['tcc_out']:.3f} "
+                     f"| {_fmt(cells[0], '.3f', 'below its first checkpoint')} "
+                     f"| {_fmt(cells[1], '.3f', 'below its first checkpoint')} |")
+    return lines, verdicts
+
+
+def zoo_comparison(entry, ref):
+    """AppGrad's PCC_out at cca-zoo's wall time, for each cca-zoo budget."""
+    results, out = entry["results"], []
+    for zoo in ("cca_zoo_ey", "cca_zoo_sgd"):
+        r = results.get(zoo, {})
+        if r.get("status") != "ok" or ref is None:
+            continue
+        for row in _rows(r["trace"]):
+            ours = []
+            for method in APPGRAD:
+                trace = results.get(method, {}).get("trace")
+                hit = _at(trace, "seconds", row["seconds"]) if trace else None
+                ours.append(_pcc(hit, ref) if hit else None)
+            best = max((v for v in ours if v is not None), default=None)
+            out.append((zoo, row["iteration"], row["seconds"], _pcc(row, ref), best))
+    return out
+
+
+def zoo_in_sample(entry, ref):
+    """cca-zoo's last run against AppGrad's at the same wall time, in-sample PCC."""
+    results, out = entry["results"], []
+    for zoo in ("cca_zoo_ey", "cca_zoo_sgd"):
+        r = results.get(zoo, {})
+        if r.get("status") != "ok" or ref is None:
+            continue
+        last = _rows(r["trace"])[-1]
+        ours = [_pcc(hit, ref, "tcc_in") for hit in (
+            _at(results[m]["trace"], "seconds", last["seconds"]) for m in APPGRAD
+            if results.get(m, {}).get("trace")) if hit]
+        out.append(f"- equal wall time, in-sample: {label(zoo)} PCC_in "
+                   f"{_pcc(last, ref, 'tcc_in'):.3f} after {last['seconds']:.0f} s; AppGrad "
+                   f"{max(ours):.3f} at that time" if ours else "")
+    return [line for line in out if line]
+
+
+def goals(name, entry, ref, verdicts, zoo):
+    case, results, lines = entry["case"], entry["results"], []
+    sparse = case["kind"] == "sparse"
+    if sparse and case["p1"] >= 8000 and ref is not None and case.get("speed_goal", True):
+        best = max((ref["seconds"] / t for t in (time_to_target(results.get(m, {}), ref)
+                                                   for m in APPGRAD) if t), default=None)
+        lines.append(f"- AppGrad ≥ 5× faster than exact CCA to PCC_out 0.95: "
+                     + ("not reached by either AppGrad run" if best is None else
+                        f"{best:.1f}× ({'met' if best >= 5 else 'missed by ' + f'{5 / best:.1f}×'})"))
+    elif sparse and ref is None:
+        lines.append(f"- exact CCA: {results.get('exact', {}).get('status', 'not run')}")
+    for method, which, ours, theirs in verdicts:
+        lines.append(f"- equal FLOPs (paper formulas), AppGrad (the better: {label(which)}) vs "
+                     f"{label(method)}: TCC_out {ours:.3f} vs {theirs:.3f} "
+                     f"({'met' if ours > theirs else f'missed by {theirs - ours:.3f}'})")
+    if sparse:
+        if not zoo:
+            msg = results.get("cca_zoo_sgd", {}).get("message", "not run")
+            lines.append(f"- AppGrad ≥ cca-zoo at equal wall time: not measured ({msg})")
+        for method in dict.fromkeys(m for m, *_ in zoo):
+            runs = [z for z in zoo if z[0] == method]
+            met = sum(ours is not None and ours >= theirs for _, _, _, theirs, ours in runs)
+            _, budget, seconds, theirs, ours = runs[-1]
+            lines.append(f"- equal wall time, AppGrad (better of batch and stochastic, last "
+                         f"checkpoint within the time) vs {label(method)}: at least as high at "
+                         f"{met} of its {len(runs)} budgets; at the last ({budget} iterations, "
+                         f"{seconds:.1f} s) PCC_out {_fmt(ours, '.3f', 'no checkpoint yet')} vs "
+                         f"{theirs:.3f} ({'met' if ours is not None and ours >= theirs else 'missed'})")
+    if name.split("@")[0] == "url":
+        s = results.get("sappgrad", {})
+        done = s.get("status") == "ok" and s["trace"]["iteration"][-1] == case["sappgrad_iter"]
+        peak = s.get("peak_rss", 0) / GIB
+        lines.append(f"- stochastic AppGrad completes {case['sappgrad_iter']} iterations within "
+                     f"24 GB peak RSS: {'yes' if done else 'no'}, peak {peak:.1f} GiB")
+    return lines
+
+
+def _header(name, entry):
+    case, meta = entry["case"], entry["meta"]
+    shape = (f"n = {case['n']:,} training + {case['n_test']:,} held-out rows, p = "
+             f"{case['p1']:,}/{case['p2']:,}, {case['nnz_per_row_x']:.0f} non-zeros per row of X, "
+             f"k = {case['k']}, λ = {case['reg']}, minibatch {case['batch_size']}, stochastic "
+             f"{case['sappgrad_iter']:,} / batch {case['appgrad_iter']:,} iterations")
+    return [f"## {name}: {case['description']}", "",
+            f"{shape}. Run {meta['date']}{' (--quick)' if meta['quick'] else ''}, "
+            f"{case['threads']} BLAS thread(s), load average {meta['load_average']:.1f} at the "
+            f"end (a shared 2-core machine: times are noisy, ratios within a case less so), "
+            f"{meta['free_gib_at_start']} GiB free at the start; views "
+            f"{case['data_bytes'] / GIB:.2f} GiB, generated in {case['generate_seconds']:.0f} s.",
+            ""]
+
+
+def render_case(name, entry):
+    lines = _header(name, entry)
+    table, ref = case_table(entry)
+    lines += table + [""]
+    flops_lines, verdicts = equal_flops(entry)
+    if ref is None:
+        lines += ["TCC at equal FLOPs (exact CCA does not fit, so no PCC):", ""] + flops_lines
+        lines.append("")
+    zoo = zoo_comparison(entry, ref)
+    lines += ["Goals:", ""] + goals(name, entry, ref, verdicts if ref is None else [], zoo)
+    lines += zoo_in_sample(entry, ref)
+    return lines + [""]
+
+
+def render_per_iteration(entry):
+    meta = entry["meta"]
+    lines = ["## per_iteration: stochastic AppGrad, the lazy step against the dense one", "",
+             f"Same process, same data and random draws (`sparse_two_view`, n = {meta['n']:,}, "
+             f"k = {meta['k']}, b = {meta['batch_size']}, s = {meta['normalization_size']}), "
+             f"{meta['threads']} thread(s), run {meta['date']}, load average "
+             f"{meta['load_average']:.1f}.", "",
+             "| p per view | non-zeros per row | lazy ms / iteration | dense ms / iteration "
+             "| dense / lazy | lazy FLOPs performed / it | dense FLOPs performed / it |",
+             "|---|---|---|---|---|---|---|"]
+    for r in entry["rows"]:
+        lines.append(f"| {r['p']:,} | {r['nnz_per_row']:.0f} | {1e3 * r['lazy_seconds']:.2f} "
+                     f"| {1e3 * r['dense_seconds']:.1f} "
+                     f"| {r['dense_seconds'] / r['lazy_seconds']:.0f}× | {r['lazy_flops']:.3g} "
+                     f"| {r['dense_flops']:.3g} |")
+    top = max(entry["rows"], key=lambda r: r["p"])
+    speedup = top["dense_seconds"] / top["lazy_seconds"]
+    lines += ["", f"Goal: at least 20× faster per iteration at p = 2M: {speedup:.0f}× at "
+              f"p = {top['p']:,} ({'met' if speedup >= 20 else 'missed'}). The lazy step's "
+              "FLOPs do not change with p; its time still grows somewhat with p because the "
+              "rows it touches are scattered over a larger T (cache misses), not because it "
+              "does more work."]
+    return lines + [""]
+
+
+def render_parser(name, entry):
+    lines = [f"## {name}: `url_reputation` parser memory on URL-shaped replica day files", "",
+             entry["description"], "",
+             "| parser | rows | columns | non-zeros | seconds | peak RSS | output | peak / output |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in entry["rows"]:
+        lines.append(f"| {r['parser']} | {r['rows']:,} | {r['columns']:,} | {r['nnz']:,} "
+                     f"| {r['seconds']:.0f} | {r['peak_rss'] / GIB:.2f} GiB "
+                     f"| {r['output_bytes'] / GIB:.2f} GiB | {r['peak_rss'] / r['output_bytes']:.2f} |")
+    return lines + [""]
+
+
+FULL_URL_ROWS = 2_400_000
+FULL_REPLICA_ROWS = 2_396_130
+
+
+def _fractions(stored, prefix):
+    """``prefix@f`` entries, by fraction."""
+    keys = [key for key in stored if key.startswith(prefix + "@")]
+    return sorted(keys, key=lambda key: float(key.split("@")[1]))
+
+
+def _linear(xs, ys, at):
+    """Least-squares line through (xs, ys), its value at ``at`` and its worst relative misfit."""
+    import numpy as np
+
+    slope, intercept = np.polyfit(xs, ys, 1)
+    fitted = slope * np.asarray(xs) + intercept
+    misfit = float(np.max(np.abs(fitted - ys) / np.asarray(ys)))
+    return slope, intercept, slope * at + intercept, misfit
+
+
+def render_url_fractions(stored, cases):
+    """Each URL fraction's table, then peak RSS against n, fitted and extrapolated."""
+    keys = _fractions(stored, "url")
+    lines = []
+    for key in keys:
+        lines += render_case(key, stored[key])
+    n_full = cases["url"]["n"]
+    sizes = ", ".join(f"{stored[k]['case']['n']:,}" for k in keys)
+    lines += ["## url, extrapolated to the full size", "",
+              f"Peak RSS of each method against its training rows n, over the fractions run "
+              f"above (n = {sizes}; held-out "
+              f"rows scaled alike; p, k and the iterations are the full case's): a "
+              f"least-squares line, its worst misfit at the measured points, and its value at "
+              f"n = {n_full:,}. **The full-size run was not executed**: it needs up to about "
+              f"24 GB and this machine is shared; run it on a quiet machine with at least "
+              f"{cases['url']['min_free_gib']} GiB free with", "",
+              "    python benchmarks/cca_scale.py --case url", "",
+              "| method | points | MiB per 100k rows | intercept | worst misfit "
+              "| extrapolated peak RSS at full n | within 24 GB |",
+              "|---|---|---|---|---|---|---|"]
+    methods = dict.fromkeys(m for k in keys for m in stored[k]["results"])
+    for method in methods:
+        points = [(stored[k]["case"]["n"], stored[k]["results"][method]["peak_rss"])
+                  for k in keys if stored[k]["results"].get(method, {}).get("status") == "ok"]
+        if len(points) < 2:
+            continue
+        slope, intercept, full, misfit = _linear(*zip(*points), n_full)
+        lines.append(f"| {label(method)} | {len(points)} | {slope * 1e5 / MIB:,.0f} "
+                     f"| {intercept / GIB:.2f} GiB | {100 * misfit:.1f} % | {full / GIB:.2f} GiB "
+                     f"| {'yes' if full < 24e9 else 'no'} |")
+    lines += ["", "Exact CCA is refused at every fraction before it allocates anything (its "
+              "process holds the views only)."]
+    data = [(stored[k]["case"]["n"], stored[k]["case"]["data_bytes"]) for k in keys]
+    if len(data) >= 2:
+        slope, intercept, full, misfit = _linear(*zip(*data), n_full)
+        lines += ["", f"The views themselves (training and held-out): {slope * 1e5 / MIB:,.0f} "
+                  f"MiB per 100k training rows (misfit {100 * misfit:.1f} %), {full / GIB:.2f} GiB "
+                  f"at full size."]
+    return lines + [""]
+
+
+def render_parser_fractions(stored):
+    keys = _fractions(stored, "url_parser")
+    lines = []
+    for key in keys:
+        lines += render_parser(key, stored[key])
+    lines += ["## url_parser, extrapolated to the full size", "",
+              "Peak RSS of each parser against the replica's rows (all 3.2M columns at every "
+              "fraction): a least-squares line and its value at the real data's "
+              f"{FULL_REPLICA_ROWS:,} rows. **The full-size measurement was not executed** "
+              "(it needs about 20 GiB free and the machine is shared); on a quiet machine:", "",
+              "    python benchmarks/cca_scale.py --case url_parser", "",
+              "| parser | points | MiB per 100k rows | intercept | worst misfit "
+              "| extrapolated peak RSS | extrapolated output | peak / output |",
+              "|---|---|---|---|---|---|---|---|"]
+    for parser in ("streamed", "stacked"):
+        rows = [r for k in keys for r in stored[k]["rows"] if r["parser"] == parser]
+        if len(rows) < 2:
+            continue
+        slope, intercept, full, misfit = _linear([r["rows"] for r in rows],
+                                                 [r["peak_rss"] for r in rows], FULL_REPLICA_ROWS)
+        *_, out, _ = _linear([r["rows"] for r in rows], [r["output_bytes"] for r in rows],
+                             FULL_REPLICA_ROWS)
+        lines.append(f"| {parser} | {len(rows)} | {slope * 1e5 / MIB:,.0f} "
+                     f"| {intercept / GIB:.2f} GiB | {100 * misfit:.1f} % | {full / GIB:.2f} GiB "
+                     f"| {out / GIB:.2f} GiB | {full / out:.2f} |")
+    return lines + [""]
+
+
+def summary(stored, cases):
+    """Each goal of issue 15 item 3 (and item 1's speed-up): met, its gap, or not measured."""
+    out = ["## Goals", ""]
+    top = max(stored.get("per_iteration", {}).get("rows", []), key=lambda r: r["p"],
+              default=None)
+    if top:
+        x = top["dense_seconds"] / top["lazy_seconds"]
+        out.append(f"- p-independent stochastic step ≥ 20× the dense one per iteration at "
+                   f"p = 2M: {x:.0f}× at p = {top['p']:,} ({'met' if x >= 20 else 'missed'}).")
+    speed = []
+    for name in ("sparse8000", "sparse32000"):
+        entry = stored.get(name)
+        ref = entry and entry["results"].get("exact")
+        if not entry or ref.get("status") != "ok":
+            state = "not run in this session" if not entry else f"exact CCA {ref.get('status')}"
+            speed.append(f"{name}: {state}")
+            continue
+        best = max((ref["seconds"] / t for t in (time_to_target(entry["results"].get(m, {}), ref)
+                                                   for m in APPGRAD) if t), default=None)
+        speed.append(f"{name}: " + ("neither AppGrad reached PCC_out 0.95" if best is None else
+                                    f"{best:.1f}× ({'met' if best >= 5 else 'missed'})"))
+    out.append("- p ≥ 8,000 sparse, AppGrad ≥ 5× faster than exact CCA to PCC_out 0.95: "
+               + "; ".join(speed) + ".")
+    keys = _fractions(stored, "url")
+    if keys:
+        runs = [(stored[k]["case"]["n"], stored[k]["results"]) for k in keys]
+        refused = [f"{n:,} rows: {r['exact']['status']} after {r['exact']['seconds']:.1f} s"
+                   for n, r in runs if "exact" in r]
+        out.append("- URL shape, exact CCA refused up front: " + "; ".join(refused) + ".")
+        done = [(n, r["sappgrad"]) for n, r in runs if r.get("sappgrad", {}).get("status") == "ok"]
+        out.append("- URL shape, stochastic AppGrad completes 4,000 iterations within 24 GB: "
+                   + ("; ".join(f"{n:,} rows: {s['trace']['iteration'][-1]:,} iterations, "
+                                f"peak {s['peak_rss'] / GIB:.2f} GiB" for n, s in done)
+                      or "no fraction completed")
+                   + "; full size extrapolated below (not run).")
+        verdicts = [(n, v) for n, r in runs for v in equal_flops(
+            {"results": r})[1]]
+        out.append("- URL shape, AppGrad's TCC above NW-, DW- and PCA-CCA at equal FLOPs: "
+                   + ("; ".join(f"{n:,} rows, vs {label(m)}: {ours:.3f} vs {theirs:.3f} "
+                                f"({'met' if ours > theirs else f'missed by {theirs - ours:.3f}'})"
+                                for n, (m, _, ours, theirs) in verdicts)
+                      or "not measured (no fraction ran both AppGrad and the heuristics)") + ".")
+    else:
+        out.append("- URL shape: not run in this session.")
+    zoo = [name for name in ("sparse8000", "sparse8000_small", "sparse32000")
+           if any(stored.get(name, {}).get("results", {}).get(z, {}).get("status") == "ok"
+                  for z in ("cca_zoo_ey", "cca_zoo_sgd"))]
+    out.append("- sparse cases, AppGrad ≥ cca-zoo CCA_EY's PCC at equal wall time: "
+               + (f"see {', '.join(zoo)} below." if zoo else "not measured in this session "
+                  "(no sparse case was run; see below)."))
+    return out + [""]
+
+
+def render(stored, cases):
+    lines = ["# CCA at scale (`benchmarks/cca_scale.py`)", "",
+             "One run per case and method; every method of a case sees the same views in a "
+             "fresh process. PCC = TCC(method) / TCC(exact CCA) on the held-out rows "
+             "(out-of-sample) or the training rows (in-sample); cca-zoo centres its views, so "
+             "its PCC is against exact CCA of the centred views. \"s to PCC_out 0.95\" is the "
+             "fit's wall time (evaluation excluded) at the first checkpoint reaching it; for "
+             "cca-zoo, the wall time of the first refit (budgets doubling) that reaches it. "
+             "FLOPs: the paper's formulas for AppGrad, textbook dense counts for the others "
+             "(sparse counted as dense, as in the figures); \"performed\" counts sparse "
+             "products by their non-zeros. Peak RSS: the Linux high-water mark (VmHWM) of the "
+             "method's own process, reset once the views are loaded; \"beyond data\" subtracts "
+             "the resident memory at that point.", ""]
+    lines += summary(stored, cases)
+    for name in list(cases) + ["per_iteration", "url_parser_small", "url_parser", "smoke"]:
+        fractions = name in ("url", "url_parser") and _fractions(stored, name)
+        if fractions:  # the full size is only extrapolated
+            lines += (render_url_fractions(stored, cases) if name == "url"
+                      else render_parser_fractions(stored))
+        if name not in stored:
+            if (name in cases or name == "url_parser") and not fractions:
+                lines += [f"## {name}: not run yet", "",
+                          f"Not measured in the session that wrote this file (see the goals "
+                          f"above); to run it: `python benchmarks/cca_scale.py --case {name}`",
+                          ""]
+            continue
+        if name == "per_iteration":
+            lines += render_per_iteration(stored[name])
+        elif name.startswith("url_parser"):
+            lines += render_parser(name, stored[name])
+        else:
+            lines += render_case(name, stored[name])
+    return "\n".join(lines)

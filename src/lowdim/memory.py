@@ -1,0 +1,88 @@
+"""Memory the machine has to give, and the peak resident memory of this process.
+
+Used to refuse work up front (exact CCA on views too wide for their
+covariance matrices) and by the benchmarks to measure peak memory per method.
+Linux reads ``/proc``; elsewhere the functions fall back to what the standard
+library offers.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import resource
+from pathlib import Path
+
+__all__ = ["available_memory", "current_rss", "format_bytes", "peak_rss", "reset_peak_rss"]
+
+_CGROUP_LIMITS = ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes")
+
+
+def _meminfo_available() -> int | None:
+    try:
+        text = Path("/proc/meminfo").read_text()
+    except OSError:
+        return None
+    match = re.search(r"^MemAvailable:\s+(\d+) kB", text, re.MULTILINE)
+    return int(match[1]) * 1024 if match else None
+
+
+def _cgroup_room() -> int | None:
+    """Bytes left under this process's cgroup memory limit, if it has one."""
+    for limit_path in _CGROUP_LIMITS:
+        try:
+            limit = Path(limit_path).read_text().strip()
+            usage_path = Path(limit_path).with_name(
+                "memory.current" if limit_path.endswith("max") else "memory.usage_in_bytes")
+            usage = int(usage_path.read_text().strip())
+        except (OSError, ValueError):
+            continue
+        if limit.isdigit() and int(limit) < 2 ** 60:
+            return max(int(limit) - usage, 0)
+    return None
+
+
+def available_memory() -> int:
+    """Bytes a new allocation can take without swapping: the least of MemAvailable and the cgroup room."""
+    candidates = [v for v in (_meminfo_available(), _cgroup_room()) if v is not None]
+    if not candidates:
+        candidates = [os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")]
+    return int(min(candidates))
+
+
+def reset_peak_rss() -> bool:
+    """Reset this process's peak resident set size (Linux ``clear_refs`` 5); False if unsupported."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+        return True
+    except OSError:
+        return False
+
+
+def _status_bytes(field: str) -> int | None:
+    try:
+        match = re.search(rf"^{field}:\s+(\d+) kB", Path("/proc/self/status").read_text(),
+                          re.MULTILINE)
+    except OSError:
+        return None
+    return int(match[1]) * 1024 if match else None
+
+
+def peak_rss() -> int:
+    """Peak resident set size of this process in bytes (since start or the last reset)."""
+    peak = _status_bytes("VmHWM")
+    return peak if peak is not None else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def current_rss() -> int:
+    """Resident set size of this process now, in bytes (0 where /proc is missing)."""
+    return _status_bytes("VmRSS") or 0
+
+
+def format_bytes(n: float) -> str:
+    """``1536`` -> ``'1.5 KiB'``: binary units, three significant digits."""
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if abs(n) < 1024 or unit == "PiB":
+            return f"{n:.3g} {unit}" if unit != "B" else f"{int(n)} B"
+        n /= 1024
+    return f"{n:.3g} PiB"
