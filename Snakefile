@@ -28,6 +28,7 @@ report: "workflow/report/workflow.rst"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
+include: "workflow/rules/models.smk"
 include: "workflow/rules/similarity.smk"
 include: "workflow/rules/sms_tasks.smk"
 include: "workflow/rules/embedding.smk"

@@ -179,11 +179,18 @@ def _enabled(config, name):
 
 
 # -- cca ------------------------------------------------------------------------------------
+def _figure2_datasets(cca) -> list:
+    """``cca.figure2.dataset`` as a list: one name, a list of them, or null (none)."""
+    value = cca["figure2"]["dataset"]
+    return [] if value is None else [value] if isinstance(value, str) else list(value)
+
+
 def _cca_datasets(cca):
     keyed = [(f"cca.figure1.datasets[{i}]", name) for i, name in
              enumerate(cca["figure1"]["datasets"])]
-    if cca["figure2"]["dataset"]:
-        keyed.append(("cca.figure2.dataset", cca["figure2"]["dataset"]))
+    value = cca["figure2"]["dataset"]
+    keyed += [("cca.figure2.dataset" if isinstance(value, str) else f"cca.figure2.dataset[{i}]",
+               name) for i, name in enumerate(_figure2_datasets(cca))]
     return keyed
 
 
@@ -242,7 +249,7 @@ def _cca_sizes(cca, facts, k, k_key):
         yield problem("cca.sappgrad.normalization_size", s,
                       f"must be 0 (10 * n_components) or >= {k_key} = {k}{upper} for "
                       f"dataset {name}")
-    if name == cca["figure2"]["dataset"] and "pca_cca" in cca["figure2"]["methods"]:
+    if name in _figure2_datasets(cca) and "pca_cca" in cca["figure2"]["methods"]:
         for i, m in enumerate(cca["figure2"]["pca_components"]):
             if m < k:
                 yield problem(f"cca.figure2.pca_components[{i}]", m,

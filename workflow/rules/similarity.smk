@@ -12,6 +12,7 @@ rule similarity_matrix:
         matrix=SIM_WILDCARDS["matrix"],
     input:
         data=lambda w: dataset_npz(SIM_MATRICES[w.matrix]["dataset"]),
+        model=lambda w: sim_model_inputs(w.matrix),
     output:
         npz="results/similarity/matrices/{matrix}.npz",
         info="results/similarity/matrices/{matrix}.info.csv",

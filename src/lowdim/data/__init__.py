@@ -11,8 +11,9 @@ import pkgutil
 from . import sources as _sources
 from .archive import (ArchiveError, MissingMemberError, UnsafeArchiveError, iter_members,
                       list_members, read_member, safe_extract)
-from .download import (DEFAULT_RAW_ROOT, ChecksumError, DownloadError, download,
-                       ensure_dataset_files, ensure_file, sha256_file, verify_file)
+from .download import (DEFAULT_RAW_ROOT, ChecksumError, DownloadError, RawFileError, download,
+                       ensure_dataset_files, ensure_file, sha256_file, verify_dataset_files,
+                       verify_file)
 from .lock import DEFAULT_LOCKFILE
 from .prepared import Dataset, load_dataset, save_dataset, summarize
 from .own import OwnDataError, declares_own_data
@@ -29,6 +30,7 @@ __all__ = ["KINDS", "REGISTRY", "Dataset", "DatasetSpec", "RemoteFile", "dataset
            # verified downloads and the pin lock file
            "DEFAULT_LOCKFILE", "DEFAULT_RAW_ROOT", "ChecksumError", "DownloadError", "download",
            "ensure_dataset_files", "ensure_file", "sha256_file", "verify_file",
+           "verify_dataset_files", "RawFileError",
            # archives
            "ArchiveError", "MissingMemberError", "UnsafeArchiveError", "iter_members",
            "list_members", "read_member", "safe_extract"]
