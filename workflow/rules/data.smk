@@ -22,7 +22,8 @@ if REPLICA_MANIFEST:
             manifest=REPLICA_MANIFEST,
             files=replica_files(),
         params:
-            datasets=[name for name in configured_datasets() if not get_spec(name).offline],
+            datasets=[name for name in configured_datasets()
+                      if not dataset_spec(name, config["datasets"].get(name)).offline],
             seed=config["seed"],
         log:
             "logs/replica_mirror/replicas.log",
@@ -62,8 +63,7 @@ rule prepare:
         options=lambda w: dataset_options(w.dataset),
         raw_dir=RAW_DIR,
         lockfile=config["resources"]["lockfile"],
-        manifest=lambda w: REPLICA_MANIFEST if REPLICA_MANIFEST and get_spec(w.dataset).files
-        else "",
+        manifest=lambda w: REPLICA_MANIFEST if REPLICA_MANIFEST and remote_files(w.dataset) else "",
     log:
         "logs/prepare/{dataset}.log",
     benchmark:
