@@ -3,6 +3,7 @@
 import pytest
 
 from fixtures.http_server import LocalHTTPServer, RefusedAddress
+from fixtures.workflow import snakemake
 
 
 @pytest.fixture
@@ -25,3 +26,11 @@ def refused_server(monkeypatch):
         monkeypatch.setenv(name, "127.0.0.1,localhost")
     with RefusedAddress() as address:
         yield address
+
+
+@pytest.fixture(scope="session")
+def tiny_run(tmp_path_factory):
+    """Working directory of one local run of the tiny config (tests/config/tiny.yaml)."""
+    workdir = tmp_path_factory.mktemp("tiny_run")
+    snakemake(workdir)
+    return workdir

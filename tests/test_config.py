@@ -89,3 +89,56 @@ def test_dataset_name_fields_must_be_listed_under_datasets(tmp_path):
         validate_config({"datasets": {"lee": {}}, "cca": {"datasets": ["lee", "digits"]}}, top)
     message = str(info.value)
     assert "cca.datasets[1]" in message and "'digits'" in message and "lee" in message
+
+
+# -- issue 17: numbers written as text, overlays ------------------------------------------
+def test_numeric_strings_are_read_as_the_schema_types():
+    # What `--config 'cca={"reg": 0.01}'` hands over (Snakemake's YAML BaseLoader keeps
+    # nested scalars as text) and what PyYAML makes of `1e-4`.
+    config = {"datasets": {"digits": {"n_rows": "100"}},
+              "cca": {"enabled": "true", "reg": "0.01", "sappgrad": {"batch_size": "1e2"},
+                      "appgrad": {"step_size": "0.05"}, "figure2": {"dataset": "null"}},
+              "embedding": {"neighbors": ["5", "15"], "clustering": {"gammas": ["1e-4"]}}}
+    validated = validate_config(config, SCHEMA)
+    cca = validated["cca"]
+    assert cca["enabled"] is True and cca["reg"] == 0.01 and cca["figure2"]["dataset"] is None
+    assert cca["sappgrad"]["batch_size"] == 100 and isinstance(cca["sappgrad"]["batch_size"], int)
+    assert cca["appgrad"]["step_size"] == 0.05
+    assert validated["embedding"]["neighbors"] == [5, 15]
+    assert validated["embedding"]["clustering"]["gammas"] == [1e-4]
+    assert validated["datasets"]["digits"]["n_rows"] == 100
+    assert config["cca"]["reg"] == "0.01"  # the input is left as it was
+
+
+def test_yaml_floats_without_a_dot_validate():
+    config = yaml.safe_load("datasets: {}\ncca:\n  reg: 1e-4\n")
+    assert config["cca"]["reg"] == "1e-4"  # PyYAML, YAML 1.1: not a float
+    assert validate_config(config, SCHEMA)["cca"]["reg"] == 1e-4
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("0.5", "integer"),           # an integer key does not take a fraction
+    ("lots", "integer"),
+    ("nan", "integer"),
+])
+def test_strings_that_are_not_the_wanted_number_are_still_refused(value, expected):
+    message = _error({"datasets": {"digits": {"n_rows": value}}})
+    assert f"datasets.digits.n_rows: got {value!r} (str); expected {expected}" in message
+
+
+def test_strings_where_the_schema_takes_strings_are_kept():
+    validated = validate_config({"datasets": {}, "profile": "2024",
+                                 "cca": {"sappgrad": {"step_size": "auto"}}}, SCHEMA)
+    assert validated["profile"] == "2024" and validated["cca"]["sappgrad"]["step_size"] == "auto"
+
+
+def test_a_partial_config_file_is_refused_with_how_to_overlay_it():
+    from lowdim.config import check_complete_profile
+
+    check_complete_profile({"cca": {"reg": 0.01}}, [])  # default profile: nothing to check
+    check_complete_profile({"profile": "mine", "datasets": {}}, ["mine.yaml"])
+    with pytest.raises(ConfigError) as info:
+        check_complete_profile({"cca": {"reg": 0.01}}, ["my_overrides.yaml"])
+    message = str(info.value)
+    assert "my_overrides.yaml is not a complete profile" in message and "\n" not in message
+    assert "snakemake --configfile config/config.yaml my_overrides.yaml" in message

@@ -36,7 +36,7 @@ def tiny_with(*edits):
 
 
 @pytest.mark.parametrize("name", ["config/config.yaml", "config/paper.yaml",
-                                  "tests/config/tiny.yaml"])
+                                  "config/rehearsal.yaml", "tests/config/tiny.yaml"])
 def test_shipped_profiles_pass_every_check(name):
     config = validate_config(yaml.safe_load((ROOT / name).read_text()), SCHEMA)
     assert config_problems(config) == []
@@ -48,6 +48,13 @@ MISTAKES = {
                              "cca.figure1.datasets[1]: got 'digits'", "must be a two-view"),
     "single-view figure 2": ([(("cca", "figure2", "dataset"), "pang_lee")],
                              "cca.figure2.dataset: got 'pang_lee'", "digits_halves, planted_cca"),
+    "single-view figure 2 in a list": (
+        [(("cca", "figure2", "dataset"), ["digits_halves", "pang_lee"])],
+        "cca.figure2.dataset[1]: got 'pang_lee'", "must be a two-view"),
+    "pca-cca m below k, figure 2 list": (
+        [(("cca", "figure2", "dataset"), ["digits_halves"]),
+         (("cca", "figure2", "pca_components"), [2])],
+        "cca.figure2.pca_components[0]: got 2", ">= cca.n_components = 3"),
     "unlabelled embedding": ([(("embedding", "datasets"), ["digits", "lee"])],
                              "embedding.datasets[1]: got 'lee'", "lee has no labels"),
     "two-view embedding": ([(("embedding", "datasets"), ["digits_halves"])],

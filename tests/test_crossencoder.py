@@ -16,7 +16,9 @@ def tiny_model_dir(tmp_path, num_labels, extra_words=()):
     words = sorted({w for s in SENTENCES for w in s.split()} | set(extra_words))
     vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + words
     (tmp_path / "vocab.txt").write_text("\n".join(vocab) + "\n")
-    tokenizer = transformers.BertTokenizer(vocab_file=str(tmp_path / "vocab.txt"))
+    # positional: transformers 4 names it vocab_file, 5 names it vocab (and ignores vocab_file)
+    tokenizer = transformers.BertTokenizer(str(tmp_path / "vocab.txt"))
+    assert "[UNK]" not in tokenizer.tokenize(SENTENCES[0])
     config = transformers.BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=1,
                                      num_attention_heads=2, intermediate_size=32,
                                      max_position_embeddings=64, num_labels=num_labels,
@@ -82,3 +84,22 @@ def test_crossencoder_matrix_of_glue_dev_sentences(tmp_path):
     expected = sorted({s for a, b, _ in truth["dev"] for s in (a, b)})
     assert sorted(both[items].tolist()) == expected
     assert K.shape == (len(expected),) * 2 and np.all(np.isfinite(K))
+
+
+def test_tiny_crossencoder_built_from_a_config_tokenises_any_text(tmp_path):
+    from lowdim.similarity import CrossEncoderOracle, full_matrix
+    from lowdim.similarity.tiny_crossencoder import build_tiny_crossencoder
+
+    sentences = ['A man is playing a "guitar.', "Café prices rose 5%.", "It isn't raining"]
+    first = build_tiny_crossencoder(tmp_path / "a", num_labels=2, seed=3)
+    again = build_tiny_crossencoder(tmp_path / "b", num_labels=2, seed=3)
+    other = build_tiny_crossencoder(tmp_path / "c", num_labels=2, seed=4)
+    oracle = CrossEncoderOracle(sentences, str(first))
+    tokens = [t for s in sentences for t in oracle.tokenizer_.tokenize(s)]
+    assert "[UNK]" not in tokens and len(tokens) > sum(len(s.split()) for s in sentences)
+    K = full_matrix(oracle)
+    assert K.shape == (3, 3) and np.all((K > 0) & (K < 1))  # class probabilities
+    np.testing.assert_array_equal(K, full_matrix(CrossEncoderOracle(sentences, str(again))))
+    assert np.abs(K - full_matrix(CrossEncoderOracle(sentences, str(other)))).max() > 1e-3
+    with pytest.raises(ValueError, match="`hidden_size` must be a multiple"):
+        build_tiny_crossencoder(tmp_path / "d", hidden_size=30, num_attention_heads=4)

@@ -1,10 +1,12 @@
 """Fault tests for verified downloads, against a real HTTP server on 127.0.0.1."""
 
+import gzip
 import hashlib
 import importlib
 import json
 import logging
 import multiprocessing
+import random
 import re
 import threading
 from pathlib import Path
@@ -17,8 +19,10 @@ from lowdim.data.download import (ChecksumError, DownloadError, download, ensure
 
 pytestmark = pytest.mark.network
 
-DATA = bytes(range(256)) * 400  # 102,400 bytes: several reads, below one chunk
-OTHER = b"a newer release of the file\n" * 1000
+# Whole gzip streams (pins need a container that passes its integrity check), about 100 kB:
+# several reads, below one chunk. ``OTHER`` is a newer release of the same file.
+DATA = gzip.compress(random.Random(0).randbytes(102_400), mtime=0)
+OTHER = gzip.compress(b"a newer release of the file\n" * 1000, mtime=0)
 FAST = {"timeout": 1.0, "retries": 1, "backoff": 0.0}
 
 
@@ -28,7 +32,7 @@ def sha(data: bytes) -> str:
 
 def remote(*urls, data=DATA, pinned_only=False, size=True):
     """A RemoteFile for ``data`` (no published checksum if ``pinned_only``)."""
-    return RemoteFile("file.bin", tuple(urls), None if pinned_only else sha(data),
+    return RemoteFile("file.gz", tuple(urls), None if pinned_only else sha(data),
                       len(data) if size else None)
 
 
@@ -51,13 +55,13 @@ def assert_clean_failure(raw: Path):
 
 
 def test_primary_404_uses_mirror(http_server, raw):
-    primary = http_server.serve("/primary/file.bin", DATA, fault=404)
-    mirror = http_server.serve("/mirror/file.bin", DATA)
-    dest = download(remote(primary, mirror), raw / "file.bin", dataset="toy", retries=3,
+    primary = http_server.serve("/primary/file.gz", DATA, fault=404)
+    mirror = http_server.serve("/mirror/file.gz", DATA)
+    dest = download(remote(primary, mirror), raw / "file.gz", dataset="toy", retries=3,
                     backoff=0.0)
     assert dest.read_bytes() == DATA
     # a 404 is not retried: one request to the primary, one to the mirror
-    assert http_server.requests == ["/primary/file.bin", "/mirror/file.bin"]
+    assert http_server.requests == ["/primary/file.gz", "/mirror/file.gz"]
     assert list(raw.iterdir()) == [dest]
 
 
@@ -67,8 +71,8 @@ def test_transient_500_is_retried_with_exponential_backoff(http_server, raw, mon
     module = importlib.import_module("lowdim.data.download")
     monkeypatch.setattr(module.time, "sleep", sleeps.append)
     url = http_server.serve("/flaky.bin", DATA, fault=500, times=2)
-    download(remote(url), raw / "file.bin", dataset="toy", retries=3, backoff=0.25)
-    assert (raw / "file.bin").read_bytes() == DATA
+    download(remote(url), raw / "file.gz", dataset="toy", retries=3, backoff=0.25)
+    assert (raw / "file.gz").read_bytes() == DATA
     assert http_server.count("/flaky.bin") == 3
     assert sleeps == [0.25, 0.5]
 
@@ -76,7 +80,7 @@ def test_transient_500_is_retried_with_exponential_backoff(http_server, raw, mon
 def test_truncated_body_fails_cleanly(http_server, raw):
     url = http_server.serve("/cut.bin", DATA, fault="truncate")
     with pytest.raises(DownloadError) as info:
-        download(remote(url), raw / "file.bin", dataset="toy", retries=2, backoff=0.0)
+        download(remote(url), raw / "file.gz", dataset="toy", retries=2, backoff=0.0)
     reason = f"truncated: got {len(DATA) // 2} of {len(DATA)} bytes"
     assert reason in str(info.value)
     assert info.value.attempts == [(url, reason)] * 2  # transient: retried
@@ -85,15 +89,15 @@ def test_truncated_body_fails_cleanly(http_server, raw):
 
 def test_truncated_body_detected_without_known_size(http_server, raw):
     url = http_server.serve("/cut.bin", DATA, fault="truncate")
-    with pytest.raises(DownloadError, match=r"truncated: got 51200 of 102400 bytes"):
-        download(remote(url, size=False), raw / "file.bin", dataset="toy", **FAST)
+    with pytest.raises(DownloadError, match=rf"truncated: got {len(DATA) // 2} of {len(DATA)} bytes"):
+        download(remote(url, size=False), raw / "file.gz", dataset="toy", **FAST)
     assert_clean_failure(raw)
 
 
 def test_wrong_checksum_fails_cleanly_and_is_not_retried_endlessly(http_server, raw):
     url = http_server.serve("/bad.bin", DATA, fault="corrupt")
     with pytest.raises(DownloadError) as info:
-        download(remote(url), raw / "file.bin", dataset="toy", retries=5, backoff=0.0)
+        download(remote(url), raw / "file.gz", dataset="toy", retries=5, backoff=0.0)
     corrupt = bytearray(DATA)
     corrupt[len(DATA) // 2] ^= 0xFF
     message = str(info.value)
@@ -106,41 +110,42 @@ def test_wrong_size_announced_is_refused(http_server, raw):
     url = http_server.serve("/other.bin", OTHER)
     with pytest.raises(DownloadError, match=rf"size mismatch: server announces {len(OTHER)} "
                                             rf"bytes, expected {len(DATA)}"):
-        download(remote(url), raw / "file.bin", dataset="toy", retries=3, backoff=0.0)
+        download(remote(url), raw / "file.gz", dataset="toy", retries=3, backoff=0.0)
     assert http_server.count("/other.bin") == 1
     assert_clean_failure(raw)
 
 
 def test_connection_refused_tries_next_address(http_server, refused_server, raw):
-    dead = refused_server.url("/file.bin")
-    mirror = http_server.serve("/file.bin", DATA)
-    download(remote(dead, mirror), raw / "file.bin", dataset="toy", **FAST)
-    assert (raw / "file.bin").read_bytes() == DATA
-    assert http_server.requests == ["/file.bin"]
+    dead = refused_server.url("/file.gz")
+    mirror = http_server.serve("/file.gz", DATA)
+    download(remote(dead, mirror), raw / "file.gz", dataset="toy", **FAST)
+    assert (raw / "file.gz").read_bytes() == DATA
+    assert http_server.requests == ["/file.gz"]
 
 
 def test_server_that_never_answers_times_out(http_server, raw):
     url = http_server.serve("/hang.bin", DATA, fault="hang")
     with pytest.raises(DownloadError) as info:
-        download(remote(url), raw / "file.bin", dataset="toy", timeout=0.3, retries=1,
+        download(remote(url), raw / "file.gz", dataset="toy", timeout=0.3, retries=1,
                  backoff=0.0)
     assert info.value.attempts == [(url, "timed out (no data for 0.3 s)")]
     assert_clean_failure(raw)
 
 
 def test_all_addresses_fail_one_error_lists_each(http_server, refused_server, raw):
-    urls = [http_server.serve("/a/file.bin", DATA, fault=404),
-            refused_server.url("/b/file.bin"),
-            http_server.serve("/c/file.bin", DATA, fault="truncate"),
-            http_server.serve("/d/file.bin", DATA, fault="corrupt"),
-            http_server.serve("/e/file.bin", DATA, fault="hang"),
-            http_server.serve("/f/file.bin", DATA, fault="close")]
+    urls = [http_server.serve("/a/file.gz", DATA, fault=404),
+            refused_server.url("/b/file.gz"),
+            http_server.serve("/c/file.gz", DATA, fault="truncate"),
+            http_server.serve("/d/file.gz", DATA, fault="corrupt"),
+            http_server.serve("/e/file.gz", DATA, fault="hang"),
+            http_server.serve("/f/file.gz", DATA, fault="close")]
     with pytest.raises(DownloadError) as info:
-        download(remote(*urls), raw / "file.bin", dataset="toy", timeout=0.3, retries=1,
+        download(remote(*urls), raw / "file.gz", dataset="toy", timeout=0.3, retries=1,
                  backoff=0.0)
     lines = str(info.value).splitlines()
-    assert "'file.bin' of dataset 'toy'" in lines[0] and "6 address(es)" in lines[0]
-    expected = ["HTTP 404", "connection refused", "truncated: got 51200 of 102400 bytes",
+    assert "'file.gz' of dataset 'toy'" in lines[0] and "6 address(es)" in lines[0]
+    expected = ["HTTP 404", "connection refused",
+                f"truncated: got {len(DATA) // 2} of {len(DATA)} bytes",
                 "checksum mismatch: expected", "timed out", "without a response"]
     assert len(lines) == 1 + len(urls)
     for line, url, reason in zip(lines[1:], urls, expected):
@@ -150,15 +155,15 @@ def test_all_addresses_fail_one_error_lists_each(http_server, refused_server, ra
 
 
 def test_retried_address_reports_attempt_count(refused_server, raw):
-    url = refused_server.url("/file.bin")
+    url = refused_server.url("/file.gz")
     with pytest.raises(DownloadError) as info:
-        download(remote(url), raw / "file.bin", dataset="toy", retries=3, backoff=0.0)
+        download(remote(url), raw / "file.gz", dataset="toy", retries=3, backoff=0.0)
     assert str(info.value).splitlines()[1] == f"  - {url}: connection refused (3 attempts)"
     assert len(info.value.attempts) == 3
 
 
 def test_failed_download_leaves_existing_dest_untouched(http_server, raw):
-    dest = raw / "file.bin"
+    dest = raw / "file.gz"
     dest.write_bytes(b"previous")
     url = http_server.serve("/cut.bin", DATA, fault="truncate")
     with pytest.raises(DownloadError):
@@ -168,43 +173,43 @@ def test_failed_download_leaves_existing_dest_untouched(http_server, raw):
 
 
 def test_first_download_is_pinned_then_changed_file_rejected(http_server, raw, lockfile):
-    url = http_server.serve("/file.bin", DATA)
+    url = http_server.serve("/file.gz", DATA)
     unpinned = remote(url, pinned_only=True, size=False)
-    download(unpinned, raw / "file.bin", dataset="toy", lockfile=lockfile, **FAST)
-    entry = json.loads(lockfile.read_text())["toy"]["file.bin"]
+    download(unpinned, raw / "file.gz", dataset="toy", lockfile=lockfile, **FAST)
+    entry = json.loads(lockfile.read_text())["toy"]["file.gz"]
     assert entry["sha256"] == sha(DATA) and entry["size"] == len(DATA) and entry["url"] == url
     assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", entry["pinned"])
 
-    http_server.serve("/file.bin", OTHER)  # upstream silently changes the file
+    http_server.serve("/file.gz", OTHER)  # upstream silently changes the file
     with pytest.raises(DownloadError) as info:
         download(unpinned, raw / "again.bin", dataset="toy", lockfile=lockfile, **FAST)
     assert (f"size mismatch: server announces {len(OTHER)} bytes, expected {len(DATA)}"
             in str(info.value))
     assert not (raw / "again.bin").exists()
-    assert json.loads(lockfile.read_text())["toy"]["file.bin"] == entry
+    assert json.loads(lockfile.read_text())["toy"]["file.gz"] == entry
 
     same_size = bytes(reversed(DATA))
-    http_server.serve("/file.bin", same_size)
+    http_server.serve("/file.gz", same_size)
     with pytest.raises(DownloadError, match=rf"checksum mismatch: expected {sha(DATA)} "
                                             rf"got {sha(same_size)} \(lock file\)"):
         download(unpinned, raw / "again.bin", dataset="toy", lockfile=lockfile, **FAST)
-    assert sorted(p.name for p in raw.iterdir()) == ["file.bin"]
+    assert sorted(p.name for p in raw.iterdir()) == ["file.gz"]
 
 
 def test_published_checksum_is_not_pinned(http_server, raw, lockfile):
-    download(remote(http_server.serve("/file.bin", DATA)), raw / "file.bin", dataset="toy",
+    download(remote(http_server.serve("/file.gz", DATA)), raw / "file.gz", dataset="toy",
              lockfile=lockfile, **FAST)
     assert not lockfile.exists()
 
 
 def test_ensure_file_replaces_corrupt_cache(http_server, raw, lockfile, caplog):
-    url = http_server.serve("/file.bin", DATA)
-    dest = raw / "file.bin"
-    dest.write_bytes(DATA[:-1] + b"\0")  # same size, wrong content
+    url = http_server.serve("/file.gz", DATA)
+    dest = raw / "file.gz"
+    dest.write_bytes(DATA[:-1] + bytes([DATA[-1] ^ 1]))  # same size, wrong content
     with caplog.at_level(logging.WARNING, logger="lowdim"):
         ensure_file(remote(url), dest, dataset="toy", lockfile=lockfile, **FAST)
     assert dest.read_bytes() == DATA
-    assert http_server.count("/file.bin") == 1
+    assert http_server.count("/file.gz") == 1
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert any("checksum mismatch" in w and "'toy'" in w and "downloading again" in w
                for w in warnings), warnings
@@ -212,46 +217,46 @@ def test_ensure_file_replaces_corrupt_cache(http_server, raw, lockfile, caplog):
 
 
 def test_ensure_file_corrupt_cache_and_failed_download_leaves_nothing(http_server, raw):
-    dest = raw / "file.bin"
+    dest = raw / "file.gz"
     dest.write_bytes(b"corrupt")
-    url = http_server.serve("/file.bin", DATA, fault=404)
+    url = http_server.serve("/file.gz", DATA, fault=404)
     with pytest.raises(DownloadError):
         ensure_file(remote(url), dest, dataset="toy", **FAST)
     assert_clean_failure(raw)
 
 
 def test_ensure_file_uses_valid_cache_without_request(http_server, raw, lockfile):
-    url = http_server.serve("/file.bin", DATA)
-    dest = raw / "file.bin"
+    url = http_server.serve("/file.gz", DATA)
+    dest = raw / "file.gz"
     ensure_file(remote(url, pinned_only=True), dest, dataset="toy", lockfile=lockfile, **FAST)
-    assert http_server.requests == ["/file.bin"]
+    assert http_server.requests == ["/file.gz"]
     assert ensure_file(remote(url, pinned_only=True), dest, dataset="toy",
                        lockfile=lockfile, **FAST) == dest
     assert ensure_file(remote(url), dest, dataset="toy", lockfile=lockfile, **FAST) == dest
-    assert http_server.requests == ["/file.bin"]
+    assert http_server.requests == ["/file.gz"]
 
 
 def test_ensure_file_pins_hand_copied_file(raw, lockfile, refused_server):
-    dest = raw / "file.bin"
+    dest = raw / "file.gz"
     dest.write_bytes(DATA)
-    unpinned = remote(refused_server.url("/file.bin"), pinned_only=True)
+    unpinned = remote(refused_server.url("/file.gz"), pinned_only=True)
     ensure_file(unpinned, dest, dataset="toy", lockfile=lockfile, **FAST)
-    assert lock.get_pin("toy", "file.bin", lockfile)["sha256"] == sha(DATA)
+    assert lock.get_pin("toy", "file.gz", lockfile)["sha256"] == sha(DATA)
 
 
 def test_verify_file_error_names_dataset_file_expected_got(tmp_path):
-    path = tmp_path / "file.bin"
+    path = tmp_path / "file.gz"
     path.write_bytes(OTHER[: len(DATA)].ljust(len(DATA), b"x"))
     with pytest.raises(ChecksumError) as info:
-        verify_file(path, remote("http://example.invalid/file.bin"), dataset="toy")
+        verify_file(path, remote("http://example.invalid/file.gz"), dataset="toy")
     error = info.value
     assert isinstance(error, ValueError)
     message = str(error)
-    assert "'toy'" in message and "'file.bin'" in message
+    assert "'toy'" in message and "'file.gz'" in message
     assert sha(DATA) in message and error.got in message and error.got != sha(DATA)
     path.write_bytes(b"short")
     with pytest.raises(ChecksumError, match=rf"size mismatch: expected {len(DATA)} bytes"):
-        verify_file(path, remote("http://example.invalid/file.bin"), dataset="toy")
+        verify_file(path, remote("http://example.invalid/file.gz"), dataset="toy")
 
 
 def test_file_url_and_progress_lines(tmp_path, raw, caplog):
@@ -259,11 +264,11 @@ def test_file_url_and_progress_lines(tmp_path, raw, caplog):
     source.write_bytes(DATA)
     url = source.as_uri()
     with caplog.at_level(logging.INFO, logger="lowdim"):
-        download(remote(url), raw / "file.bin", dataset="toy", **FAST)
-    assert (raw / "file.bin").read_bytes() == DATA
+        download(remote(url), raw / "file.gz", dataset="toy", **FAST)
+    assert (raw / "file.gz").read_bytes() == DATA
     lines = [r.getMessage() for r in caplog.records]
-    assert f"download toy/file.bin from {url}: start, {len(DATA)} bytes" in lines
-    assert any(re.fullmatch(rf"download toy/file\.bin from {re.escape(url)}: done, "
+    assert f"download toy/file.gz from {url}: start, {len(DATA)} bytes" in lines
+    assert any(re.fullmatch(rf"download toy/file\.gz from {re.escape(url)}: done, "
                             rf"{len(DATA)} bytes in \S+ s \(\S+ bytes/s\)", line)
                for line in lines), lines
 
@@ -271,7 +276,7 @@ def test_file_url_and_progress_lines(tmp_path, raw, caplog):
 def test_missing_local_file_is_not_retried(tmp_path, raw):
     url = (tmp_path / "absent.bin").as_uri()
     with pytest.raises(DownloadError, match="no such file") as info:
-        download(remote(url), raw / "file.bin", dataset="toy", retries=3, backoff=0.0)
+        download(remote(url), raw / "file.gz", dataset="toy", retries=3, backoff=0.0)
     assert len(info.value.attempts) == 1
 
 
@@ -315,13 +320,13 @@ def test_first_pin_wins(lockfile):
 
 
 def test_concurrent_downloads_of_unpinned_file_agree(http_server, tmp_path, lockfile):
-    url = http_server.serve("/file.bin", DATA)
+    url = http_server.serve("/file.gz", DATA)
     unpinned = remote(url, pinned_only=True)
     errors = []
 
     def job(i):
         try:
-            download(unpinned, tmp_path / f"raw{i}" / "file.bin", dataset="toy",
+            download(unpinned, tmp_path / f"raw{i}" / "file.gz", dataset="toy",
                      lockfile=lockfile, **FAST)
         except Exception as exc:  # collected and asserted below
             errors.append(exc)
@@ -333,17 +338,17 @@ def test_concurrent_downloads_of_unpinned_file_agree(http_server, tmp_path, lock
         thread.join(timeout=30)
     assert errors == []
     pinned = lock.read_lock(lockfile)
-    assert list(pinned) == ["toy"] and list(pinned["toy"]) == ["file.bin"]
-    assert pinned["toy"]["file.bin"]["sha256"] == sha(DATA)
+    assert list(pinned) == ["toy"] and list(pinned["toy"]) == ["file.gz"]
+    assert pinned["toy"]["file.gz"]["sha256"] == sha(DATA)
     for i in range(4):
-        assert (tmp_path / f"raw{i}" / "file.bin").read_bytes() == DATA
+        assert (tmp_path / f"raw{i}" / "file.gz").read_bytes() == DATA
 
 
 def test_corrupt_lock_file_is_reported(lockfile):
     lockfile.parent.mkdir(parents=True)
     lockfile.write_text("{not json")
     with pytest.raises(ValueError, match="downloads.lock.json.*not valid JSON"):
-        lock.get_pin("toy", "file.bin", lockfile)
+        lock.get_pin("toy", "file.gz", lockfile)
 
 
 def test_data_layer_never_unpickles():
@@ -356,16 +361,20 @@ def test_data_layer_never_unpickles():
 
 def test_ensure_dataset_files_feeds_prepare(http_server, tmp_path, lockfile):
     from lowdim.data import DatasetSpec, Dataset, ensure_dataset_files
+    from lowdim.data.download import pin_parsed
 
     def parser(raw_files, **options):
         text = raw_files["words.txt"].read_text().split()
         return Dataset("words", "text", texts=__import__("numpy").asarray(text))
 
     files = (RemoteFile("words.txt", (http_server.serve("/w.txt", b"a b c"),)),
-             RemoteFile("file.bin", (http_server.serve("/f.bin", DATA),), sha(DATA), len(DATA)))
+             RemoteFile("file.gz", (http_server.serve("/f.bin", DATA),), sha(DATA), len(DATA)))
     spec = DatasetSpec("words", "text", "three words", "tests", "CC0", parser, files)
     raw = ensure_dataset_files(spec, tmp_path / "resources" / "raw", lockfile=lockfile, **FAST)
     assert raw == {"words.txt": tmp_path / "resources/raw/words/words.txt",
-                   "file.bin": tmp_path / "resources/raw/words/file.bin"}
+                   "file.gz": tmp_path / "resources/raw/words/file.gz"}
     assert list(spec.prepare(raw).texts) == ["a", "b", "c"]
+    # plain text has no container to check: pinned only once its parser accepted it
+    assert not lockfile.exists()
+    assert pin_parsed(spec, raw, lockfile=lockfile) == ["words.txt"]
     assert set(lock.read_lock(lockfile)["words"]) == {"words.txt"}

@@ -15,7 +15,8 @@ import pytest
 
 from fixtures import formats
 from lowdim.data import get_spec, load_dataset
-from lowdim.data.download import DownloadError, ensure_dataset_files
+from lowdim.data.download import DownloadError, ensure_dataset_files, pin_parsed
+from lowdim.data.integrity import has_container_check
 from lowdim.data.lock import read_lock
 from lowdim.data.pipeline import write_prepared
 from lowdim.data.sources.kusner import KUSNER_CORPORA
@@ -82,10 +83,15 @@ def test_download_verify_prepare(name, tmp_path, http_server):
     assert {p.name for p in raw.values()} == {f.filename for f in spec.files}
     for remote in spec.files:
         assert _sha256(raw[remote.filename]) == _sha256(files[remote.filename])
-    pinned = {f.filename for f in spec.files if f.sha256 is None}
-    assert set(read_lock(lock).get(name, {})) == pinned
+    # unpublished files are pinned at download when their container is whole (archives,
+    # compressed and .mat files), and plain files only once their parser accepted them
+    unpublished = {f.filename for f in spec.files if f.sha256 is None}
+    whole = {f for f in unpublished if has_container_check(f)}
+    assert set(read_lock(lock).get(name, {})) == whole
     # parsed from the downloaded copies exactly as from the originals
     served = spec.prepare(raw)
+    assert set(pin_parsed(spec, raw, lockfile=lock)) == unpublished - whole
+    assert set(read_lock(lock).get(name, {})) == unpublished
     direct = spec.prepare(files)
     row = write_prepared(served, tmp_path / f"{name}.npz", tmp_path / f"{name}.csv")
     loaded = load_dataset(tmp_path / f"{name}.npz")

@@ -110,3 +110,24 @@ def test_nearest_and_median_select_the_run_closest_to_a_nominal_value(tmp_path):
     row = score_entry(entry, tmp_path)
     assert row["runs"] == 3 and row["verdict"] == "reproduced"
     np.testing.assert_allclose(row["reproduced"], 2.0)
+
+
+def test_rehearsal_scores_a_setting_not_run_at_the_nearest_one(tmp_path):
+    pd.DataFrame({"dataset": ["x", "x", "x", "y"], "n": [100, 300, 1000, 20000],
+                  "value": [0.1, 0.3, 0.9, 0.5]}).to_csv(tmp_path / "tidy.csv", index=False)
+    entry = _entry(published=1.0, tolerance={"abs": 0.2},
+                   where={"dataset": "x", "n": 20000})
+    # a real run: the published setting n = 20000 was not run on x, so "not run"
+    assert score_entry(entry, tmp_path)["verdict"] == "not run"
+    row = score_entry(entry, tmp_path, nearest_settings=True)
+    # the nearest n run on x (1000, not y's 20000: categorical keys are matched first)
+    assert row["reproduced"] == pytest.approx(0.9) and row["verdict"] == "reproduced"
+    assert row["reason"] == ("rehearsal: scored at the nearest setting run: n 1000 "
+                             "(published setting 20000)")
+    # an unknown category is never replaced
+    missing = _entry(where={"dataset": "z", "n": 100})
+    assert score_entry(missing, tmp_path, nearest_settings=True)["verdict"] == "not run"
+    # an exact match is used as is, with no note
+    exact = score_entry(_entry(published=0.3, where={"dataset": "x", "n": 300}), tmp_path,
+                        nearest_settings=True)
+    assert exact["reproduced"] == pytest.approx(0.3) and exact["reason"] == ""

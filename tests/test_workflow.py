@@ -8,65 +8,16 @@ and the paper profile's DAG builds without network access.
 
 import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 import yaml
 
+from fixtures.workflow import ROOT, TINY, jobs_in_dry_run, snakemake, tiny_with
 from lowdim.data import load_dataset
 
-ROOT = Path(__file__).resolve().parents[1]
-TINY = ROOT / "tests" / "config" / "tiny.yaml"
-
 pytestmark = pytest.mark.workflow
-
-
-def tiny_with(tmp_path, keys, value):
-    """The tiny config with ``config[keys[0]][keys[1]]... = value``, written to ``tmp_path``.
-
-    Returns the edited config and the path of its YAML file.
-    """
-    config = yaml.safe_load(TINY.read_text())
-    *parents, last = keys
-    node = config
-    for key in parents:
-        node = node[key]
-    node[last] = value
-    path = tmp_path / "edited.yaml"
-    path.write_text(yaml.safe_dump(config))
-    return config, path
-
-
-def snakemake(workdir, *args, configfile=TINY, check=True):
-    """Run snakemake on this checkout's Snakefile inside `workdir`."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "--directory",
-           str(workdir), "--cores", "2", "--configfile", str(configfile), *args]
-    result = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=workdir)
-    if check and result.returncode != 0:
-        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{result.stdout[-4000:]}\n"
-                             f"{result.stderr[-6000:]}")
-    return result
-
-
-def jobs_in_dry_run(output: str) -> dict:
-    """rule -> number of jobs, from the 'Job stats' table of a dry run."""
-    match = re.search(r"Job stats:\n.*?\n-+\s+-+\n(.*?)\ntotal", output, re.S)
-    if not match:
-        return {}
-    return {line.split()[0]: int(line.split()[1]) for line in match.group(1).splitlines()
-            if line.strip()}
-
-
-@pytest.fixture(scope="session")
-def tiny_run(tmp_path_factory):
-    workdir = tmp_path_factory.mktemp("tiny_run")
-    snakemake(workdir)
-    return workdir
 
 
 def test_prepares_every_configured_dataset(tiny_run):
@@ -91,6 +42,15 @@ def test_second_run_does_nothing(tiny_run):
     assert "Nothing to be done" in result.stdout + result.stderr
 
 
+def test_reordering_config_keys_reruns_nothing(tiny_run, tmp_path):
+    # Rules pass config sections as params; Snakemake compares them as written, so each is
+    # key-sorted (common.smk: sorted_params). A dump with sorted keys reorders most sections.
+    reordered = tmp_path / "reordered.yaml"
+    reordered.write_text(yaml.safe_dump(yaml.safe_load(TINY.read_text()), sort_keys=True))
+    result = snakemake(tiny_run, "-n", configfile=reordered)
+    assert "Nothing to be done" in result.stdout + result.stderr, result.stdout[-3000:]
+
+
 def test_changing_one_dataset_option_reruns_only_that_dataset(tiny_run, tmp_path):
     config, changed = tiny_with(tmp_path, ("datasets", "digits", "n_rows"), 250)
     result = snakemake(tiny_run, "-n", configfile=changed)
@@ -101,7 +61,7 @@ def test_changing_one_dataset_option_reruns_only_that_dataset(tiny_run, tmp_path
     assert prepared == ["digits"]
 
 
-SIMILARITY_FIGURES = ("error_vs_sample_fraction", "spectra")
+SIMILARITY_FIGURES = ("figure1_error_vs_sample_fraction", "figure2_spectra")
 
 
 def test_similarity_outputs(tiny_run):
@@ -142,7 +102,7 @@ def test_changing_sms_alpha_reruns_only_sms_jobs(tiny_run, tmp_path):
 def test_sms_tasks_outputs(tiny_run):
     config = yaml.safe_load(TINY.read_text())["sms_tasks"]
     tables = tiny_run / "results" / "tables" / "similarity"
-    for name in ("wmd_classification", "glue", "coreference"):
+    for name in ("table1_wmd_classification", "glue", "coreference"):
         for ext in ("csv", "md", "tex"):
             assert (tables / f"{name}.{ext}").stat().st_size
     tidy = tiny_run / "results" / "similarity" / "tidy"
@@ -154,7 +114,7 @@ def test_sms_tasks_outputs(tiny_run):
     assert wmd["test_accuracy"].between(0, 1).all()
     capped = wmd[(wmd["rank_requested"] == 64) & (wmd["method"] != "wmd_kernel")]
     assert len(capped) and (capped["rank"] < 64).all() and capped["capped_by"].notna().all()
-    table = pd.read_csv(tables / "wmd_classification.csv")
+    table = pd.read_csv(tables / "table1_wmd_classification.csv")
     assert len(table) == len(corpora) * len(methods)
     glue = pd.read_csv(tables / "glue.csv")
     assert glue["status"].tolist() == ["not run"] and "glue.tasks is empty" in glue["reason"][0]
@@ -176,8 +136,8 @@ def test_changing_coreference_runs_reruns_only_its_clustering(tiny_run, tmp_path
 #: Every report item of the three papers (and the data and overview parts), by file name.
 REPORT_ITEMS = {
     "Data": ["datasets.csv"],
-    "SMS-Nyström": ["error_vs_sample_fraction.pdf", "spectra.pdf", "diagnostics.md",
-                    "wmd_classification.md", "glue.md", "coreference.md",
+    "SMS-Nyström": ["figure1_error_vs_sample_fraction.pdf", "figure2_spectra.pdf",
+                    "diagnostics.md", "table1_wmd_classification.md", "glue.md", "coreference.md",
                     "scorecard_sms_nystrom.csv"],
     "Vec2vec": ["figure3_timing.png", "figure4_knn_accuracy.png", "figure5_sensitivity.png",
                 "table2_datasets.md", "table3_clustering_ari.md", "knn_accuracy.md", "ttests.md",
@@ -459,3 +419,182 @@ def test_a_corrupt_prepared_file_is_named_with_how_to_rebuild_it(tmp_path):
     assert ("results/data/digits.npz: not an .npz archive (truncated, or another kind of file)"
             in out), out[-3000:]
     assert "delete it, or rerun `prepare`" in out and "allow_pickle" not in out
+
+
+# -- issue 17: config ergonomics ------------------------------------------------------------
+@pytest.fixture(scope="module")
+def default_dry_run(tmp_path_factory):
+    """A dry run of the default profile from another working directory: (directory, output)."""
+    workdir = tmp_path_factory.mktemp("default_profile")
+    # No --configfile: the default profile, found from another working directory; the
+    # nested value arrives as the string "0.01" and must validate as a number.
+    result = snakemake(workdir, "-n", "--config", 'cca={"reg": 0.01}', configfile=None)
+    return workdir, result.stdout + result.stderr
+
+
+def test_default_profile_runs_elsewhere_with_nested_config_numbers(default_dry_run):
+    workdir, out = default_dry_run
+    assert "profiles/default for setting default command line arguments" in out
+    jobs = jobs_in_dry_run(out)
+    assert jobs.get("cca_exact", 0) >= 1 and jobs.get("all") == 1
+    assert not (workdir / "results").exists()
+
+
+def _braces(text: str) -> list[str]:
+    """``a/{b,c}.{md,csv}`` -> ``[a/b.md, a/b.csv, a/c.md, a/c.csv]``."""
+    match = re.search(r"\{([^{}]*,[^{}]*)\}", text)
+    if not match:
+        return [text]
+    return [path for alternative in match.group(1).split(",")
+            for path in _braces(text[:match.start()] + alternative + text[match.end():])]
+
+
+def readme_figure_map() -> list[re.Pattern]:
+    """The files the README's figure map names, as patterns (``{name}`` is any name)."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("\n## Figures and tables\n", 1)[1].split("\n## ", 1)[0]
+    cells = re.findall(r"`((?:figures|tables)/[^`]+)`", section)
+    return [re.compile(re.escape(path).replace(r"\{name\}", r"\w+") + "$")
+            for cell in cells for path in _braces(cell)]
+
+
+def test_readme_maps_every_figure_and_table_the_default_run_writes(default_dry_run):
+    _, out = default_dry_run
+    written = sorted({path.strip().removeprefix("results/")
+                      for line in re.findall(r"^\s*output: (.*)$", out, re.M)
+                      for path in line.split(",")
+                      if path.strip().startswith(("results/figures/", "results/tables/"))})
+    assert len(written) > 40, written  # the three papers' figures and tables, at least
+    patterns = readme_figure_map()
+    assert not [p for p in written if not any(pattern.match(p) for pattern in patterns)]
+    # and the map names no file the workflow does not write (sweeps are off by default)
+    mapped_but_not_written = [pattern.pattern for pattern in patterns
+                              if "sweeps" not in pattern.pattern
+                              and not any(pattern.match(p) for p in written)]
+    assert not mapped_but_not_written
+
+
+def test_a_partial_config_file_is_refused_with_the_overlay_to_use(tmp_path):
+    overrides = tmp_path / "my_overrides.yaml"
+    overrides.write_text("cca:\n  reg: 1e-4\n")
+    result = snakemake(tmp_path, "-n", configfile=overrides, check=False)
+    lines = [line for line in (result.stdout + result.stderr).splitlines()
+             if line.startswith("config:")]
+    assert result.returncode != 0 and len(lines) == 1, lines
+    assert "is not a complete profile" in lines[0]
+    assert f"--configfile config/config.yaml {overrides}" in lines[0]
+
+
+# -- issue 17: own data and sweeps, the way a user runs them ----------------------------------
+#: The README's worked example, cut to one method so that the run stays small.
+OWN_DATA_CONFIG = {
+    "profile": "own-data",
+    "datasets": {"mine": {"file": "mine.csv", "label": "label"}},
+    "embedding": {"enabled": True, "datasets": ["mine"], "methods": ["pca"],
+                  "n_components": 2, "classification": {"k_grid": [1, 5]},
+                  "clustering": {"gammas": [0.1]},
+                  "timing": {"n_samples": [], "n_features": []}},
+    "sweeps": [{"key": "embedding.n_components", "values": [1, 3]}],
+    "report": {"enabled": False},
+}
+SWEEP = "embedding_n_components"
+OWN_TARGETS = ("results/tables/embedding/knn_accuracy.md", f"results/tables/sweeps/{SWEEP}.md",
+               f"results/figures/sweeps/{SWEEP}.png")
+
+
+def _own_config(workdir, **changes):
+    config = {**OWN_DATA_CONFIG, **changes}
+    path = workdir / "mine.yaml" if not changes else workdir / "changed.yaml"
+    path.write_text(yaml.safe_dump(config))
+    return path
+
+
+@pytest.fixture(scope="session")
+def own_data_run(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("own_data")
+    # The two lines of the README's example.
+    from sklearn.datasets import load_iris
+    load_iris(as_frame=True).frame.rename(columns={"target": "label"}).to_csv(
+        workdir / "mine.csv", index=False)
+    snakemake(workdir, *OWN_TARGETS, configfile=_own_config(workdir))
+    return workdir
+
+
+def test_own_csv_runs_through_the_embedding_experiment_into_the_knn_table(own_data_run):
+    data = load_dataset(own_data_run / "results" / "data" / "mine.npz")
+    assert (data.kind, data.n, data.X.shape[1]) == ("dense", 150, 4)
+    assert data.label_names.tolist() == ["0", "1", "2"]
+    table = pd.read_csv(own_data_run / "results" / "tables" / "embedding" / "knn_accuracy.csv")
+    assert table["dataset"].tolist() == ["mine"]
+    accuracy = pd.read_csv(own_data_run / "results" / "embedding" / "tidy" / "classification.csv")
+    assert accuracy["accuracy"].mean() > 0.8  # PCA to 2-D keeps iris separable
+
+
+def test_each_sweep_value_has_its_own_results_and_one_table_and_figure(own_data_run):
+    sweeps = own_data_run / "results" / "sweeps" / SWEEP
+    assert sorted(p.name for p in sweeps.iterdir() if p.is_dir()) == \
+        ["n_components~1", "n_components~3"]
+    for value in (1, 3):
+        run = sweeps / f"n_components~{value}"
+        embedding = np.load(run / "embedding" / "embeddings" / "mine" / "pca.npz")
+        assert embedding["embeddings"].shape == (1, 150, value)  # (settings, n, d)
+        assert not (run / "data").exists()  # the main run's prepared data are shared
+    tidy = pd.read_csv(sweeps / "tidy.csv")
+    assert tidy["numeric_value"].tolist() == [1, 3] and tidy["method"].eq("pca").all()
+    assert tidy["score"].between(0, 1).all()
+    table = (own_data_run / "results" / "tables" / "sweeps" / f"{SWEEP}.md").read_text()
+    assert "embedding.n_components" in table and "mine: PCA" in table
+    assert (own_data_run / "results" / "figures" / "sweeps" / f"{SWEEP}.pdf").stat().st_size
+
+
+def test_changing_one_sweep_value_reruns_only_that_values_jobs(own_data_run):
+    changed = _own_config(own_data_run, sweeps=[{"key": "embedding.n_components",
+                                                 "values": [1, 4]}])
+    out = snakemake(own_data_run, *OWN_TARGETS, "-n", configfile=changed).stdout
+    jobs = jobs_in_dry_run(out)
+    swept = {rule for rule in jobs if rule.startswith(f"sweep_{SWEEP}_")}
+    assert swept and all(rule.startswith(f"sweep_{SWEEP}_4_") for rule in swept), jobs
+    assert set(jobs) - swept == {"sweep_tidy", "sweep_table", "sweep_figure"}, jobs
+    assert "results/sweeps/embedding_n_components/n_components~4/" in out
+    outputs = [line for line in out.splitlines() if line.strip().startswith("output:")]
+    assert not [line for line in outputs if "n_components~1/" in line], outputs
+
+
+def test_editing_own_data_prepares_it_again(own_data_run):
+    csv = own_data_run / "mine.csv"
+    original, before = csv.read_bytes(), csv.stat()
+    pd.read_csv(csv).iloc[:-1].to_csv(csv, index=False)  # the user drops a row
+    try:
+        out = snakemake(own_data_run, OWN_TARGETS[0], "-n",
+                        configfile=_own_config(own_data_run)).stdout
+    finally:
+        csv.write_bytes(original)
+        os.utime(csv, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert jobs_in_dry_run(out).get("prepare") == 1
+
+
+def test_own_data_plan_into_the_cca_and_similarity_experiments(tmp_path):
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(200, 6))
+    pd.DataFrame(x, columns=[f"f{i}" for i in range(6)]).assign(
+        label=np.repeat(["a", "b"], 100)).to_csv(tmp_path / "mine.csv", index=False)
+    np.save(tmp_path / "other_view.npy", x[:, :4] @ rng.normal(size=(4, 5)))
+    config = {
+        "profile": "own-data",
+        "datasets": {"mine": {"file": "mine.csv", "label": "label"},
+                     "pair": {"file_x": "mine.csv", "file_y": "other_view.npy",
+                              "label": "label"}},
+        "cca": {"enabled": True, "n_components": 2, "figure1": {"datasets": ["pair"]}},
+        "similarity": {"enabled": True, "methods": ["nystrom"], "fractions": [0.2],
+                       "table_fraction": 0.2,
+                       "matrices": [{"name": "mlp_mine", "kind": "mlp", "dataset": "mine",
+                                     "n_items": 50}]},
+        "report": {"enabled": False},
+    }
+    (tmp_path / "own.yaml").write_text(yaml.safe_dump(config))
+    out = snakemake(tmp_path, "-n", configfile=tmp_path / "own.yaml").stdout
+    jobs = jobs_in_dry_run(out)
+    assert jobs.get("prepare") == 2, jobs
+    assert "wildcards: dataset=pair" in out and "matrix=mlp_mine" in out
+    assert any(rule.startswith("cca_") for rule in jobs), jobs
+    assert any(rule.startswith("similarity_") for rule in jobs), jobs

@@ -3,14 +3,22 @@
 The workflow calls :func:`validate_config` when it starts. Schemas live in
 ``workflow/schemas/``: ``config.schema.yaml`` refers to one file per section by
 name (``$ref: similarity.schema.yaml``). The ``datasets`` section is checked
-against the registry: a dataset name must be registered and its options must
-match that dataset's ``options_schema``. String fields with
+against the registry: a registered dataset's options must match its
+``options_schema``; any other name declares the user's own data with a
+``file`` (or ``file_x`` and ``file_y``) and the options of
+:data:`lowdim.data.own.OWN_OPTIONS`. String fields with
 ``format: dataset-name`` must name a dataset listed under ``datasets``.
+
+Strings where the schema wants a number, an integer, a boolean or null are
+converted first (:func:`coerce_scalars`): ``--config`` hands nested values over
+as strings (``cca={"reg": 0.01}`` gives ``"0.01"``), and PyYAML, a YAML 1.1
+reader, reads ``1e-4`` (no dot) as a string.
 """
 
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 
 import jsonschema
@@ -18,7 +26,11 @@ import yaml
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-__all__ = ["ConfigError", "validate_config", "load_schema"]
+__all__ = ["ConfigError", "PROFILE_KEYS", "check_complete_profile", "coerce_scalars",
+           "validate_config", "load_schema"]
+
+#: Top-level keys every profile given alone with ``--configfile`` must have.
+PROFILE_KEYS = ("profile", "datasets")
 
 
 class ConfigError(ValueError):
@@ -60,11 +72,13 @@ def validate_config(config: dict, schema_path) -> dict:
     top = copy.deepcopy(top)
     top.setdefault("properties", {})["datasets"] = _datasets_schema(REGISTRY)
     config = copy.deepcopy(dict(config))
+    _check_dataset_names(config.get("datasets"), REGISTRY)
     listed = set((config.get("datasets") or {}).keys())
     checker = jsonschema.FormatChecker()
     checker.checks("dataset-name", raises=())(lambda value: not isinstance(value, str)
                                               or value in listed)
     validator = _DefaultFilling(top, registry=registry, format_checker=checker)
+    coerce_scalars(config, validator)
     errors = sorted(validator.iter_errors(config), key=lambda e: (len(e.absolute_path), str(e.path)))
     if errors:
         error = jsonschema.exceptions.best_match(errors)
@@ -73,15 +87,165 @@ def validate_config(config: dict, schema_path) -> dict:
     return config
 
 
+def check_complete_profile(config: dict, configfiles, default="config/config.yaml") -> None:
+    """Refuse config files that replace the default profile without being a profile.
+
+    Files given with ``--configfile`` replace the default profile. A file that
+    sets a few keys (``cca: {reg: 0.01}``) would then run almost nothing, so a
+    merged config without every key of :data:`PROFILE_KEYS` is an error that
+    says how to overlay the file on the default profile instead.
+
+    Parameters
+    ----------
+    config : dict
+        The config Snakemake merged from ``configfiles`` (and ``--config``).
+    configfiles : sequence of str
+        The files given with ``--configfile``; empty when the default profile is used.
+    default : str
+        The default profile, for the message.
+
+    Raises
+    ------
+    ConfigError
+    """
+    missing = [key for key in PROFILE_KEYS if key not in config]
+    if not configfiles or not missing:
+        return
+    files = " ".join(str(f) for f in configfiles)
+    keys = ", ".join(sorted(config)) or "nothing"
+    raise ConfigError(
+        f"config: {files} is not a complete profile (it sets {keys}; a profile also needs "
+        f"{' and '.join(f'`{k}:`' for k in missing)}), and a file given with --configfile "
+        f"replaces the default profile; to change keys of the default profile, overlay the "
+        f"file on it: snakemake --configfile {default} {files}")
+
+
+#: Strings YAML 1.1 and ``--config`` leave as text, by the JSON type they stand for.
+_BOOLEANS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
+_NULLS = ("null", "~", "none", "")
+
+
+def _as_number(text: str, integer: bool):
+    """``text`` as an int (integer) or a number, else None (``"1e-4"``, ``"5"``, ``"1e5"``)."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    if value != value or value in (float("inf"), float("-inf")):
+        return None  # "nan" and "inf" are words, not numbers the user meant
+    if integer:
+        return int(value) if value.is_integer() else None
+    return value
+
+
+def _converted(text: str, types) -> tuple[bool, object]:
+    """``(True, value)`` if ``text`` reads as one of the JSON ``types``, else ``(False, None)``."""
+    types = [types] if isinstance(types, str) else list(types)
+    word = text.strip().lower()
+    for kind in types:
+        if kind in ("integer", "number"):
+            value = _as_number(text.strip(), integer=kind == "integer")
+            if value is not None:
+                return True, value
+        elif kind == "boolean" and word in _BOOLEANS:
+            return True, _BOOLEANS[word]
+        elif kind == "null" and word in _NULLS:
+            return True, None
+    return False, None
+
+
+def _string_errors(errors):
+    """``(error, wanted types)`` for each error about a string, also inside ``anyOf``/``oneOf``
+    branches: the types the schema wants there other than string."""
+    for error in errors:
+        if isinstance(error.instance, str):
+            wanted = error.validator_value if error.validator == "type" \
+                else error.schema.get("type", ()) if isinstance(error.schema, dict) else ()
+            wanted = [wanted] if isinstance(wanted, str) else list(wanted)
+            wanted = [kind for kind in wanted if kind != "string"]
+            if wanted:
+                yield error, wanted
+        yield from _string_errors(error.context or ())
+
+
+def coerce_scalars(config: dict, validator, max_rounds: int = 50) -> dict:
+    """Convert, in place, strings of ``config`` where the schema wants another scalar type.
+
+    A string at a key whose schema asks for ``number``, ``integer``, ``boolean``
+    or ``null`` (also inside one branch of an ``anyOf``/``oneOf``) becomes that
+    value when it reads as one: ``"0.01"`` and ``"1e-4"`` become floats, ``"5"``
+    and ``"1e5"`` integers, ``"true"`` a boolean, ``"null"`` None. Strings the
+    schema accepts as they are, and strings that read as nothing the schema
+    wants, are left alone (validation then names them).
+
+    Parameters
+    ----------
+    config : dict
+        The config as loaded, changed in place.
+    validator : jsonschema validator
+        For the config's schema.
+    max_rounds : int, default=50
+        Passes over the errors; a conversion can uncover values below it.
+
+    Returns
+    -------
+    config : dict
+    """
+    for _ in range(max_rounds):
+        changed = False
+        for error, wanted in _string_errors(validator.iter_errors(config)):
+            ok, value = _converted(error.instance, wanted)
+            path = list(error.absolute_path)
+            if ok and path:
+                parent = config
+                for part in path[:-1]:
+                    parent = parent[part]
+                if parent[path[-1]] == error.instance:
+                    parent[path[-1]] = value
+                    changed = True
+        if not changed:
+            return config
+    return config
+
+
 def _datasets_schema(registry) -> dict:
-    names = sorted(registry)
+    from .data.own import OWN_OPTIONS
+
     return {
         "type": "object",
-        "description": "datasets to prepare: registry name -> options",
+        "description": "datasets to prepare: registry name -> options, or own data",
         "default": {},
-        "propertyNames": {"enum": names},
         "properties": {name: spec.json_schema() for name, spec in registry.items()},
+        "additionalProperties": {"type": "object", "additionalProperties": False,
+                                 "properties": OWN_OPTIONS},
     }
+
+
+def _check_dataset_names(datasets, registry) -> None:
+    """Each name under ``datasets:`` is registered, or declares own data with ``file:``."""
+    from .data.own import FILE_KEYS, declares_own_data
+
+    if not isinstance(datasets, dict):
+        return  # the schema says what is wrong
+    for name, options in datasets.items():
+        if name in registry and declares_own_data(options):
+            given = next(key for key in FILE_KEYS if options.get(key))
+            raise ConfigError(f"config: datasets.{name}.{given}: {name!r} is a registered "
+                              f"dataset, which takes no file; give your own data another name")
+        if name not in registry and declares_own_data(options) \
+                and not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", str(name)):
+            raise ConfigError(f"config: datasets: got {name!r}; the name of your own data goes "
+                              f"into file names and patterns: letters, digits and _, starting "
+                              f"with a letter")
+        if name not in registry and not declares_own_data(options):
+            raise ConfigError(
+                f"config: datasets: unknown dataset {name!r}; registered datasets: "
+                f"{', '.join(sorted(registry))}; or, for your own data, give the file: "
+                f"datasets: {{{name}: {{file: <path>}}}} (or file_x and file_y for two views)")
 
 
 def _extend_with_defaults(validator_class):
@@ -117,9 +281,6 @@ def _describe(error, listed) -> str:
         key = f"{where}.{extra[0]}" if where != "(top level)" else (extra[0] if extra else where)
         return (f"config: unknown key {key!r}; allowed keys here: "
                 f"{', '.join(allowed) or '(none)'}")
-    if "propertyNames" in error.absolute_schema_path and kind == "enum":
-        return (f"config: {where}: unknown dataset {given!r}; registered datasets: "
-                f"{', '.join(error.validator_value)}")
     if kind == "format" and error.validator_value == "dataset-name":
         return (f"config: {where}: got {given!r}, which is not listed under `datasets:`; "
                 f"listed: {', '.join(sorted(listed)) or '(none)'}")

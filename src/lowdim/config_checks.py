@@ -12,7 +12,8 @@ error names the config key (:func:`naming_config_keys`).
 Each check is a function ``config -> iterable of problems`` registered with
 :func:`config_check`; a problem is one line made by :func:`problem`. Add a check
 by writing one more such function. Facts about a dataset come from
-:func:`dataset_facts`, the one place that reads the registry.
+:func:`dataset_facts`, the one place that reads the registry (or, for the user's
+own data, the headers of the files the config names: :mod:`lowdim.data.own`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from .config import ConfigError
 
 __all__ = ["CHECKS", "DatasetFacts", "cca_job_keys", "check_config", "config_check",
            "config_problems", "dataset_facts", "embedding_job_keys", "naming_config_keys",
-           "problem"]
+           "own_data_problems", "problem"]
 
 logger = logging.getLogger("lowdim")
 
@@ -58,8 +59,30 @@ def problem(key: str, value, allowed: str) -> str:
 
 
 def config_problems(config: dict) -> list[str]:
-    """Every problem the registered checks find in a validated config."""
+    """Every problem the registered checks find in a validated config.
+
+    The user's own data are looked at first (:func:`own_data_problems`): the other
+    checks need their kind and sizes, so they run only when every file reads.
+    """
+    own = own_data_problems(config)
+    if own:
+        return own
     return [line for check in CHECKS for line in check(config)]
+
+
+def own_data_problems(config: dict) -> list[str]:
+    """One line for each own dataset (``datasets: {name: {file: ...}}``) whose files are
+    missing or do not hold what the options say, naming the key and the file."""
+    from .data import OwnDataError, dataset_spec, declares_own_data
+
+    problems = []
+    for name, options in config.get("datasets", {}).items():
+        if declares_own_data(options):
+            try:
+                dataset_spec(name, options).size_bounds(options)
+            except OwnDataError as error:
+                problems.append(str(error))
+    return problems
 
 
 def check_config(config: dict) -> dict:
@@ -112,10 +135,11 @@ class DatasetFacts:
 
 def dataset_facts(config: dict, name: str) -> DatasetFacts:
     """Facts about ``name``, a dataset listed under ``datasets:``, from its registry entry."""
-    from .data import get_spec
+    from .data import dataset_spec
 
-    spec = get_spec(name)
-    options = {**spec.defaults(), **(config.get("datasets", {}).get(name) or {})}
+    given = config.get("datasets", {}).get(name) or {}
+    spec = dataset_spec(name, given)
+    options = {**spec.defaults(), **given}
     sized_by = [key for key in ("n_rows", "n", "n_samples", "limit") if options.get(key)]
     origin = f"datasets.{name}.{sized_by[0]} = {options[sized_by[0]]}" if sized_by else ""
     return DatasetFacts(name, spec.kind, spec.labelled, spec.size_bounds(options), origin)
@@ -129,6 +153,8 @@ def _names_of_kind(config, kinds, labelled=False) -> str:
 
 def _kind_problem(config, key, name, kinds, what, labelled=False):
     """A problem if dataset ``name`` (at ``key``) is not of one of ``kinds`` (or unlabelled)."""
+    from .data import declares_own_data
+
     facts = dataset_facts(config, name)
     if facts.kind not in kinds:
         return problem(key, name, f"must be {what}, but {name} is of kind {facts.kind}; "
@@ -136,8 +162,13 @@ def _kind_problem(config, key, name, kinds, what, labelled=False):
                                   f"{' or '.join(kinds)}: "
                                   f"{_names_of_kind(config, kinds, labelled)}")
     if labelled and not facts.labelled:
+        hint = ""
+        if declares_own_data(config["datasets"].get(name)):
+            hint = (f"; name the label column (csv, tsv) or array (npz, mat) with "
+                    f"datasets.{name}.label, or put a folder's documents in one sub-folder "
+                    f"per label")
         return problem(key, name, f"must be a labelled dataset ({what} with class labels), "
-                                  f"but {name} has no labels")
+                                  f"but {name} has no labels{hint}")
     return None
 
 
@@ -148,11 +179,18 @@ def _enabled(config, name):
 
 
 # -- cca ------------------------------------------------------------------------------------
+def _figure2_datasets(cca) -> list:
+    """``cca.figure2.dataset`` as a list: one name, a list of them, or null (none)."""
+    value = cca["figure2"]["dataset"]
+    return [] if value is None else [value] if isinstance(value, str) else list(value)
+
+
 def _cca_datasets(cca):
     keyed = [(f"cca.figure1.datasets[{i}]", name) for i, name in
              enumerate(cca["figure1"]["datasets"])]
-    if cca["figure2"]["dataset"]:
-        keyed.append(("cca.figure2.dataset", cca["figure2"]["dataset"]))
+    value = cca["figure2"]["dataset"]
+    keyed += [("cca.figure2.dataset" if isinstance(value, str) else f"cca.figure2.dataset[{i}]",
+               name) for i, name in enumerate(_figure2_datasets(cca))]
     return keyed
 
 
@@ -211,7 +249,7 @@ def _cca_sizes(cca, facts, k, k_key):
         yield problem("cca.sappgrad.normalization_size", s,
                       f"must be 0 (10 * n_components) or >= {k_key} = {k}{upper} for "
                       f"dataset {name}")
-    if name == cca["figure2"]["dataset"] and "pca_cca" in cca["figure2"]["methods"]:
+    if name in _figure2_datasets(cca) and "pca_cca" in cca["figure2"]["methods"]:
         for i, m in enumerate(cca["figure2"]["pca_components"]):
             if m < k:
                 yield problem(f"cca.figure2.pca_components[{i}]", m,

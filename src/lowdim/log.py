@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -16,6 +17,8 @@ def log_to_file(path, level: int = logging.INFO) -> logging.Logger:
 
     Workflow scripts call this first, so that every job's log holds its start and
     end lines, progress, warnings and, if it fails, the traceback.
+    Inside a SLURM job (``SLURM_JOB_ID`` set) the first line names the SLURM job,
+    step and node.
 
     Parameters
     ----------
@@ -47,4 +50,10 @@ def log_to_file(path, level: int = logging.INFO) -> logging.Logger:
         previous(exc_type, exc, tb)
 
     sys.excepthook = log_uncaught
+    if "SLURM_JOB_ID" in os.environ:
+        # On a cluster, the log names the scheduler's job: sacct/seff and the SLURM
+        # log (.snakemake/slurm_logs/) are found from it.
+        logger.info("SLURM job %s, step %s, on node %s", os.environ["SLURM_JOB_ID"],
+                    os.environ.get("SLURM_STEP_ID", "batch"),
+                    os.environ.get("SLURMD_NODENAME", "?"))
     return logger

@@ -114,10 +114,10 @@ rule cca_tidy_pcc:
 
 rule cca_tidy_tcc:
     input:
-        trace=f"results/cca/{CCA_FIGURE2}/sappgrad.csv",
+        traces=expand("results/cca/{dataset}/sappgrad.csv", dataset=CCA_FIGURE2),
         heuristics=expand(
             "results/cca/{dataset}/heuristics/{heuristic}.csv",
-            dataset=[CCA_FIGURE2],
+            dataset=CCA_FIGURE2,
             heuristic=cca_heuristics(),
         ),
     output:
@@ -178,11 +178,11 @@ rule cca_figure2:
             caption="../report/cca_figure2.rst",
             category="AppGrad CCA",
             subcategory="Figure 2",
-            labels={"figure": "Figure 2", "dataset": str(CCA_FIGURE2)},
+            labels={"figure": "Figure 2", "dataset": ", ".join(CCA_FIGURE2)},
         ),
         png="results/figures/cca/figure2_tcc.png",
     params:
-        dataset=CCA_FIGURE2,
+        datasets=CCA_FIGURE2,
         profile=config["profile"],
     log:
         "logs/cca_figure2/figure2.log",

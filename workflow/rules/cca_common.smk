@@ -4,12 +4,14 @@ from lowdim.seeding import derive_seed
 
 CCA = config["cca"]
 CCA_FIGURE1 = list(CCA["figure1"]["datasets"])
-CCA_FIGURE2 = CCA["figure2"]["dataset"]
+# one dataset or a list of them (one panel each); [] skips Figure 2
+_FIGURE2 = CCA["figure2"]["dataset"]
+CCA_FIGURE2 = [] if _FIGURE2 is None else [_FIGURE2] if isinstance(_FIGURE2, str) else _FIGURE2
 
 
 def cca_datasets():
     """Every dataset of the cca section: Figure 1's, then Figure 2's."""
-    return list(dict.fromkeys(CCA_FIGURE1 + ([CCA_FIGURE2] if CCA_FIGURE2 else [])))
+    return list(dict.fromkeys(CCA_FIGURE1 + CCA_FIGURE2))
 
 
 def cca_common(dataset):

@@ -14,9 +14,10 @@ if sys.path[0] != _SRC:
 if os.environ.get("PYTHONPATH", "").split(os.pathsep)[0] != _SRC:
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [_SRC, os.environ.get("PYTHONPATH")]))
 
-from lowdim.config import ConfigError, validate_config
+from lowdim.config import ConfigError, check_complete_profile, validate_config
 from lowdim.config_checks import check_config
-from lowdim.data import get_spec
+from lowdim.data import dataset_spec, declares_own_data
+from lowdim.data.own import own_files
 
 
 SCHEMA = Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
@@ -24,6 +25,7 @@ SCHEMA = Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
 # Each key against its schema, then keys against each other and the dataset registry
 # (lowdim.config_checks), so a mistake stops the run before any job starts.
 try:
+    check_complete_profile(config, workflow.overwrite_configfiles)
     _validated = check_config(validate_config(config, SCHEMA))
 except ConfigError as error:
     sys.exit(str(error))
@@ -70,18 +72,28 @@ def configured_datasets():
 
 
 def dataset_npz(name):
-    """Prepared file of dataset `name` (results/data/{name}.npz)."""
-    return f"results/data/{name}.npz"
+    """Prepared file of dataset `name` (results/data/{name}.npz). In a run of a sweep
+    (sweeps.smk), the main run's file when the swept value leaves its options alone:
+    `local` keeps the module's results/ prefix off it."""
+    path = f"results/data/{name}.npz"
+    if name in (config["sweep_run"] or {}).get("shared_datasets", []):
+        return local(path)
+    return path
 
 
 def dataset_options(name):
     """Options of dataset `name`, defaults filled in."""
-    return {**get_spec(name).defaults(), **config["datasets"].get(name, {})}
+    given = config["datasets"].get(name, {})
+    return {**dataset_spec(name, given).defaults(), **given}
 
 
 def raw_files(name):
-    """Local paths of the raw files dataset `name` downloads (none for offline data)."""
-    return [f"{RAW_DIR}/{name}/{remote.filename}" for remote in get_spec(name).files]
+    """Local paths of the raw files dataset `name` downloads (none for offline data), or the
+    files of the user's own data (so that editing them prepares the dataset again)."""
+    given = config["datasets"].get(name, {})
+    if declares_own_data(given):
+        return own_files(name, given)
+    return [f"{RAW_DIR}/{name}/{remote.filename}" for remote in dataset_spec(name).files]
 
 
 def prepare_hint(dataset, key, default):

@@ -1,6 +1,10 @@
-# Datasets: download (remote only) -> prepare -> dataset table.
+# Datasets: download (remote only) -> prepare -> dataset table. A rehearsal first writes
+# format-exact replicas (replica_mirror), which the downloads fetch through resources.mirrors.
 
 from lowdim.data import dataset_names
+
+
+include: "data_common.smk"
 
 
 localrules:
@@ -8,16 +12,38 @@ localrules:
 
 
 wildcard_constraints:
-    dataset="|".join(sorted(dataset_names())),
+    dataset="|".join(sorted(set(dataset_names()) | set(configured_datasets()))),
+
+
+if REPLICA_MANIFEST:
+
+    rule replica_mirror:
+        output:
+            manifest=REPLICA_MANIFEST,
+            files=replica_files(),
+        params:
+            datasets=[name for name in configured_datasets()
+                      if not dataset_spec(name, config["datasets"].get(name)).offline],
+            seed=config["seed"],
+        log:
+            "logs/replica_mirror/replicas.log",
+        conda:
+            CONDA_ENV
+        threads: 1
+        script:
+            "../scripts/replica_mirror.py"
 
 
 rule download:
+    input:
+        manifest=REPLICA_MANIFEST or [],
     output:
         f"{RAW_DIR}/{{dataset}}/{{filename}}",
     params:
         lockfile=config["resources"]["lockfile"],
         timeout=config["resources"]["timeout"],
         retries=config["resources"]["retries"],
+        mirrors=config["resources"]["mirrors"],
     log:
         "logs/download/{dataset}/{filename}.log",
     conda:
@@ -37,6 +63,7 @@ rule prepare:
         options=lambda w: dataset_options(w.dataset),
         raw_dir=RAW_DIR,
         lockfile=config["resources"]["lockfile"],
+        manifest=lambda w: REPLICA_MANIFEST if REPLICA_MANIFEST and remote_files(w.dataset) else "",
     log:
         "logs/prepare/{dataset}.log",
     benchmark:

@@ -21,7 +21,7 @@ def _check_kernel_cca_config():
     if KCCA["enabled"] and not names:
         sys.exit("config: kernel_cca.settings: empty, but kernel_cca.enabled is true")
     for i, setting in enumerate(KCCA["settings"]):
-        kind = get_spec(setting["dataset"]).kind
+        kind = dataset_spec(setting["dataset"], config["datasets"].get(setting["dataset"])).kind
         if kind != "two_view":
             sys.exit(f"config: kernel_cca.settings.{i}.dataset: got {setting['dataset']!r} "
                      f"(kind {kind!r}); expected a two_view dataset")

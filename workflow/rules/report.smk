@@ -27,6 +27,8 @@ rule report_scorecard:
     params:
         papers=SCORECARD_PAPERS,
         profile=config["profile"],
+        # a rehearsal's sweeps are smaller: score a setting not run at the nearest one
+        nearest_settings=config["profile"] == "rehearsal",
     log:
         "logs/report_scorecard/scorecard.log",
     conda:

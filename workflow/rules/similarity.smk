@@ -12,6 +12,7 @@ rule similarity_matrix:
         matrix=SIM_WILDCARDS["matrix"],
     input:
         data=lambda w: dataset_npz(SIM_MATRICES[w.matrix]["dataset"]),
+        model=lambda w: sim_model_inputs(w.matrix),
     output:
         npz="results/similarity/matrices/{matrix}.npz",
         info="results/similarity/matrices/{matrix}.info.csv",
@@ -117,9 +118,9 @@ rule similarity_error_figure:
         eigenvalues=f"{SIM_TIDY}/eigenvalues.csv",
         matrices=f"{SIM_TIDY}/matrices.csv",
     output:
-        pdf="results/figures/similarity/error_vs_sample_fraction.pdf",
+        pdf="results/figures/similarity/figure1_error_vs_sample_fraction.pdf",
         png=report(
-            "results/figures/similarity/error_vs_sample_fraction.png",
+            "results/figures/similarity/figure1_error_vs_sample_fraction.png",
             caption="../report/similarity_errors.rst",
             category="SMS-Nyström",
             subcategory="Approximation error",
@@ -141,9 +142,9 @@ rule similarity_spectra_figure:
         eigenvalues=f"{SIM_TIDY}/eigenvalues.csv",
         submatrices=f"{SIM_TIDY}/submatrix_eigenvalues.csv",
     output:
-        pdf="results/figures/similarity/spectra.pdf",
+        pdf="results/figures/similarity/figure2_spectra.pdf",
         png=report(
-            "results/figures/similarity/spectra.png",
+            "results/figures/similarity/figure2_spectra.png",
             caption="../report/similarity_spectra.rst",
             category="SMS-Nyström",
             subcategory="Spectra",
@@ -189,10 +190,10 @@ rule similarity_diagnostics_table:
 
 FINAL_OUTPUTS.append(
     lambda: [
-        "results/figures/similarity/error_vs_sample_fraction.pdf",
-        "results/figures/similarity/error_vs_sample_fraction.png",
-        "results/figures/similarity/spectra.pdf",
-        "results/figures/similarity/spectra.png",
+        "results/figures/similarity/figure1_error_vs_sample_fraction.pdf",
+        "results/figures/similarity/figure1_error_vs_sample_fraction.png",
+        "results/figures/similarity/figure2_spectra.pdf",
+        "results/figures/similarity/figure2_spectra.png",
         "results/tables/similarity/diagnostics.csv",
         "results/tables/similarity/diagnostics.md",
         "results/tables/similarity/diagnostics.tex",

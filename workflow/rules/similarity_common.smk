@@ -32,7 +32,17 @@ def sim_spec(matrix):
     """The result-changing part of a matrix's config: its kind's options only."""
     spec = SIM_MATRICES[matrix]
     keys = ("kind", "dataset", "n_items", "split", spec["kind"])
-    return sorted_params({key: spec[key] for key in keys})
+    spec = {key: spec[key] for key in keys}
+    if spec["kind"] == "crossencoder":  # a model built from `models:` loads from its path
+        spec["crossencoder"] = {**spec["crossencoder"],
+                                "model": model_path(spec["crossencoder"]["model"])}
+    return sorted_params(spec)
+
+
+def sim_model_inputs(matrix):
+    """The locally built cross-encoder a matrix loads, if any."""
+    spec = SIM_MATRICES[matrix]
+    return model_inputs(spec["crossencoder"]["model"]) if spec["kind"] == "crossencoder" else []
 
 
 def sim_method_options(method):

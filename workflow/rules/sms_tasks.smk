@@ -123,14 +123,14 @@ rule sms_wmd_table:
         tidy=f"{TASKS_TIDY}/wmd_classification.csv",
     output:
         csv=report(
-            f"{TASKS_TABLES}/wmd_classification.csv",
+            f"{TASKS_TABLES}/table1_wmd_classification.csv",
             caption="../report/sms_tasks_wmd_classification.rst",
             category="SMS-Nyström",
             subcategory="WMD classification",
             labels={"table": "WMD document classification (paper Table 1)"},
         ),
-        md=f"{TASKS_TABLES}/wmd_classification.md",
-        tex=f"{TASKS_TABLES}/wmd_classification.tex",
+        md=f"{TASKS_TABLES}/table1_wmd_classification.md",
+        tex=f"{TASKS_TABLES}/table1_wmd_classification.tex",
     params:
         profile=config["profile"],
         small_rank_max=WMDC["small_rank_max"],
@@ -151,11 +151,13 @@ rule sms_glue_matrix:
         task=TASK_WILDCARDS["task"],
     input:
         data=lambda w: dataset_npz(w.task),
+        model=lambda w: model_inputs(GLUE_TASKS[w.task]["model"]),
     output:
         npz=f"{TASKS_DIR}/glue/{{task}}/matrix.npz",
     params:
-        task=lambda w: sorted_params({k: v for k, v in GLUE_TASKS[w.task].items()
-                                     if k not in ("threads", "mem_mb", "runtime", "threshold")}),
+        task=lambda w: sorted_params({**{k: v for k, v in GLUE_TASKS[w.task].items()
+                                        if k not in ("threads", "mem_mb", "runtime", "threshold")},
+                                     "model": model_path(GLUE_TASKS[w.task]["model"])}),
         seed=lambda w: derive_seed(config["seed"], "sms_glue_matrix", w.task),
     log:
         "logs/sms_glue_matrix/{task}.log",

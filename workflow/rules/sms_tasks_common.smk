@@ -115,7 +115,7 @@ def sms_tasks_targets():
     if not TASKS["enabled"]:
         return []
     targets = []
-    parts = (("wmd_classification", WMDC, WMD_CORPORA), ("glue", GLUE, True),
+    parts = (("table1_wmd_classification", WMDC, WMD_CORPORA), ("glue", GLUE, True),
              ("coreference", COREF, COREF_CORPORA))
     for name, part, configured in parts:
         if part["enabled"] and configured:

@@ -9,6 +9,6 @@ from lowdim.plots.cca import figure_tcc_flops
 
 points = pd.read_csv(snakemake.input.csv, keep_default_na=False, na_values=[""])
 points["setting"] = points["setting"].fillna("")
-fig = figure_tcc_flops(points, snakemake.params.dataset,
+fig = figure_tcc_flops(points, snakemake.params.datasets,
                        title_suffix=f" ({snakemake.params.profile})")
 save_figure(fig, snakemake.output.pdf)

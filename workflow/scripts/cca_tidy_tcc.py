@@ -7,8 +7,8 @@ import pandas as pd
 
 from lowdim.tables import write_table
 
-trace = pd.read_csv(snakemake.input.trace).assign(setting="")
-points = pd.concat([trace] + [pd.read_csv(p) for p in snakemake.input.heuristics],
+traces = [pd.read_csv(p).assign(setting="") for p in snakemake.input.traces]
+points = pd.concat(traces + [pd.read_csv(p) for p in snakemake.input.heuristics],
                    ignore_index=True)
 points["log_flops"] = np.log(points["flops"])
 columns = ["dataset", "method", "setting", "iteration", "flops", "log_flops", "flops_performed",

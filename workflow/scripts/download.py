@@ -9,6 +9,11 @@ from lowdim.data.download import download
 
 dataset, filename = snakemake.wildcards.dataset, snakemake.wildcards.filename
 remote = {f.filename: f for f in get_spec(dataset).files}[filename]
+checksums = None
+if snakemake.input.manifest:  # a rehearsal on replicas (profile: rehearsal)
+    from lowdim.data.replicas import read_manifest
+
+    checksums = read_manifest(snakemake.input.manifest)
 download(remote, Path(snakemake.output[0]), dataset=dataset,
          lockfile=snakemake.params.lockfile, timeout=snakemake.params.timeout,
-         retries=snakemake.params.retries)
+         retries=snakemake.params.retries, mirrors=snakemake.params.mirrors, checksums=checksums)

@@ -25,6 +25,15 @@ EIGEN_SOLVERS = ("auto", "dense", "lanczos")
 LANCZOS_MIN_SIZE = 1500
 
 
+def check_random_state(seed) -> np.random.RandomState:
+    """scikit-learn's ``check_random_state``, imported when first called: the Snakefile
+    imports this package (``SMS_METHODS``) at every start-up, two per cluster job, and
+    scikit-learn would be most of its import time."""
+    from sklearn.utils import check_random_state as sklearn_check_random_state
+
+    return sklearn_check_random_state(seed)
+
+
 def as_oracle(K, name="oracle") -> SimilarityOracle:
     """Return ``K`` if it is an oracle, else wrap a dense or sparse matrix in a :class:`DenseOracle`.
 

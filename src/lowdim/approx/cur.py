@@ -7,9 +7,9 @@ matrix ``U``; neither needs ``K`` to be symmetric or PSD.
 from __future__ import annotations
 
 import numpy as np
-from sklearn.utils import check_random_state
 
 from .._validation import check_choice
+from ._linalg import check_random_state
 from ._linalg import (as_oracle, check_rtol, check_sample_size, draw_order, pinv,
                       pinv_symmetric)
 from ._lowrank import LowRankApprox

@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import scipy.linalg
-from sklearn.utils import check_random_state
+
+from ._linalg import check_random_state
 
 __all__ = ["spectrum_summary", "spectrum_tables", "submatrix_eigenvalues", "zero_tolerance"]
 

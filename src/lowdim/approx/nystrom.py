@@ -17,10 +17,10 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from sklearn.utils import check_random_state
 
 from ..similarity import full_matrix
 from .._validation import check_choice, check_number
+from ._linalg import check_random_state
 from ._linalg import (EIGEN_SOLVERS, as_oracle, check_rtol, check_sample_size, draw_order,
                       lambda_min, pinv_symmetric, require_symmetric)
 from ._lowrank import LowRankApprox

@@ -6,13 +6,27 @@ and only then renames it into place. Each address is tried ``retries`` times
 with exponential backoff, then the mirrors in order; when all fail, one
 :class:`DownloadError` lists every address and why it failed.
 
+*Mirrors* (``mirrors=``, the workflow's ``resources.mirrors``) are base
+addresses tried before the registry's own, laid out as
+``<base>/<dataset>/<filename>``: an institutional mirror, or a directory
+holding an already-downloaded copy.
+
 Files without a published checksum are pinned on their first verified
 download in the lock file (:mod:`lowdim.data.lock`); later downloads and
-cached copies must match the pin.
+cached copies must match the pin. Only a whole file is pinned: an archive or
+compressed file must first pass the integrity check of its container
+(:mod:`lowdim.data.integrity`), so a truncated first download is retried,
+never pinned. Files with no container (plain text) are pinned only after the
+dataset's parser has accepted them (:func:`pin_parsed`).
 
-:func:`ensure_file` is what the workflow calls: it re-verifies a cached file
-and replaces it if it is corrupt. Only the standard library is used
-(``urllib.request``; ``http``, ``https`` and ``file`` addresses). Nothing
+A *replica manifest* (``checksums=``, from :mod:`lowdim.data.replicas`) gives
+the checksums of format-exact replicas; only the rehearsal profile passes one.
+
+:func:`download` is what the workflow's download rule calls;
+:func:`verify_dataset_files` is what ``prepare`` calls: it verifies the local
+copies and never downloads. :func:`ensure_file` (for library users) re-verifies
+a cached file and replaces it if it is corrupt. Only the standard library is
+used (``urllib.request``; ``http``, ``https`` and ``file`` addresses). Nothing
 downloaded is ever unpickled.
 """
 
@@ -24,16 +38,19 @@ import logging
 import socket
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
 from ..io import atomic_path
 from ..progress import Progress
 from . import lock
+from .integrity import CorruptFileError, check_container
 from .registry import DatasetSpec, RemoteFile, get_spec
 
-__all__ = ["DownloadError", "ChecksumError", "download", "verify_file", "ensure_file",
-           "ensure_dataset_files", "sha256_file", "DEFAULT_RAW_ROOT"]
+__all__ = ["DownloadError", "ChecksumError", "RawFileError", "download", "verify_file",
+           "ensure_file", "ensure_dataset_files", "verify_dataset_files", "pin_parsed",
+           "mirror_urls", "sha256_file", "DEFAULT_RAW_ROOT"]
 
 #: Where raw files live: ``<raw root>/<dataset>/<filename>`` (kept across ``results/`` wipes).
 DEFAULT_RAW_ROOT = Path("resources/raw")
@@ -81,6 +98,13 @@ class ChecksumError(ValueError):
         self.expected, self.got = expected, got
 
 
+class RawFileError(OSError):
+    """A raw file that ``prepare`` needs is missing or fails verification.
+
+    The message names the file, why, and how to fetch it again.
+    """
+
+
 class _AttemptFailed(Exception):
     """One attempt on one address failed; ``retry`` says whether trying again may help."""
 
@@ -99,8 +123,43 @@ def sha256_file(path, chunk: int = _CHUNK) -> tuple[str, int]:
     return digest.hexdigest(), size
 
 
-def _expected(remote: RemoteFile, dataset: str, lockfile) -> tuple[str | None, int | None, str]:
+def mirror_urls(mirrors, dataset: str, filename: str) -> list[str]:
+    """Addresses ``<base>/<dataset>/<filename>`` of ``filename`` on each mirror, in order.
+
+    Parameters
+    ----------
+    mirrors : sequence of str
+        Base addresses: ``http://``, ``https://`` or ``file://`` URLs, or local
+        directories (absolute, or relative to the working directory), which
+        become ``file://`` URLs.
+    dataset, filename : str
+
+    Raises
+    ------
+    ValueError
+        If a base has another scheme (e.g. ``ftp://``).
+    """
+    urls = []
+    for base in mirrors:
+        base = str(base)
+        scheme = base.split("://", 1)[0] if "://" in base else ""
+        if scheme in ("http", "https", "file"):
+            quoted = urllib.parse.quote(f"{dataset}/{filename}")
+            urls.append(f"{base.rstrip('/')}/{quoted}")
+        elif scheme:
+            raise ValueError(f"mirror {base!r}: the scheme must be http, https or file "
+                             f"(or give a local directory), got {scheme!r}")
+        else:
+            urls.append((Path(base).resolve() / dataset / filename).as_uri())
+    return urls
+
+
+def _expected(remote: RemoteFile, dataset: str, lockfile,
+              checksums=None) -> tuple[str | None, int | None, str]:
     """The checksum and size to verify against, and where they come from."""
+    replica = (checksums or {}).get(dataset, {}).get(remote.filename)
+    if replica is not None:
+        return replica["sha256"], replica["size"], "replica manifest"
     if remote.sha256 is not None:
         return remote.sha256, remote.size, "registry"
     entry = lock.get_pin(dataset, remote.filename, lockfile)
@@ -119,7 +178,7 @@ def _validate_args(timeout, retries, backoff):
 
 
 def download(remote: RemoteFile, dest, *, dataset: str, lockfile=None, timeout: float = 30.0,
-             retries: int = 3, backoff: float = 0.5) -> Path:
+             retries: int = 3, backoff: float = 0.5, mirrors=(), checksums=None) -> Path:
     """Download ``remote`` to ``dest``, verified, trying each address in turn.
 
     Parameters
@@ -140,6 +199,12 @@ def download(remote: RemoteFile, dest, *, dataset: str, lockfile=None, timeout: 
         size or checksum mismatches are not retried on the same address.
     backoff : float, default=0.5
         Seconds before the second attempt on an address; doubled each time.
+    mirrors : sequence of str, default=()
+        Base addresses tried first, in order (see :func:`mirror_urls`).
+    checksums : dict, optional
+        A replica manifest ``{dataset: {filename: {"sha256", "size"}}}``
+        (:func:`lowdim.data.replicas.read_manifest`); its entries replace the
+        registry's and the lock file's. Only for rehearsals on replicas.
 
     Returns
     -------
@@ -154,12 +219,14 @@ def download(remote: RemoteFile, dest, *, dataset: str, lockfile=None, timeout: 
     _validate_args(timeout, retries, backoff)
     dest = Path(dest)
     attempts: list[tuple[str, str]] = []
-    for url in remote.urls:
+    urls = mirror_urls(mirrors, dataset, remote.filename) + list(remote.urls)
+    for url in urls:
         for attempt in range(retries):
             if attempt and backoff:
                 time.sleep(backoff * 2 ** (attempt - 1))
             try:
-                _attempt(remote, url, dest, dataset=dataset, lockfile=lockfile, timeout=timeout)
+                _attempt(remote, url, dest, dataset=dataset, lockfile=lockfile, timeout=timeout,
+                         checksums=checksums)
                 return dest
             except _AttemptFailed as exc:
                 attempts.append((url, exc.reason))
@@ -167,12 +234,12 @@ def download(remote: RemoteFile, dest, *, dataset: str, lockfile=None, timeout: 
                              remote.filename, attempt + 1, retries, url, exc.reason)
                 if not exc.retry:
                     break
-    raise DownloadError(_failure_message(remote, dataset, attempts), attempts)
+    raise DownloadError(_failure_message(remote, dataset, attempts, urls), attempts)
 
 
-def _attempt(remote, url, dest, *, dataset, lockfile, timeout):
+def _attempt(remote, url, dest, *, dataset, lockfile, timeout, checksums):
     """Fetch ``url`` to a temporary file, verify it and rename it onto ``dest``."""
-    sha256, size, origin = _expected(remote, dataset, lockfile)
+    sha256, size, origin = _expected(remote, dataset, lockfile, checksums)
     with atomic_path(dest) as tmp:
         got_sha, got_size = _fetch(url, tmp, expected_size=size, timeout=timeout,
                                    desc=f"download {dataset}/{remote.filename} from {url}")
@@ -180,14 +247,33 @@ def _attempt(remote, url, dest, *, dataset, lockfile, timeout):
             raise _AttemptFailed(f"size mismatch: expected {size} bytes, got {got_size}"
                                  f" ({origin})", retry=False)
         if sha256 is None:
-            entry = lock.pin(dataset, remote.filename, sha256=got_sha, size=got_size, url=url,
-                             lockfile=lockfile)
-            sha256, origin = entry["sha256"], "lock file"
-        if got_sha != sha256:
+            sha256, origin = _pin_if_whole(tmp, remote, dataset, got_sha, got_size, url,
+                                           lockfile)
+        if sha256 is not None and got_sha != sha256:
             raise _AttemptFailed(f"checksum mismatch: expected {sha256} got {got_sha} "
                                  f"({origin})", retry=False)
-    _LOG.info("download %s/%s: verified sha256 %s, saved to %s", dataset, remote.filename,
-              got_sha, dest)
+    _LOG.info("download %s/%s: sha256 %s (%s), saved to %s", dataset, remote.filename,
+              got_sha, origin, dest)
+
+
+def _pin_if_whole(path, remote, dataset, got_sha, got_size, url, lockfile):
+    """Pin a download with no expected checksum if its container is whole.
+
+    Returns the checksum now in effect and its origin: the pin (ours, or one
+    another job made first), or ``(None, "unpinned")`` for a file with no
+    container to check, which :func:`pin_parsed` pins once it has been parsed.
+    """
+    try:
+        whole = check_container(path, remote.filename)
+    except CorruptFileError as exc:  # a truncated transfer: try again, pin nothing
+        raise _AttemptFailed(f"incomplete or corrupt file: {exc}", retry=True) from exc
+    if not whole:
+        _LOG.info("download %s/%s: no checksum and no container to check; it is pinned "
+                  "once its parser accepts it", dataset, remote.filename)
+        return None, "unpinned"
+    entry = lock.pin(dataset, remote.filename, sha256=got_sha, size=got_size, url=url,
+                     lockfile=lockfile)
+    return entry["sha256"], "lock file"
 
 
 def _fetch(url, tmp, *, expected_size, timeout, desc) -> tuple[str, int]:
@@ -259,10 +345,10 @@ def _describe(exc: BaseException, timeout: float, got: int) -> tuple[str, bool]:
     raise exc
 
 
-def _failure_message(remote, dataset, attempts) -> str:
+def _failure_message(remote, dataset, attempts, urls) -> str:
     lines = [f"could not download {remote.filename!r} of dataset {dataset!r}: all "
-             f"{len(remote.urls)} address(es) failed"]
-    for url in remote.urls:
+             f"{len(urls)} address(es) failed"]
+    for url in urls:
         reasons = [r for u, r in attempts if u == url]
         distinct = list(dict.fromkeys(reasons))
         tries = f" ({len(reasons)} attempts)" if len(reasons) > 1 else ""
@@ -270,11 +356,15 @@ def _failure_message(remote, dataset, attempts) -> str:
     return "\n".join(lines)
 
 
-def verify_file(path, remote: RemoteFile, *, dataset: str, lockfile=None) -> str:
-    """Check the file at ``path`` against the published or pinned size and SHA-256.
+def verify_file(path, remote: RemoteFile, *, dataset: str, lockfile=None, checksums=None,
+                pin: bool = True) -> str:
+    """Check the file at ``path`` against the expected size and SHA-256.
 
-    A file with neither a published checksum nor a pin (e.g. copied in by
-    hand for an offline machine) is pinned now, after its size is checked.
+    The expected values come from a replica manifest (``checksums``), the
+    registry or the lock file, in that order. A file with none of them (e.g.
+    copied in by hand for an offline machine) must pass the integrity check of
+    its container; it is then pinned if ``pin`` (a file with no container to
+    check is left for :func:`pin_parsed`).
 
     Returns
     -------
@@ -284,13 +374,14 @@ def verify_file(path, remote: RemoteFile, *, dataset: str, lockfile=None) -> str
     Raises
     ------
     ChecksumError
-        If the size or the digest differs; the message names the dataset, the
-        file, the expected and the actual value.
+        If the size or the digest differs, or an unpinned file's container is
+        truncated or corrupt; the message names the dataset, the file, the
+        expected and the actual value.
     FileNotFoundError
         If ``path`` does not exist.
     """
     path = Path(path)
-    sha256, size, origin = _expected(remote, dataset, lockfile)
+    sha256, size, origin = _expected(remote, dataset, lockfile, checksums)
     got_sha, got_size = sha256_file(path)
     where = f"dataset {dataset!r}, file {remote.filename!r} at {str(path)!r}"
     if size is not None and got_size != size:
@@ -298,6 +389,15 @@ def verify_file(path, remote: RemoteFile, *, dataset: str, lockfile=None) -> str
                             f"got {got_size}", dataset=dataset, filename=remote.filename,
                             expected=size, got=got_size)
     if sha256 is None:
+        try:
+            whole = check_container(path, remote.filename)
+        except CorruptFileError as exc:
+            raise ChecksumError(f"{where}: no checksum to compare with, and {exc}",
+                                dataset=dataset, filename=remote.filename,
+                                expected="a whole container", got="truncated or corrupt") \
+                from exc
+        if not (whole and pin):
+            return got_sha
         entry = lock.pin(dataset, remote.filename, sha256=got_sha, size=got_size,
                          url=path.resolve().as_uri(), lockfile=lockfile)
         sha256, origin = entry["sha256"], "lock file"
@@ -308,7 +408,7 @@ def verify_file(path, remote: RemoteFile, *, dataset: str, lockfile=None) -> str
     return got_sha
 
 
-def ensure_file(remote: RemoteFile, dest, *, dataset: str, lockfile=None,
+def ensure_file(remote: RemoteFile, dest, *, dataset: str, lockfile=None, checksums=None,
                 **download_kwargs) -> Path:
     """Return ``dest`` holding a verified copy of ``remote``, downloading if needed.
 
@@ -317,10 +417,10 @@ def ensure_file(remote: RemoteFile, dest, *, dataset: str, lockfile=None,
 
     Parameters
     ----------
-    remote, dest, dataset, lockfile
+    remote, dest, dataset, lockfile, checksums
         As for :func:`download`.
     **download_kwargs
-        ``timeout``, ``retries``, ``backoff`` passed to :func:`download`.
+        ``timeout``, ``retries``, ``backoff``, ``mirrors`` passed to :func:`download`.
 
     Returns
     -------
@@ -329,18 +429,19 @@ def ensure_file(remote: RemoteFile, dest, *, dataset: str, lockfile=None,
     dest = Path(dest)
     if dest.exists():
         try:
-            verify_file(dest, remote, dataset=dataset, lockfile=lockfile)
+            verify_file(dest, remote, dataset=dataset, lockfile=lockfile, checksums=checksums)
             _LOG.info("%s/%s: cached copy at %s verified", dataset, remote.filename, dest)
             return dest
         except ChecksumError as exc:
             _LOG.warning("%s; removing it and downloading again", exc)
             dest.unlink()
-    return download(remote, dest, dataset=dataset, lockfile=lockfile, **download_kwargs)
+    return download(remote, dest, dataset=dataset, lockfile=lockfile, checksums=checksums,
+                    **download_kwargs)
 
 
 def ensure_dataset_files(dataset: str | DatasetSpec, raw_root=DEFAULT_RAW_ROOT, *, lockfile=None,
-                         **download_kwargs) -> dict[str, Path]:
-    """Verified local copies of every file of a dataset, for :meth:`DatasetSpec.prepare`.
+                         checksums=None, **download_kwargs) -> dict[str, Path]:
+    """Verified local copies of every file of a dataset, downloaded if needed (library use).
 
     Parameters
     ----------
@@ -348,10 +449,10 @@ def ensure_dataset_files(dataset: str | DatasetSpec, raw_root=DEFAULT_RAW_ROOT, 
         Registry name or spec.
     raw_root : str or Path, default="resources/raw"
         Files go to ``raw_root/<dataset>/<filename>``.
-    lockfile : path, optional
+    lockfile, checksums : optional
         As for :func:`download`.
     **download_kwargs
-        ``timeout``, ``retries``, ``backoff``.
+        ``timeout``, ``retries``, ``backoff``, ``mirrors``.
 
     Returns
     -------
@@ -361,5 +462,70 @@ def ensure_dataset_files(dataset: str | DatasetSpec, raw_root=DEFAULT_RAW_ROOT, 
     spec = dataset if isinstance(dataset, DatasetSpec) else get_spec(dataset)
     directory = Path(raw_root) / spec.name
     return {remote.filename: ensure_file(remote, directory / remote.filename, dataset=spec.name,
-                                         lockfile=lockfile, **download_kwargs)
+                                         lockfile=lockfile, checksums=checksums,
+                                         **download_kwargs)
             for remote in spec.files}
+
+
+def verify_dataset_files(dataset: str | DatasetSpec, raw_root=DEFAULT_RAW_ROOT, *,
+                         lockfile=None, checksums=None) -> dict[str, Path]:
+    """Verified local copies of every file of a dataset; never downloads.
+
+    What the workflow's ``prepare`` runs: downloads happen only in the
+    ``download`` rule (on a cluster, a compute job must not reach the network).
+
+    Returns
+    -------
+    raw_files : dict of str -> Path
+
+    Raises
+    ------
+    RawFileError
+        If a file is missing or fails verification: one message naming the
+        file, why, and how to fetch it again.
+    """
+    spec = dataset if isinstance(dataset, DatasetSpec) else get_spec(dataset)
+    directory = Path(raw_root) / spec.name
+    raw = {}
+    for remote in spec.files:
+        path = directory / remote.filename
+        try:
+            verify_file(path, remote, dataset=spec.name, lockfile=lockfile, checksums=checksums,
+                        pin=False)
+        except (ChecksumError, FileNotFoundError) as exc:
+            why = "is missing" if isinstance(exc, FileNotFoundError) else f"fails verification: {exc}"
+            raise RawFileError(f"dataset {spec.name!r}: raw file {str(path)!r} {why}. Fetch it "
+                               f"again with `snakemake --cores 1 --force {path}` (and the "
+                               f"--configfile of this run), or delete it and rerun") from exc
+        raw[remote.filename] = path
+    return raw
+
+
+def pin_parsed(dataset: str | DatasetSpec, raw_files, *, lockfile=None, checksums=None) -> list:
+    """Pin the files of a dataset that have no checksum yet, now that its parser accepted them.
+
+    Call after :meth:`DatasetSpec.prepare` succeeded on ``raw_files``: plain
+    files (text, TSV) have no container whose integrity could be checked at
+    download time, so a parse is the only evidence that they are whole.
+
+    Returns
+    -------
+    pinned : list of str
+        File names pinned now.
+    """
+    spec = dataset if isinstance(dataset, DatasetSpec) else get_spec(dataset)
+    pinned = []
+    for remote in spec.files:
+        if _expected(remote, spec.name, lockfile, checksums)[0] is not None:
+            continue
+        path = Path(raw_files[remote.filename])
+        sha256, size = sha256_file(path)
+        entry = lock.pin(spec.name, remote.filename, sha256=sha256, size=size,
+                         url=path.resolve().as_uri(), lockfile=lockfile)
+        if entry["sha256"] != sha256:
+            raise ChecksumError(f"dataset {spec.name!r}, file {remote.filename!r}: pinned "
+                                f"meanwhile to sha256 {entry['sha256']}, the parsed copy has "
+                                f"{sha256}", dataset=spec.name, filename=remote.filename,
+                                expected=entry["sha256"], got=sha256)
+        pinned.append(remote.filename)
+    return pinned

@@ -9,9 +9,9 @@ from pathlib import Path
 import pandas as pd
 
 from ..io import atomic_path
-from .download import ensure_dataset_files
+from .download import pin_parsed, verify_dataset_files
 from .prepared import save_dataset, summarize
-from .registry import get_spec
+from .registry import dataset_spec
 
 __all__ = ["prepare_dataset", "write_prepared"]
 
@@ -19,34 +19,45 @@ logger = logging.getLogger("lowdim.data")
 
 
 def prepare_dataset(name: str, options: dict | None = None, raw_dir="resources/raw",
-                    lockfile=None, **download_kwargs):
-    """Verify (or re-fetch) the raw files of ``name`` and parse them.
+                    lockfile=None, checksums=None):
+    """Verify the raw files of ``name`` and parse them; never downloads.
 
-    A cached raw file is re-verified before use; a corrupt one is replaced by a
-    fresh verified download, never parsed.
+    A raw file that is missing or fails verification stops the job with one
+    message naming the file and how to fetch it again (the workflow's
+    ``download`` rule, or :func:`lowdim.data.ensure_dataset_files`). Files
+    without a checksum are pinned in the lock file once the parser has
+    accepted them.
 
     Parameters
     ----------
     name : str
-        Registry name.
+        Registry name, or the name of the user's own data (declared by ``options``).
     options : dict, optional
         Dataset options (defaults filled from the registry).
     raw_dir : str or Path
         Directory holding ``<name>/<filename>`` raw files.
     lockfile : str or Path, optional
         Lock file of checksums pinned on first download.
-    **download_kwargs
-        Passed to :func:`lowdim.data.download.ensure_file` (timeout, retries).
+    checksums : dict, optional
+        Replica manifest (rehearsal only), see :func:`lowdim.data.download.download`.
 
     Returns
     -------
     dataset : lowdim.data.Dataset
+
+    Raises
+    ------
+    lowdim.data.download.RawFileError
+        If a raw file is missing or corrupt.
     """
-    spec = get_spec(name)
-    raw = ensure_dataset_files(spec, raw_dir, lockfile=lockfile, **download_kwargs)
+    spec = dataset_spec(name, options)
+    raw = verify_dataset_files(spec, raw_dir, lockfile=lockfile, checksums=checksums)
     start = time.perf_counter()
     logger.info("prepare %s: start (options %s)", name, options or {})
     dataset = spec.prepare(raw, **(options or {}))
+    pinned = pin_parsed(spec, raw, lockfile=lockfile, checksums=checksums)
+    if pinned:
+        logger.info("prepare %s: pinned %s now that they parse", name, pinned)
     logger.info("prepare %s: done, %d items in %.2f s", name, dataset.n,
                 time.perf_counter() - start)
     return dataset

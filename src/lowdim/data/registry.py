@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 __all__ = ["KINDS", "RemoteFile", "DatasetSpec", "REGISTRY", "register", "get_spec",
-           "dataset_names"]
+           "dataset_names", "dataset_spec"]
 
 _SCHEMES = ("https", "http", "file")
 _SHA256 = re.compile(r"[0-9a-f]{64}")
@@ -231,3 +231,14 @@ def get_spec(name: str) -> DatasetSpec:
 def dataset_names(offline: bool | None = None) -> list[str]:
     """Sorted registry names, optionally only the offline (or only the remote) ones."""
     return sorted(n for n, s in REGISTRY.items() if offline is None or s.offline == offline)
+
+
+def dataset_spec(name: str, options=None) -> DatasetSpec:
+    """The spec of dataset ``name`` as the config declares it: the registry's, or, for a
+    name the registry does not have whose ``options`` give a ``file`` (or ``file_x`` and
+    ``file_y``), one for the user's own data (:func:`lowdim.data.own.own_spec`)."""
+    from .own import declares_own_data, own_spec
+
+    if name not in REGISTRY and declares_own_data(options):
+        return own_spec(name, options)
+    return get_spec(name)

@@ -6,14 +6,13 @@ import re
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 __all__ = ["tokenize", "bag_of_words"]
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9'\-]*[a-z0-9]|[a-z0-9]")
 
 
-def tokenize(text: str, stop_words=ENGLISH_STOP_WORDS, min_length: int = 1) -> list[str]:
+def tokenize(text: str, stop_words=None, min_length: int = 1) -> list[str]:
     """Lower-case word tokens of ``text``, without stop words.
 
     Kusner et al. (2015) remove the SMART stop list before computing WMD; we use
@@ -23,7 +22,8 @@ def tokenize(text: str, stop_words=ENGLISH_STOP_WORDS, min_length: int = 1) -> l
     Parameters
     ----------
     text : str
-    stop_words : collection of str
+    stop_words : collection of str, default=None
+        None: scikit-learn's ``ENGLISH_STOP_WORDS``.
     min_length : int, default=1
         Drop tokens shorter than this.
 
@@ -31,6 +31,10 @@ def tokenize(text: str, stop_words=ENGLISH_STOP_WORDS, min_length: int = 1) -> l
     -------
     tokens : list of str
     """
+    if stop_words is None:
+        # Imported here: the dataset registry (hence every Snakemake start-up, two per
+        # cluster job) imports this module, and scikit-learn is most of its import time.
+        from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS as stop_words
     tokens = _TOKEN.findall(text.lower())
     return [t for t in tokens if len(t) >= min_length and t not in stop_words]
 

@@ -10,15 +10,36 @@
   :func:`cooccurrence_sgns`, :func:`classical_mds`.
 """
 
-from .baselines import (METHODS, NEIGHBOR_PARAMETER, IsomapEmbedding, LaplacianEigenmaps,
-                        LLEEmbedding, PCAEmbedding, UMAPEmbedding, isometric_dense_rows,
-                        make_embedder)
-from .graph import CSRGraph, add_self_loops_to_isolated, as_csr_graph, cosine_knn_graph
-from .cooccurrence import cooccurrence_sgns, window_cooccurrences
-from .mds import ClassicalMDS, MDSEmbedding, classical_mds
-from .skipgram import skipgram_embedding
-from .vec2vec import IsolatedSamplesWarning, Vec2Vec
-from .walks import random_walks
+import importlib
+
+# Submodule of each public name. The names load on first use (PEP 562), so that the
+# workflow's start-up, which reads `lowdim.embedding.timing`, does not import scikit-learn
+# and umap through the estimators: every cluster job starts Snakemake twice.
+_EXPORTS = {
+    "baselines": ["METHODS", "NEIGHBOR_PARAMETER", "IsomapEmbedding", "LaplacianEigenmaps",
+                  "LLEEmbedding", "PCAEmbedding", "UMAPEmbedding", "isometric_dense_rows",
+                  "make_embedder"],
+    "graph": ["CSRGraph", "add_self_loops_to_isolated", "as_csr_graph", "cosine_knn_graph"],
+    "cooccurrence": ["cooccurrence_sgns", "window_cooccurrences"],
+    "mds": ["ClassicalMDS", "MDSEmbedding", "classical_mds"],
+    "skipgram": ["skipgram_embedding"],
+    "vec2vec": ["IsolatedSamplesWarning", "Vec2Vec"],
+    "walks": ["random_walks"],
+}
+_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
+
+
+def __getattr__(name):
+    if name not in _MODULE_OF:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_MODULE_OF[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_MODULE_OF))
+
 
 __all__ = ["METHODS", "NEIGHBOR_PARAMETER", "CSRGraph", "ClassicalMDS", "IsolatedSamplesWarning",
            "IsomapEmbedding", "LLEEmbedding", "LaplacianEigenmaps", "MDSEmbedding",

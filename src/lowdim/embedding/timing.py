@@ -19,8 +19,6 @@ import pandas as pd
 
 from ..data import get_spec
 from ..io import read_benchmark
-from .baselines import NEIGHBOR_PARAMETER
-from .experiments import fit_embedding
 
 __all__ = ["timing_data", "timing_values", "timing_sweep", "timing_table", "WARMUP_SAMPLES"]
 
@@ -98,6 +96,11 @@ def timing_sweep(axis, values, method, *, fixed, n_components, n_neighbors, para
         the second: compilation and lazy imports), ``n_jobs``, ``seed``,
         ``lowdim_version``.
     """
+    # The estimators (scikit-learn, umap) load here, not with the module: the workflow reads
+    # `timing_values` at every start-up.
+    from .baselines import NEIGHBOR_PARAMETER
+    from .experiments import fit_embedding
+
     values = [int(v) for v in values]
     if not values:
         raise ValueError("`values` is empty: nothing to time")
@@ -126,6 +129,8 @@ def timing_sweep(axis, values, method, *, fixed, n_components, n_neighbors, para
 
 def _warm_up(axis, values, fixed, warmup_samples, seed, fit):
     """Fit twice on a small problem of the same kind; return cold minus warm seconds."""
+    from .experiments import fit_embedding
+
     if axis == "n_samples":
         data = timing_data(axis, min(int(warmup_samples), max(values)), fixed, seed=seed + 1)
     else:

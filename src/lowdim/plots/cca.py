@@ -54,8 +54,8 @@ def figure_pcc(trace: pd.DataFrame, datasets=None, title_suffix: str = ""):
     return fig
 
 
-def figure_tcc_flops(points: pd.DataFrame, dataset: str, title_suffix: str = ""):
-    """Figure 2: in-sample TCC against log(FLOP) on one large dataset.
+def figure_tcc_flops(points: pd.DataFrame, dataset, title_suffix: str = ""):
+    """Figure 2: in-sample TCC against log(FLOP) on a large dataset (one panel each).
 
     Stochastic AppGrad is a curve (its checkpoints); each heuristic setting is a
     point, PCA-CCA settings (m) joined in order of cost.
@@ -64,16 +64,23 @@ def figure_tcc_flops(points: pd.DataFrame, dataset: str, title_suffix: str = "")
     ----------
     points : DataFrame
         Tidy rows with ``dataset``, ``method``, ``setting``, ``log_flops``, ``tcc_in``.
-    dataset : str
+    dataset : str or list of str
 
     Returns
     -------
     fig : matplotlib.figure.Figure
     """
     use_style()
-    fig, axes = panel_grid(1, 1, 4.6, 3.2)
-    ax = axes[0]
-    rows = points[points["dataset"] == dataset]
+    datasets = [dataset] if isinstance(dataset, str) else list(dataset)
+    fig, axes = panel_grid(len(datasets), 2, 4.6, 3.2)
+    for ax, name in zip(axes, datasets):
+        _tcc_panel(ax, points[points["dataset"] == name], f"{name}{title_suffix}")
+    fig.tight_layout()
+    return fig
+
+
+def _tcc_panel(ax, rows, title):
+    """One dataset's panel of Figure 2."""
     for method, part in rows.groupby("method", sort=False):
         style = method_style(method)
         part = part.sort_values("log_flops")
@@ -84,9 +91,7 @@ def figure_tcc_flops(points: pd.DataFrame, dataset: str, title_suffix: str = "")
             for _, row in part.iterrows():
                 ax.annotate(str(row["setting"]), (row["log_flops"], row["tcc_in"]),
                             textcoords="offset points", xytext=(3, -8), fontsize=6)
-    ax.set_title(f"{dataset}{title_suffix}")
+    ax.set_title(title)
     ax.set_xlabel("log(FLOP) (natural log)")
     ax.set_ylabel("TCC (sum of k canonical correlations)")
     ax.legend(loc="best", frameon=False)
-    fig.tight_layout()
-    return fig

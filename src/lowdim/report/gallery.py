@@ -13,10 +13,10 @@ __all__ = ["GALLERY", "copy_figures", "reproduction_section", "gallery_section",
 
 #: (file under results/figures, caption) of the figures shown in the README.
 GALLERY = (
-    ("similarity/error_vs_sample_fraction.png",
+    ("similarity/figure1_error_vs_sample_fraction.png",
      "SMS-Nyström paper, Figure 1: relative error against sample fraction. Classic Nyström blows up "
      "on the indefinite MLP similarity of digits; SMS-Nyström does not."),
-    ("similarity/spectra.png",
+    ("similarity/figure2_spectra.png",
      "SMS-Nyström paper, Figure 2: spectra and the smallest eigenvalue of random principal submatrices."),
     ("embedding/figure4_knn_accuracy.png",
      "Vec2vec paper, Figure 4: kNN accuracy (mean ± 2 sd over 4 folds) of Vec2vec and the baselines."),

@@ -6,6 +6,11 @@ A reproduced value is the mean (or median) over the matching rows of a tidy CSV
 (``abs``, or ``rel`` times ``|published|``; both may be given, the looser wins),
 *differs* otherwise, and *not run* (with the reason) when this profile did not
 produce the value.
+
+A rehearsal on replicas (``nearest_settings=True``) runs smaller sweeps than the
+papers: an entry whose numeric setting (e.g. ``n_samples: 20000``) was not run is
+scored at the nearest setting that was, and its reason says which. Its verdict
+checks that the path from raw data to this number works, not the number.
 """
 
 from __future__ import annotations
@@ -32,8 +37,35 @@ def within_tolerance(value: float, published: float, tolerance: dict) -> bool:
     return abs(value - published) <= allowed * (1 + 1e-9) + 1e-12
 
 
-def _values(source: dict, root: Path, cache: dict):
-    """The matching values of ``source``, or a reason why there are none."""
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _where_mask(table, where: dict, nearest_settings: bool):
+    """Rows matching ``where``, and ``{key: (wanted, used)}`` for settings replaced by the
+    nearest one run (categorical keys are matched first, numeric ones after)."""
+    mask = np.ones(len(table), dtype=bool)
+    replaced = {}
+    for key, wanted in sorted(where.items(), key=lambda kv: _is_number(kv[1])):
+        hit = (table[key] == wanted).to_numpy() | (table[key].astype(str) == str(wanted)).to_numpy()
+        if nearest_settings and _is_number(wanted) and mask.any() and not (mask & hit).any():
+            values = pd.to_numeric(table[key], errors="coerce").to_numpy(dtype=float)
+            candidates = values[mask & np.isfinite(values)]
+            if candidates.size:
+                used = candidates[np.argmin(np.abs(candidates - float(wanted)))]
+                hit = values == used
+                replaced[key] = (wanted, int(used) if float(used).is_integer() else float(used))
+        mask &= hit
+    return mask, replaced
+
+
+def _values(source: dict, root: Path, cache: dict, nearest_settings: bool = False,
+            replaced: dict | None = None):
+    """The matching values of ``source``, or a reason why there are none.
+
+    Settings replaced by the nearest one run (``nearest_settings``) are added to
+    ``replaced``.
+    """
     path = root / source["file"]
     if not path.exists():
         return None, f"{source['file']} was not produced by this profile"
@@ -43,11 +75,13 @@ def _values(source: dict, root: Path, cache: dict):
     column = source["column"]
     if column not in table.columns:
         return None, f"{source['file']} has no column {column!r}"
-    mask = np.ones(len(table), dtype=bool)
-    for key, wanted in (source.get("where") or {}).items():
+    where = source.get("where") or {}
+    for key in where:
         if key not in table.columns:
             return None, f"{source['file']} has no column {key!r}"
-        mask &= (table[key] == wanted).to_numpy() | (table[key].astype(str) == str(wanted)).to_numpy()
+    mask, used = _where_mask(table, where, nearest_settings)
+    if replaced is not None:
+        replaced.update(used)
     for key, target in (source.get("nearest") or {}).items():
         if key not in table.columns:
             return None, f"{source['file']} has no column {key!r}"
@@ -79,9 +113,22 @@ def _spread(values) -> float:
     return float(np.std(values, ddof=1)) if values.size > 1 else 0.0
 
 
-def score_entry(entry: PublishedEntry, root=".", cache=None) -> dict:
-    """One scorecard row for ``entry``, reading tidy CSVs under ``root``."""
+def _replaced_text(replaced: dict) -> str:
+    if not replaced:
+        return ""
+    settings = ", ".join(f"{key} {used} (published setting {wanted})"
+                         for key, (wanted, used) in sorted(replaced.items()))
+    return f"rehearsal: scored at the nearest setting run: {settings}"
+
+
+def score_entry(entry: PublishedEntry, root=".", cache=None, nearest_settings=False) -> dict:
+    """One scorecard row for ``entry``, reading tidy CSVs under ``root``.
+
+    With ``nearest_settings`` (rehearsals), a numeric setting that was not run is
+    replaced by the nearest one that was, and the row's reason says so.
+    """
     cache = {} if cache is None else cache
+    replaced: dict = {}
     root = Path(root)
     row = {"paper": entry.paper, "artifact": entry.artifact, "metric": entry.metric,
            "setting": entry.setting, "unit": entry.unit,
@@ -89,25 +136,27 @@ def score_entry(entry: PublishedEntry, root=".", cache=None) -> dict:
            "provenance": entry.provenance + (" (read off a figure)" if entry.read_off_figure else ""),
            "reproduced": np.nan, "spread": np.nan, "runs": 0, "difference": np.nan,
            "tolerance": _tolerance_text(entry), "verdict": "not run", "reason": ""}
-    values, reason = _values(entry.reproduced, root, cache)
+    values, reason = _values(entry.reproduced, root, cache, nearest_settings, replaced)
     if values is None:
         row["reason"] = reason
         return row
     mean = _aggregate(values, entry.reproduced)
     row.update(reproduced=mean, spread=_spread(values), runs=int(values.size))
     if entry.is_claim:
-        reference, reason = _values(entry.than, root, cache)
+        reference, reason = _values(entry.than, root, cache, nearest_settings, replaced)
         if reference is None:
             row.update(verdict="not run", reason=reason)
             return row
         ref = _aggregate(reference, entry.than)
         holds = mean < ref if entry.expect == "less" else mean > ref
+        reason = "; ".join(filter(None, [f"ours {mean:.4g} vs reference {ref:.4g}",
+                                         _replaced_text(replaced)]))
         row.update(difference=mean - ref, verdict="reproduced" if holds else "differs",
-                   reason=f"ours {mean:.4g} vs reference {ref:.4g}")
+                   reason=reason)
         return row
     row["difference"] = mean - float(entry.published)
     ok = within_tolerance(mean, float(entry.published), entry.tolerance)
-    row["verdict"] = "reproduced" if ok else "differs"
+    row.update(verdict="reproduced" if ok else "differs", reason=_replaced_text(replaced))
     return row
 
 
@@ -122,7 +171,7 @@ def _tolerance_text(entry: PublishedEntry) -> str:
     return " or ".join(parts)
 
 
-def scorecard(entries, root=".") -> pd.DataFrame:
-    """The scorecard table: one row per published entry."""
+def scorecard(entries, root=".", nearest_settings=False) -> pd.DataFrame:
+    """The scorecard table: one row per published entry (see :func:`score_entry`)."""
     cache: dict = {}
-    return pd.DataFrame([score_entry(e, root, cache) for e in entries])
+    return pd.DataFrame([score_entry(e, root, cache, nearest_settings) for e in entries])

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils import check_random_state
 
 from ..prepared import Dataset
 from ..registry import DatasetSpec, register
@@ -59,6 +58,8 @@ def planted_two_view(n, p1, p2, correlations, condition=100.0, random_state=None
                          f"[{rho.min()}, {rho.max()}]")
     if condition < 1:
         raise ValueError(f"`condition` must be >= 1, got {condition}")
+    from sklearn.utils import check_random_state  # lazily: see lowdim.data.text.tokenize
+
     rng = check_random_state(random_state)
     a = rng.standard_normal((n, p1))
     b = rng.standard_normal((n, p2))
@@ -154,6 +155,8 @@ def sparse_two_view_blocks(n, p1, p2, n_factors=200, max_agreement=0.9, min_agre
                          f"{min_agreement}, {max_agreement}")
     if start < 0 or n < 0:
         raise ValueError(f"`n` and `start` must be >= 0, got {n} and {start}")
+    from sklearn.utils import check_random_state  # lazily: see lowdim.data.text.tokenize
+
     rng = check_random_state(random_state)
     templates = [rng.permutation(p)[: sizes.sum()].astype(np.int32) for p in (p1, p2)]
     root = int(rng.randint(2 ** 31))
@@ -261,6 +264,8 @@ def nonlinear_two_view(n, frequency=3, noise=0.1, n_nuisance=4, nuisance_scale=0
     for name, value in (("noise", noise), ("nuisance_scale", nuisance_scale)):
         if not (np.isfinite(value) and value >= 0):
             raise ValueError(f"`{name}` must be a finite number >= 0, got {value!r}")
+    from sklearn.utils import check_random_state  # lazily: see lowdim.data.text.tokenize
+
     rng = check_random_state(random_state)
     t = rng.uniform(0.0, 2.0 * np.pi, size=n)
     views = []

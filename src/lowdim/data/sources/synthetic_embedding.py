@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.datasets import make_blobs
-from sklearn.utils import check_random_state
 
 from ..prepared import Dataset
 from ..registry import DatasetSpec, register
@@ -36,6 +34,8 @@ def gaussian_blobs(n_samples, n_features, n_classes, cluster_std, random_state=N
     X : ndarray of shape (n_samples, n_features), float64
     y : ndarray of shape (n_samples,), int64
     """
+    from sklearn.datasets import make_blobs  # lazily: see lowdim.data.text.tokenize
+
     X, y = make_blobs(n_samples=n_samples, n_features=n_features, centers=n_classes,
                       cluster_std=cluster_std, center_box=_CENTER_BOX, random_state=random_state)
     return X.astype(np.float64), y.astype(np.int64)
@@ -51,6 +51,8 @@ def sparse_sign_lift(n_latent, n_features, nnz_per_feature, random_state=None):
     if nnz_per_feature > n_features:
         raise ValueError(f"`nnz_per_feature` must be <= n_features = {n_features}, "
                          f"got {nnz_per_feature}")
+    from sklearn.utils import check_random_state
+
     rng = check_random_state(random_state)
     cols = np.concatenate([rng.choice(n_features, nnz_per_feature, replace=False)
                            for _ in range(n_latent)])
@@ -71,6 +73,8 @@ def sparse_blobs(n_samples, n_features, n_latent, n_classes, cluster_std, nnz_pe
     X : csr_matrix of shape (n_samples, n_features), float64
     y : ndarray of shape (n_samples,), int64
     """
+    from sklearn.utils import check_random_state
+
     rng = check_random_state(random_state)
     latent_seed, lift_seed = rng.randint(0, 2**31 - 1, size=2)
     Z, y = gaussian_blobs(n_samples, n_latent, n_classes, cluster_std, random_state=latent_seed)

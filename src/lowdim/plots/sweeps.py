@@ -1,0 +1,66 @@
+"""The figure of a parameter sweep: the chosen metric against the swept value, per method."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .style import method_style, panel_grid, use_style
+
+__all__ = ["sweep_figure"]
+
+
+def _positions(tidy: pd.DataFrame):
+    """x positions and tick labels: the values themselves when all are numbers (on a log
+    axis when positive and spread over a decade or more), else their order."""
+    values = tidy.drop_duplicates("order").sort_values("order")
+    numbers = values["numeric_value"].to_numpy(dtype=float)
+    labels = values["value"].astype(str).tolist()
+    if np.isfinite(numbers).all() and len(set(numbers)) == len(numbers):
+        log = bool((numbers > 0).all() and numbers.max() >= 10 * numbers.min())
+        return dict(zip(values["order"], numbers)), numbers, labels, log
+    order = values["order"].to_numpy(dtype=float)
+    return dict(zip(values["order"], order)), order, labels, False
+
+
+def sweep_figure(tidy: pd.DataFrame, label: str = "", profile: str = "", ncols: int = 3):
+    """One panel per dataset (or matrix): ``score`` against the swept value, one line per
+    method, with error bars where the tidy table has a ``spread`` (2 std over folds).
+
+    Parameters
+    ----------
+    tidy : DataFrame
+        :func:`lowdim.sweeps.sweep_tidy` output, one sweep.
+    label : str
+        The metric, for the y axis (with its unit).
+    profile : str
+        Shown in the title.
+    ncols : int, default=3
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    use_style()
+    x_of, ticks, tick_labels, log = _positions(tidy)
+    datasets = list(dict.fromkeys(tidy["dataset"]))
+    fig, axes = panel_grid(len(datasets), ncols, 3.4, 2.8)
+    for ax, dataset in zip(axes, datasets):
+        part = tidy[tidy["dataset"] == dataset].sort_values("order")
+        for method, rows in part.groupby("method", sort=False):
+            x = rows["order"].map(x_of).to_numpy()
+            spread = rows["spread"].to_numpy(dtype=float)
+            ax.errorbar(x, rows["score"], yerr=spread if np.isfinite(spread).any() else None,
+                        linestyle="-", capsize=2, **method_style(method))
+        if log:
+            ax.set_xscale("log")
+        ax.set_xticks(ticks, tick_labels, rotation=30 if max(map(len, tick_labels)) > 6 else 0)
+        ax.minorticks_off()
+        ax.set_xlabel(tidy["key"].iloc[0])
+        ax.set_ylabel(label or tidy["metric"].iloc[0])
+        ax.set_title(dataset)
+    axes[0].legend(frameon=False, loc="best", fontsize="small")
+    title = f"sweep {tidy['sweep'].iloc[0]}" + (f" ({profile})" if profile else "")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,356 @@
+"""Parameter sweeps: one run of an experiment per value of one config key, side by side.
+
+A sweep is an entry of the config's ``sweeps:`` list::
+
+    sweeps:
+      - key: cca.reg                  # any result-changing key, dotted from the top
+        values: [0.001, 0.005, 0.05]
+        # name: cca_reg               # default: the key with dots as underscores
+        # section: cca                # the experiment to run; default: the key's first part
+        # metric: pcc_in              # default: the section's first metric (METRICS)
+
+:func:`expand_sweeps` turns each value into a :class:`SweepRun`: the validated
+config with that one value set, the other experiments disabled, and a results
+folder of its own, ``results/sweeps/<name>/<leaf>~<value>/`` (Snakemake's
+``Paramspace`` naming). The workflow runs each as a module of itself, so a value's
+jobs depend only on that value: adding or changing one value runs only its jobs,
+and the others' results stay where they are. Prepared datasets whose options the
+value does not change are shared with the main run. :func:`sweep_tidy` gathers
+the chosen metric of every run into one tidy table (one row per value, dataset
+and method) for the sweep's table and figure.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .config import ConfigError
+
+__all__ = ["METRICS", "SWEEP_SECTIONS", "Metric", "Sweep", "SweepRun", "expand_sweeps",
+           "parse_key", "shown", "sweep_tidy", "value_text"]
+
+#: Experiment sections a sweep can run.
+SWEEP_SECTIONS = ("similarity", "embedding", "cca")
+#: Other sections, disabled in every run of a sweep.
+_OTHER_SECTIONS = ("sms_tasks", "kernel_cca", "report")
+#: Keys that never change a result: sweeping them would compare equal runs.
+_NOT_RESULTS = {"enabled", "threads", "mem_mb", "runtime", "n_jobs"}
+_NOT_RESULT_SECTIONS = {"profile", "resources", "report", "sweeps", "sweep_run"}
+
+
+@dataclass(frozen=True)
+class Metric:
+    """What a sweep of ``section`` tabulates: ``column`` of a tidy result file, per dataset
+    (or matrix) and method.
+
+    ``file`` is relative to a run's ``results/`` folder; ``listed`` is the config key
+    (inside the section) that must list something for the file to be made.
+    """
+
+    section: str
+    name: str
+    file: str
+    column: str
+    label: str
+    axis: str
+    listed: str
+    group: str = "dataset"
+    higher_is_better: bool = True
+
+    def settings(self, config: dict) -> dict:
+        """What of a run's config the metric reads (the similarity table's fraction)."""
+        if self.section == "similarity":
+            return {"table_fraction": config["similarity"]["table_fraction"]}
+        return {}
+
+    def scores(self, tidy: pd.DataFrame, settings: dict) -> pd.DataFrame:
+        """One row per (``dataset``, ``method``): ``score`` and ``spread`` (2 std, or NaN)."""
+        return _REDUCERS[(self.section, self.name)](self, tidy, settings)
+
+
+def _last_checkpoint(metric, trace, settings):
+    last = trace.loc[trace.groupby(["dataset", "method"])["iteration"].idxmax()]
+    return last.assign(score=last[metric.column], spread=np.nan)
+
+
+def _fold_mean(metric, classification, settings):
+    grouped = classification.groupby(["dataset", "method"], sort=False)[metric.column]
+    return grouped.agg(score="mean", spread=lambda v: 2 * v.std(ddof=0)).reset_index()
+
+
+def _best(metric, clustering, settings):
+    grouped = clustering.groupby(["dataset", "method"], sort=False)[metric.column]
+    return grouped.max().rename("score").reset_index().assign(spread=np.nan)
+
+
+def _median_at_table_fraction(metric, errors, settings):
+    from .tables.select import rows_nearest
+
+    _, rows = rows_nearest(errors, "s/n", settings["table_fraction"])
+    grouped = rows.groupby(["matrix", "method"], sort=False)[metric.column]
+    return (grouped.median().rename("score").reset_index()
+            .rename(columns={"matrix": "dataset"}).assign(spread=np.nan))
+
+
+#: ``(section, metric) -> Metric``; a section's first metric is its default.
+METRICS = {(m.section, m.name): m for m in (
+    Metric("cca", "pcc_in", "cca/tidy/appgrad_trace.csv", "pcc_in",
+           "in-sample PCC at the last iteration", "in-sample PCC", "figure1.datasets"),
+    Metric("cca", "pcc_out", "cca/tidy/appgrad_trace.csv", "pcc_out",
+           "out-of-sample PCC at the last iteration", "out-of-sample PCC", "figure1.datasets"),
+    Metric("embedding", "accuracy", "embedding/tidy/classification.csv", "accuracy",
+           "kNN accuracy (mean ± 2 sd over folds)", "kNN accuracy", "datasets"),
+    Metric("embedding", "ari", "embedding/tidy/clustering.csv", "ari",
+           "spectral clustering ARI (best gamma)", "ARI", "datasets"),
+    Metric("similarity", "error", "similarity/tidy/errors.csv", "error",
+           "median relative Frobenius error at similarity.table_fraction",
+           "relative error ‖K − K̃‖_F / ‖K‖_F", "matrices",
+           group="matrix", higher_is_better=False),
+)}
+_REDUCERS = {("cca", "pcc_in"): _last_checkpoint, ("cca", "pcc_out"): _last_checkpoint,
+             ("embedding", "accuracy"): _fold_mean, ("embedding", "ari"): _best,
+             ("similarity", "error"): _median_at_table_fraction}
+
+
+def parse_key(key: str) -> tuple:
+    """``"similarity.matrices[0].wmd.gamma"`` -> ``("similarity", "matrices", 0, "wmd", "gamma")``."""
+    parts = []
+    for part in re.sub(r"\[(\d+)\]", r".\1", key).split("."):
+        if not part:
+            raise ValueError(f"empty part in key {key!r}")
+        parts.append(int(part) if part.isdigit() else part)
+    return tuple(parts)
+
+
+def _set_key(config: dict, parts: tuple, value, where: str):
+    """Set ``config[parts]`` to ``value``; every parent must exist (validation then checks
+    the leaf)."""
+    node = config
+    for i, part in enumerate(parts[:-1]):
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            shown = ".".join(map(str, parts[:i + 1]))
+            raise ConfigError(f"config: {where}: got {'.'.join(map(str, parts))!r}; "
+                              f"{shown!r} is not in the config") from None
+    if isinstance(node, list) and not (isinstance(parts[-1], int) and parts[-1] < len(node)):
+        raise ConfigError(f"config: {where}: got {'.'.join(map(str, parts))!r}; no such "
+                          f"list entry")
+    node[parts[-1]] = copy.deepcopy(value)
+
+
+def value_text(value) -> str:
+    """``value`` as it reads in a folder name: ``0.001``, ``true``, ``5-15``, ``top_bottom``."""
+    if isinstance(value, bool):
+        text = str(value).lower()
+    elif value is None:
+        text = "null"
+    elif isinstance(value, float):
+        text = repr(value)
+    elif isinstance(value, (int, str)):
+        text = str(value)
+    elif isinstance(value, list) and all(not isinstance(v, (list, dict)) for v in value):
+        text = "-".join(value_text(v) for v in value) or "empty"
+    else:
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return re.sub(r"[^A-Za-z0-9._+-]", "_", text) or "_"
+
+
+@dataclass
+class SweepRun:
+    """One value of a sweep: its config and where its results go."""
+
+    sweep: str
+    index: int
+    value: object
+    label: str
+    module: str
+    config: dict = field(repr=False)
+
+    @property
+    def prefix(self) -> str:
+        """The run's results folder, standing in for ``results/``."""
+        return f"results/sweeps/{self.sweep}/{self.label}/"
+
+    @property
+    def log_prefix(self) -> str:
+        return f"logs/sweeps/{self.sweep}/{self.label}/"
+
+
+@dataclass
+class Sweep:
+    """A validated ``sweeps:`` entry and its runs, in the order of ``values``."""
+
+    name: str
+    key: str
+    section: str
+    metric: Metric
+    runs: list
+
+    def targets(self) -> list[str]:
+        """The tidy result file of each run that the sweep's table reads."""
+        return [run.prefix + self.metric.file for run in self.runs]
+
+    def params(self) -> dict:
+        """What the sweep's tidy job needs (and what changes its result)."""
+        return {"name": self.name, "key": self.key, "section": self.section,
+                "metric": self.metric.name, "labels": [run.label for run in self.runs],
+                "values": [run.value for run in self.runs],
+                "settings": [self.metric.settings(run.config) for run in self.runs]}
+
+
+def _section_and_metric(entry: dict, parts: tuple, where: str):
+    section = entry.get("section") or (parts[0] if parts[0] in SWEEP_SECTIONS else None)
+    if section is None:
+        raise ConfigError(f"config: {where}.section: key {entry['key']!r} is outside the "
+                          f"experiment sections; name the experiment to run: one of "
+                          f"{', '.join(SWEEP_SECTIONS)}")
+    if parts[0] in SWEEP_SECTIONS and parts[0] != section:
+        raise ConfigError(f"config: {where}.section: got {section!r}; key {entry['key']!r} "
+                          f"belongs to section {parts[0]!r}")
+    names = [name for (sec, name) in METRICS if sec == section]
+    metric = entry.get("metric") or names[0]
+    if (section, metric) not in METRICS:
+        raise ConfigError(f"config: {where}.metric: got {metric!r}; metrics of section "
+                          f"{section}: {', '.join(names)}")
+    return section, METRICS[(section, metric)]
+
+
+def _check_key(parts: tuple, key: str, where: str):
+    if parts[0] in _NOT_RESULT_SECTIONS or set(parts) & _NOT_RESULTS:
+        raise ConfigError(f"config: {where}.key: got {key!r}; it changes no result (it says "
+                          f"what runs, where, or with which resources); sweep a key that "
+                          f"changes a result")
+
+
+def _run_config(config, entry, section, parts, value, where, validate):
+    variant = copy.deepcopy(config)
+    variant["sweeps"] = []
+    for other in SWEEP_SECTIONS + _OTHER_SECTIONS:
+        if other in variant:
+            variant[other]["enabled"] = other == section
+    _set_key(variant, parts, value, f"{where}.key")
+    try:
+        validated = validate(variant)
+    except ConfigError as error:
+        raise ConfigError(f"config: {where}: {str(error).removeprefix('config: ')}") from None
+    # Captions name the run; the value as validated ("1e-4" reads 0.0001).
+    validated["profile"] = f"{config['profile']}, {entry['key']} = {shown(_node(validated, parts))}"
+    shared = sorted(name for name, options in validated["datasets"].items()
+                    if options == config["datasets"].get(name))
+    validated["sweep_run"] = {"sweep": entry["name"], "key": entry["key"],
+                              "shared_datasets": shared}
+    return validated
+
+
+def _node(config, parts):
+    for part in parts:
+        config = config[part]
+    return config
+
+
+def _unique(texts: list[str]) -> list[str]:
+    """``texts`` with a repeated one suffixed by its position, so folders never collide."""
+    return [t if texts.count(t) == 1 else f"{t}_{i}" for i, t in enumerate(texts)]
+
+
+def expand_sweeps(config: dict, validate) -> list[Sweep]:
+    """The sweeps of a validated config, each value a validated run config.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config (defaults filled in).
+    validate : callable
+        ``validate(config) -> config``: the workflow's start-time validation and
+        checks, applied to each run's config; raises ConfigError.
+
+    Returns
+    -------
+    sweeps : list of Sweep
+
+    Raises
+    ------
+    ConfigError
+        A key that is not in the config or changes no result, an unknown section
+        or metric, or a value the key does not take, named as ``sweeps[i]...``.
+    """
+    sweeps, names = [], set()
+    for i, raw in enumerate(config.get("sweeps", [])):
+        where = f"sweeps[{i}]"
+        entry = {**raw, "name": raw.get("name") or re.sub(r"\W", "_", raw["key"]).strip("_")}
+        if entry["name"] in names:
+            raise ConfigError(f"config: {where}.name: got {entry['name']!r}; another sweep has "
+                              f"that name; give each sweep its own `name`")
+        names.add(entry["name"])
+        try:
+            parts = parse_key(entry["key"])
+        except ValueError as error:
+            raise ConfigError(f"config: {where}.key: {error}") from None
+        _check_key(parts, entry["key"], where)
+        section, metric = _section_and_metric(entry, parts, where)
+        configs = [_run_config(config, entry, section, parts, value, f"{where}.values[{j}]",
+                               validate) for j, value in enumerate(entry["values"])]
+        if not _node(configs[0][section], parse_key(metric.listed)):
+            raise ConfigError(f"config: {where}: {section}.{metric.listed} is empty, so "
+                              f"metric {metric.name} has nothing to measure")
+        values = [_node(c, parts) for c in configs]  # as validated: "1e-4" reads 0.0001
+        leaf = next(str(p) for p in reversed(parts) if not isinstance(p, int))
+        labels = _unique([f"{leaf}~{value_text(v)}" for v in values])
+        modules = _unique([f"sweep_{entry['name']}_{re.sub(r'[^A-Za-z0-9]', '_', text)}_"
+                           for text in (lab.partition("~")[2] for lab in labels)])
+        runs = [SweepRun(entry["name"], j, v, lab, mod, c)
+                for j, (v, lab, mod, c) in enumerate(zip(values, labels, modules, configs))]
+        sweeps.append(Sweep(entry["name"], entry["key"], section, metric, runs))
+    return sweeps
+
+
+def shown(value) -> str:
+    """``value`` as a table shows it: ``0.001``, ``true``, ``[5, 15]``, ``top_bottom``."""
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    return value if isinstance(value, str) else (
+        repr(value) if isinstance(value, float) else
+        str(value) if isinstance(value, int) else json.dumps(value, sort_keys=True))
+
+
+def sweep_tidy(params: dict, frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """The metric of every run of a sweep, one row per value, dataset and method.
+
+    Parameters
+    ----------
+    params : dict
+        :meth:`Sweep.params`.
+    frames : list of DataFrame
+        Each run's tidy result file (the metric's ``file``), in the order of ``values``.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``sweep``, ``key``, ``order``, ``value`` (as text), ``numeric_value``
+        (NaN when not a number), ``dataset`` (or matrix), ``method``, ``metric``,
+        ``score``, ``spread`` (2 std over folds where there are folds, else NaN).
+    """
+    metric = METRICS[(params["section"], params["metric"])]
+    rows = []
+    if len(frames) != len(params["values"]):
+        raise ValueError(f"sweep {params['name']!r}: {len(frames)} result files for "
+                         f"{len(params['values'])} values")
+    for order, (value, frame, settings) in enumerate(zip(params["values"], frames,
+                                                         params["settings"])):
+        scores = metric.scores(frame, settings)
+        number = value if isinstance(value, (int, float)) and not isinstance(value, bool) \
+            and math.isfinite(value) else np.nan
+        rows.append(scores[["dataset", "method", "score", "spread"]].assign(
+            sweep=params["name"], key=params["key"], order=order, value=shown(value),
+            numeric_value=number, metric=metric.name))
+    columns = ["sweep", "key", "order", "value", "numeric_value", "dataset", "method", "metric",
+               "score", "spread"]
+    return pd.concat(rows, ignore_index=True)[columns]

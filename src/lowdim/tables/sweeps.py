@@ -1,0 +1,51 @@
+"""The table of a parameter sweep: one row per swept value, one column per dataset and method."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..plots.style import method_label
+
+__all__ = ["sweep_table"]
+
+
+def _cell(score: float, spread: float, digits: int) -> str:
+    if not np.isfinite(score):
+        return "–"
+    text = f"{score:.{digits}f}"
+    return f"{text} ± {spread:.{digits}f}" if np.isfinite(spread) else text
+
+
+def sweep_table(tidy: pd.DataFrame, digits: int = 4) -> pd.DataFrame:
+    """Scores against the swept value; the best score of each column is in bold (the
+    highest, or the lowest for a metric where lower is better, such as ``error``).
+
+    Parameters
+    ----------
+    tidy : DataFrame
+        :func:`lowdim.sweeps.sweep_tidy` output, one sweep.
+    digits : int, default=4
+
+    Returns
+    -------
+    DataFrame
+        A ``<key>`` column with the values in sweep order, then one
+        ``<dataset>: <method label>`` column per dataset and method.
+    """
+    from ..sweeps import METRICS
+
+    key = tidy["key"].iloc[0]
+    better = {name: m.higher_is_better for (_, name), m in METRICS.items()}
+    higher = better.get(tidy["metric"].iloc[0], True)
+    table = pd.DataFrame({key: tidy.drop_duplicates("order").sort_values("order")["value"]})
+    table = table.reset_index(drop=True)
+    for (dataset, method), rows in tidy.groupby(["dataset", "method"], sort=False):
+        rows = rows.set_index("order").reindex(range(len(table)))
+        cells = [_cell(s, e, digits) for s, e in zip(rows["score"], rows["spread"])]
+        scores = rows["score"].to_numpy(dtype=float)
+        if np.isfinite(scores).any() and len(table) > 1:
+            best = int(np.nanargmax(scores) if higher else np.nanargmin(scores))
+            cells[best] = f"**{cells[best]}**"
+        table[f"{dataset}: {method_label(method)}"] = cells
+    return table

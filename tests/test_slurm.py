@@ -1,0 +1,297 @@
+"""The workflow on a real SLURM cluster: a private single-node cluster on this machine.
+
+``pytest -m slurm`` starts munged, slurmctld and slurmd (``tests/fixtures/slurm_cluster.py``:
+generated key and slurm.conf, no accounting database), runs the README's cluster command
+on the tiny config for a subset of its targets that holds every kind of job
+(``CLUSTER_TARGETS``), and checks what a cluster user relies on: every job but the
+localrules went through sbatch and ran in a SLURM job, the results equal those of a
+local run, and a failing job is reported with its log, retried as the profile says,
+leaves nothing behind, and after the fix only it and its dependants run again.
+
+Without slurm-wlm, munge or the executor plugin the cluster tests skip, naming what is
+missing; with ``LOWDIM_REQUIRE_SLURM=1`` (set by ``.ci/run``) they fail instead.
+"""
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from fixtures.slurm_cluster import SlurmCluster, missing_requirements
+from fixtures.workflow import ROOT, snakemake, tiny_with
+
+PROFILE = ROOT / "workflow" / "profiles" / "slurm" / "config.yaml"
+REQUIRE = os.environ.get("LOWDIM_REQUIRE_SLURM") == "1"
+#: What the cluster runs in: a checkout (the README's command uses relative paths).
+CHECKOUT_ENTRIES = ("Snakefile", "workflow", "config", "src", "tests")
+#: Columns that hold wall times or memory peaks, or are derived from them: they differ
+#: between any two runs of the same config.
+MEASURED_COLUMN = re.compile(r"second|time|speed|rss", re.I)
+#: What a local rule must not read (see workflow/rules/cluster.smk): datasets, matrices,
+#: features and embeddings (.npz) and raw downloads.
+LARGE_SUFFIXES = (".npz", ".npy", ".mat")
+#: Local rules that wait for every final target (the prepared datasets among them) but
+#: read only tidy files, benchmark files and config/published/ (lowdim.report).
+WAIT_FOR_ALL = ("report_scorecard", "report_summary")
+#: Makes the stochastic AppGrad job on word_context diverge past every step halving.
+DIVERGING = (("cca", "overrides", "word_context"), {"sappgrad_step_size": 1e30})
+FAILING_OUTPUT = "results/cca/word_context/sappgrad.csv"
+FAILING_BENCHMARK = "results/benchmarks/cca_appgrad/word_context/sappgrad.tsv"
+#: What the cluster test builds: a subset of the tiny config's targets that holds every
+#: kind of job (prepare, solver, a tidy job that loads a dataset, local tidy, figure and
+#: table jobs) in a quarter of its cluster jobs: the AppGrad CCA experiment end to end,
+#: the coreference table (SMS), and one similarity-error and one embedding-score job.
+#: The whole tiny config takes 76 sbatch jobs; these, 25.
+CLUSTER_TARGETS = (
+    "results/figures/cca/figure1_pcc.png",
+    "results/figures/cca/figure2_tcc.png",
+    "results/tables/cca/table1_datasets.csv",
+    "results/tables/similarity/coreference.csv",
+    "results/similarity/errors/mlp_digits/nystrom.csv",
+    "results/embedding/tidy/scores/digits/pca.csv",
+)
+
+
+# -- parsing Snakemake's log ---------------------------------------------------------
+def jobs_in_log(text: str) -> list[dict]:
+    """Every job block of a Snakemake log: rule, jobid, local?, input/output/log files."""
+    jobs = []
+    for match in re.finditer(r"^(local)?rule (\w+):\n((?:    .*\n)+)", text, re.M):
+        fields = dict(re.findall(r"^    (\w+): (.*)$", match.group(3), re.M))
+        if "jobid" not in fields:
+            continue
+        jobs.append({
+            "local": bool(match.group(1)), "rule": match.group(2), "jobid": int(fields["jobid"]),
+            **{key: fields[key].split(", ") if fields.get(key) else []
+               for key in ("input", "output", "log")},
+        })
+    return jobs
+
+
+def submissions_in_log(text: str) -> list[tuple[int, str, str]]:
+    """(Snakemake jobid, SLURM job id, SLURM log path) of every sbatch submission."""
+    return [(int(job), slurm, log) for job, slurm, log in re.findall(
+        r"Job (\d+) has been submitted with SLURM jobid (\d+) \(log: (.*?)\)\.", text)]
+
+
+def readme_cluster_command(configfile: str = "tests/config/tiny.yaml") -> list[str]:
+    """The README's cluster command for the tiny config, as argv, on `CLUSTER_TARGETS`,
+    with `configfile` in place of the tiny config."""
+    lines = [line for line in (ROOT / "README.md").read_text().splitlines()
+             if line.startswith("snakemake --profile workflow/profiles/slurm")
+             and "tests/config/tiny.yaml" in line]
+    assert len(lines) == 1, "README's cluster section must give the tested command once"
+    argv = [configfile if arg == "tests/config/tiny.yaml" else arg
+            for arg in shlex.split(lines[0], comments=True)]
+    return argv[:1] + list(CLUSTER_TARGETS) + argv[1:]  # --configfile takes several files
+
+
+def result_tables(workdir: Path) -> dict[str, pd.DataFrame]:
+    """Every CSV the run wrote under results/, measured (timing, memory) columns dropped."""
+    tables = {}
+    for path in sorted((workdir / "results").rglob("*.csv")):
+        frame = pd.read_csv(path)
+        tables[str(path.relative_to(workdir))] = frame.drop(
+            columns=[c for c in frame.columns if MEASURED_COLUMN.search(str(c))])
+    return tables
+
+
+def files_under(directory: Path) -> set[str]:
+    return {str(p.relative_to(directory)) for p in directory.rglob("*") if p.is_file()}
+
+
+# -- fixtures ------------------------------------------------------------------------
+def require_slurm():
+    """Skip (fail under LOWDIM_REQUIRE_SLURM=1) when this machine cannot run the cluster."""
+    missing = missing_requirements()
+    if missing:
+        reason = "the SLURM tests need " + "; ".join(missing)
+        if REQUIRE:
+            pytest.fail(reason + " (LOWDIM_REQUIRE_SLURM=1: .ci/run installs them)")
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def slurm_cluster(tmp_path_factory):
+    """A running private cluster; its daemons are stopped by pid however the tests end."""
+    require_slurm()
+    with SlurmCluster(tmp_path_factory.mktemp("slurm")) as cluster:
+        yield cluster
+
+
+class ClusterCheckout:
+    """A directory that looks like a checkout (links to this one's sources) for the cluster."""
+
+    def __init__(self, path: Path, cluster: SlurmCluster):
+        self.path, self.cluster = path, cluster
+        path.mkdir()
+        for name in CHECKOUT_ENTRIES:
+            (path / name).symlink_to(ROOT / name)
+
+    def run(self, argv: list[str], check: bool = True) -> subprocess.CompletedProcess:
+        """Run the ``snakemake ...`` command `argv` here, against the cluster."""
+        assert argv[0] == "snakemake"
+        result = subprocess.run([sys.executable, "-m", "snakemake", *argv[1:]], cwd=self.path,
+                                env=self.cluster.env(), capture_output=True, text=True)
+        if check and result.returncode != 0:
+            raise AssertionError(f"{shlex.join(argv)} failed:\n{result.stderr[-8000:]}\n"
+                                 f"{self.cluster.logs()}")
+        return result
+
+
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory):
+    """The same targets of the tiny config, run locally (``--cores 2``)."""
+    workdir = tmp_path_factory.mktemp("local_run")
+    snakemake(workdir, *CLUSTER_TARGETS)
+    return workdir
+
+
+@pytest.fixture(scope="module")
+def slurm_run(slurm_cluster, tmp_path_factory):
+    """The README's cluster command, run once on the tiny config: checkout, log, seconds."""
+    checkout = ClusterCheckout(tmp_path_factory.mktemp("cluster_run") / "checkout",
+                               slurm_cluster)
+    start = time.perf_counter()
+    result = checkout.run(readme_cluster_command())
+    checkout.seconds = time.perf_counter() - start
+    checkout.log = result.stderr
+    return checkout
+
+
+# -- the cluster run -----------------------------------------------------------------
+@pytest.mark.slurm
+def test_every_job_but_localrules_ran_in_a_slurm_job(slurm_run):
+    jobs = jobs_in_log(slurm_run.log)
+    submitted = submissions_in_log(slurm_run.log)
+    remote = {job["jobid"]: job for job in jobs if not job["local"]}
+    assert remote and len(remote) > len(jobs) // 2
+    # Each cluster job was submitted exactly once (nothing failed, nothing retried) ...
+    assert sorted(job for job, _, _ in submitted) == sorted(remote)
+    # ... SLURM ran it to completion ...
+    states = slurm_run.cluster.jobs()
+    assert {states.get(slurm_id) for _, slurm_id, _ in submitted} == {"COMPLETED"}
+    # ... and the rule's own log was written inside that SLURM job.
+    for job, slurm_id, _ in submitted:
+        log = slurm_run.path / remote[job]["log"][0]
+        assert f"SLURM job {slurm_id}," in log.read_text(), log
+    assert all(job["local"] == (job["rule"] in local_rules() + ["all"]) for job in jobs)
+    print(f"\nSLURM run of CLUSTER_TARGETS (tiny config): {len(submitted)} jobs submitted, "
+          f"{len(jobs) - len(remote)} local, {slurm_run.seconds:.0f} s")
+
+
+@pytest.mark.slurm
+def test_cluster_results_equal_the_local_run(slurm_run, local_run):
+    cluster, local = result_tables(slurm_run.path), result_tables(local_run)
+    assert sorted(cluster) == sorted(local)
+    assert set(CLUSTER_TARGETS) - {"results/figures/cca/figure1_pcc.png",
+                                   "results/figures/cca/figure2_tcc.png"} <= set(local)
+    for name, frame in local.items():
+        pd.testing.assert_frame_equal(cluster[name], frame, check_exact=False, rtol=1e-9,
+                                      obj=name)
+
+
+@pytest.mark.slurm
+def test_a_failing_job_is_reported_retried_and_rerun_alone_after_the_fix(slurm_run, tmp_path):
+    """Runs after the tests above: it edits the cluster run's results."""
+    first_run = jobs_in_log(slurm_run.log)
+    before = files_under(slurm_run.path / "results")
+    first_benchmark = (slurm_run.path / FAILING_BENCHMARK).read_text()
+    _, broken = tiny_with(tmp_path, *DIVERGING)
+    failed = slurm_run.run(readme_cluster_command(str(broken)), check=False)
+    log = failed.stderr
+    assert failed.returncode != 0
+
+    # Reported with the rule's log (which holds the error) and the SLURM log.
+    attempts = [job for job in jobs_in_log(log) if job["rule"] == "cca_appgrad"]
+    assert {tuple(job["output"]) for job in attempts} == {(FAILING_OUTPUT,)}
+    rule_log = attempts[0]["log"][0]
+    error = log[log.index("Error in rule cca_appgrad:"):]
+    assert f"log: {rule_log}, " in error and "/slurm_logs/rule_cca_appgrad/" in error
+    assert "kept diverging" in (slurm_run.path / rule_log).read_text()
+    # Retried as the profile says, each attempt a new SLURM job.
+    retries = yaml.safe_load(PROFILE.read_text())["retries"]
+    submitted = submissions_in_log(log)
+    assert len(submitted) == 1 + retries
+    assert {job for job, _, _ in submitted} == {attempts[0]["jobid"]}
+    assert all(Path(slurm_log).exists() for _, _, slurm_log in submitted)  # kept on failure
+    # Nothing partial: the failed output is gone and nothing new appeared. Snakemake
+    # removes a job's outputs and logs before it runs, not its benchmark file: the first
+    # run's stays, unchanged, until the rerun after the fix replaces it.
+    assert files_under(slurm_run.path / "results") == before - {
+        FAILING_OUTPUT.removeprefix("results/")}
+    assert (slurm_run.path / FAILING_BENCHMARK).read_text() == first_benchmark
+
+    # After the fix, the tested command reruns that job and what depends on it, no more.
+    fixed = slurm_run.run(readme_cluster_command())
+    rerun = {(job["rule"], tuple(job["output"])) for job in jobs_in_log(fixed.stderr)}
+    expected = dependants(first_run, FAILING_OUTPUT)
+    assert rerun == {(job["rule"], tuple(job["output"])) for job in expected}
+    assert len(submissions_in_log(fixed.stderr)) == sum(not job["local"] for job in expected)
+    assert pd.read_csv(slurm_run.path / FAILING_OUTPUT).shape[0] > 0
+
+
+def dependants(jobs: list[dict], output: str) -> list[dict]:
+    """The job writing `output` and every job that (transitively) reads what it writes."""
+    reached, files = [], {output}
+    for job in jobs:  # a log lists jobs in an order that respects dependencies
+        if files & set(job["output"]) or files & set(job["input"]):
+            reached.append(job)
+            files |= set(job["output"])
+    return reached
+
+
+# -- the daemons are stopped, whatever happens ---------------------------------------
+@pytest.mark.slurm
+def test_the_cluster_stops_its_daemons_when_the_code_inside_fails(tmp_path):
+    require_slurm()
+    with pytest.raises(RuntimeError, match="inside"):
+        with SlurmCluster(tmp_path / "cluster") as cluster:
+            processes = dict(cluster.processes)
+            assert cluster.jobs() == {}
+            raise RuntimeError("inside")
+    assert set(processes) == {"munged", "slurmctld", "slurmd"}
+    assert all(process.poll() is not None for process in processes.values())
+
+
+# -- which rules run on the submit host ----------------------------------------------
+def local_rules() -> list[str]:
+    """The rules workflow/rules/cluster.smk declares local."""
+    text = (ROOT / "workflow" / "rules" / "cluster.smk").read_text()
+    block = text[text.index("localrules:"):]
+    return re.findall(r"^    (\w+),", block, re.M)
+
+
+@pytest.mark.workflow
+def test_local_rules_read_only_small_files(tmp_path):
+    dry_run = snakemake(tmp_path, "-n", "--forceall")
+    jobs = jobs_in_log(dry_run.stdout + dry_run.stderr)
+    local = [job for job in jobs if job["rule"] in local_rules()]
+    assert local
+    for job in local:
+        if job["rule"] in WAIT_FOR_ALL:
+            continue
+        large = [path for path in job["input"]
+                 if path.endswith(LARGE_SUFFIXES) or path.startswith("resources/")]
+        assert not large, f"local rule {job['rule']} reads {large}"
+
+
+# -- what every cluster job pays twice ------------------------------------------------
+@pytest.mark.workflow
+def test_snakemake_start_up_does_not_import_scikit_learn(tmp_path, monkeypatch):
+    """Each SLURM job starts Snakemake twice (the sbatch script, then srun) before its
+    script runs, and each start-up parses the Snakefile: the modules it imports (the
+    dataset registry above all) leave scikit-learn, most of their import time, to the
+    functions that use it."""
+    monkeypatch.setenv("PYTHONPROFILEIMPORTTIME", "1")
+    result = snakemake(tmp_path, "-n", "results/data/digits.npz")
+    imported = re.findall(r"^import time:\s+\d+ \|\s+\d+ \|\s+([\w.]+)$", result.stderr, re.M)
+    assert "lowdim.data.registry" in imported and "snakemake.workflow" in imported
+    assert not [name for name in imported if name.split(".")[0] == "sklearn"]

@@ -1,0 +1,155 @@
+"""Sweeps (`sweeps:` in the config): each value a validated run config with a results folder of
+its own, mistakes named at start, and the metric of every run gathered into a table and figure."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from lowdim.config import ConfigError, validate_config
+from lowdim.config_checks import check_config
+from lowdim.sweeps import expand_sweeps, parse_key, sweep_tidy, value_text
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
+TINY = yaml.safe_load((ROOT / "tests" / "config" / "tiny.yaml").read_text())
+
+
+def validate(config):
+    return check_config(validate_config(config, SCHEMA))
+
+
+def sweeps_of(*entries):
+    return expand_sweeps(validate({**TINY, "sweeps": list(entries)}), validate)
+
+
+def test_each_value_is_a_validated_run_of_its_section_alone():
+    (sweep,) = sweeps_of({"key": "cca.reg", "values": [0.001, "1e-2"]})
+    assert (sweep.name, sweep.section, sweep.metric.name) == ("cca_reg", "cca", "pcc_in")
+    assert [run.value for run in sweep.runs] == [0.001, 0.01]  # "1e-2" read as a number
+    assert [run.prefix for run in sweep.runs] == ["results/sweeps/cca_reg/reg~0.001/",
+                                                  "results/sweeps/cca_reg/reg~0.01/"]
+    run = sweep.runs[1]
+    assert run.config["cca"]["reg"] == 0.01 and run.config["cca"]["enabled"]
+    assert not any(run.config[s]["enabled"] for s in ("similarity", "sms_tasks", "embedding",
+                                                      "kernel_cca", "report"))
+    assert run.config["sweeps"] == [] and "cca.reg = 0.01" in run.config["profile"]
+    # Nothing but cca.reg differs from the main run's settings of the section.
+    main = validate(TINY)["cca"]
+    assert {k for k in main if main[k] != run.config["cca"][k]} == {"reg"}
+    assert run.config["sweep_run"]["shared_datasets"] == sorted(TINY["datasets"])
+    assert sweep.targets()[0] == "results/sweeps/cca_reg/reg~0.001/cca/tidy/appgrad_trace.csv"
+
+
+def test_sweeping_a_dataset_option_prepares_that_dataset_again():
+    (sweep,) = sweeps_of({"key": "datasets.digits_halves.n_rows", "section": "cca",
+                          "values": [100, 200]})
+    shared = sweep.runs[0].config["sweep_run"]["shared_datasets"]
+    assert "digits_halves" not in shared and "word_context" in shared
+    assert [run.label for run in sweep.runs] == ["n_rows~100", "n_rows~200"]
+
+
+def test_list_entries_and_list_values_get_readable_folders():
+    (sweep,) = sweeps_of({"key": "similarity.matrices[1].mlp.hidden_layer_sizes",
+                          "values": [[8], [8, 4]], "name": "mlp_layers"})
+    assert [run.label for run in sweep.runs] == ["hidden_layer_sizes~8",
+                                                 "hidden_layer_sizes~8-4"]
+    assert sweep.runs[1].config["similarity"]["matrices"][1]["mlp"]["hidden_layer_sizes"] == [8, 4]
+    assert sweep.metric.name == "error" and len({r.module for r in sweep.runs}) == 2
+
+
+def test_parse_key_and_value_text():
+    assert parse_key("similarity.matrices[0].wmd.gamma") == ("similarity", "matrices", 0,
+                                                             "wmd", "gamma")
+    assert [value_text(v) for v in (1e-5, True, None, "a/b", {"x": 1})] == \
+        ["1e-05", "true", "null", "a_b", "__x__1_"]
+
+
+@pytest.mark.parametrize("entry, line", [
+    ({"key": "cca.regg", "values": [0.1]},
+     "config: sweeps[0].values[0]: unknown key 'cca.regg'; allowed keys here: "),
+    ({"key": "cca.reg", "values": [0.1, "lots"]},
+     "config: sweeps[0].values[1]: cca.reg: got 'lots' (str); expected number"),
+    ({"key": "cca.n_components", "values": [3, 50]},
+     "config: sweeps[0].values[1]: cca.n_components: got 50; must be <= min(p1, p2)"),
+    ({"key": "cca.nothing.reg", "values": [0.1]},
+     "config: sweeps[0].values[0].key: got 'cca.nothing.reg'; 'cca.nothing' is not in the "
+     "config"),
+    ({"key": "cca.threads", "values": [1, 2]},
+     "config: sweeps[0].key: got 'cca.threads'; it changes no result"),
+    ({"key": "seed", "values": [1, 2]},
+     "config: sweeps[0].section: key 'seed' is outside the experiment sections; name the "
+     "experiment to run"),
+    ({"key": "cca.reg", "values": [0.1], "metric": "accuracy"},
+     "config: sweeps[0].metric: got 'accuracy'; metrics of section cca: pcc_in, pcc_out"),
+    ({"key": "cca.reg", "values": [0.1], "section": "embedding"},
+     "config: sweeps[0].section: got 'embedding'; key 'cca.reg' belongs to section 'cca'"),
+    ({"key": "cca.figure1.datasets", "values": [[]]},
+     "config: sweeps[0]: cca.figure1.datasets is empty, so metric pcc_in has nothing"),
+], ids=["unknown key", "value of the wrong type", "value the data refuse", "missing parent",
+        "resource key", "top-level key without a section", "metric of another section",
+        "section of another key", "nothing to measure"])
+def test_mistakes_in_a_sweep_are_named_at_start(entry, line):
+    with pytest.raises(ConfigError) as info:
+        sweeps_of(entry)
+    assert str(info.value).startswith(line), str(info.value)
+
+
+def test_two_sweeps_need_two_names():
+    with pytest.raises(ConfigError, match=r"sweeps\[1\].name: got 'cca_reg'; another sweep"):
+        sweeps_of({"key": "cca.reg", "values": [0.1]}, {"key": "cca.reg", "values": [0.2]})
+
+
+def test_seed_is_sweepable_with_a_section():
+    (sweep,) = sweeps_of({"key": "seed", "section": "embedding", "values": [0, 1]})
+    assert [run.config["seed"] for run in sweep.runs] == [0, 1]
+    assert sweep.metric.name == "accuracy"
+
+
+# -- tidy, table, figure --------------------------------------------------------------------
+def _params(section, metric, values, settings=None):
+    return {"name": "s", "key": f"{section}.x", "section": section, "metric": metric,
+            "labels": [f"x~{v}" for v in values], "values": values,
+            "settings": settings or [{} for _ in values]}
+
+
+def test_cca_metric_is_pcc_at_the_last_checkpoint():
+    trace = pd.DataFrame({"dataset": "d", "method": ["appgrad"] * 3, "iteration": [1, 10, 5],
+                          "pcc_in": [0.2, 0.9, 0.5], "pcc_out": [0.1, 0.8, 0.4]})
+    tidy = sweep_tidy(_params("cca", "pcc_in", [0.1, 0.2]), [trace, trace.assign(pcc_in=0.7)])
+    assert tidy["score"].tolist() == [0.9, 0.7] and tidy["numeric_value"].tolist() == [0.1, 0.2]
+
+
+def test_embedding_metric_is_the_fold_mean_with_two_sd():
+    folds = pd.DataFrame({"dataset": "d", "method": "pca", "accuracy": [0.8, 0.9, 1.0, 0.9]})
+    tidy = sweep_tidy(_params("embedding", "accuracy", ["a"]), [folds])
+    np.testing.assert_allclose(tidy["score"], 0.9)
+    np.testing.assert_allclose(tidy["spread"], 2 * np.std([0.8, 0.9, 1.0, 0.9]))
+    assert tidy["value"].tolist() == ["a"] and tidy["numeric_value"].isna().all()
+
+
+def test_similarity_metric_is_the_median_at_the_table_fraction():
+    errors = pd.DataFrame({"matrix": "m", "method": "nystrom", "s/n": [0.1] * 3 + [0.2] * 3,
+                           "error": [1.0, 3.0, 2.0, 9.0, 9.0, 9.0]})
+    tidy = sweep_tidy(_params("similarity", "error", [1], [{"table_fraction": 0.1}]), [errors])
+    assert tidy["score"].tolist() == [2.0] and tidy["dataset"].tolist() == ["m"]
+
+
+def test_table_bolds_the_best_value_and_figure_has_a_panel_per_dataset():
+    from lowdim.plots.sweeps import sweep_figure
+    from lowdim.tables.sweeps import sweep_table
+
+    errors = [pd.DataFrame({"matrix": [m], "method": "sms_nystrom", "s/n": 0.1, "error": e})
+              for m, e in (("a", 0.3), ("b", 0.1))]
+    runs = [pd.concat(errors), pd.concat([f.assign(error=f["error"] / 2) for f in errors])]
+    tidy = sweep_tidy(_params("similarity", "error", [1.0, 20.0], [{"table_fraction": 0.1}] * 2),
+                      runs)
+    table = sweep_table(tidy)
+    assert list(table.columns) == ["similarity.x", "a: SMS-Nyström", "b: SMS-Nyström"]
+    assert table["a: SMS-Nyström"].tolist() == ["0.3000", "**0.1500**"]  # lower error wins
+    fig = sweep_figure(tidy, label="error")
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in panels] == ["a", "b"]
+    assert panels[0].get_xscale() == "log"  # 1 and 20 span a decade

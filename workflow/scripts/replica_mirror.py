@@ -1,0 +1,11 @@
+from lowdim.log import log_to_file
+
+log_to_file(snakemake.log[0])
+
+from pathlib import Path
+
+from lowdim.data.replicas import save_manifest, write_mirror
+
+manifest = write_mirror(Path(snakemake.output.manifest).parent, snakemake.params.datasets,
+                        seed=snakemake.params.seed)
+save_manifest(snakemake.output.manifest, manifest)

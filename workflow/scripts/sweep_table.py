@@ -1,0 +1,12 @@
+from lowdim.log import log_to_file
+
+log_to_file(snakemake.log[0])
+
+import pandas as pd
+
+from lowdim.tables import write_table
+from lowdim.tables.sweeps import sweep_table
+
+tidy = pd.read_csv(snakemake.input.csv, dtype={"value": str}, keep_default_na=False,
+                   na_values=[""])
+write_table(sweep_table(tidy), snakemake.output.md, caption=snakemake.params.caption)
