@@ -13,6 +13,8 @@ Cases (``--cases``, comma-separated), after issue 18:
   (gensim) or counting and SGD (co-occurrence).
 - ``recall``: recall of the approximate neighbour search (pynndescent, Vec2vec's
   ``knn="auto"`` from 5,000 rows) against exact search, and both times.
+- ``knn``: kNN accuracy of the co-occurrence solver at n = 20,000 with
+  ``knn="exact"`` against ``"approximate"`` (the old and the default search).
 - ``updates``: co-occurrence accuracy against ``updates_per_node`` and ``alpha``
   (the measurement behind their defaults).
 
@@ -37,6 +39,7 @@ from threadpoolctl import threadpool_limits
 
 from lowdim.data.sources.synthetic_embedding import gaussian_blobs, sparse_blobs
 from lowdim.embedding import UMAPEmbedding, Vec2Vec
+from lowdim.embedding import graph as graph_module
 from lowdim.embedding.graph import add_self_loops_to_isolated, topk_cosine_neighbors
 from lowdim.embedding.walks import random_walks
 from lowdim.evaluate.classification import knn_cv_accuracy
@@ -186,23 +189,52 @@ def peak_memory(case, threads, n_components, quick=False):
     return peaks
 
 
+#: pynndescent's n_neighbors tried by ``recall`` (0: topk + 1, the old setting).
+SEARCH_NEIGHBORS = (0, 10, 20, graph_module.APPROXIMATE_SEARCH_NEIGHBORS)
+
+
 def recall(threads, sizes=(5_000, 20_000), topk=5, queries=2_000):
-    """Recall and time of Vec2vec's approximate neighbour search against exact search."""
+    """Recall and time of Vec2vec's approximate neighbour search against exact search.
+
+    For each pynndescent ``n_neighbors`` of :data:`SEARCH_NEIGHBORS`.
+    """
     print("\nrecall of the approximate cosine neighbours (topk = 5) against exact search")
+    default = graph_module.APPROXIMATE_SEARCH_NEIGHBORS
     for n, d in [(n, 64) for n in sizes] + [(20_000, 784)]:
         X, _ = gaussian_blobs(n, d, 10, 12.0, random_state=0)
         start = time.perf_counter()
         exact, _ = topk_cosine_neighbors(X, topk, knn="exact", n_jobs=threads)
         exact_seconds = time.perf_counter() - start
-        start = time.perf_counter()
-        approx, _ = topk_cosine_neighbors(X, topk, knn="approximate", n_jobs=threads,
-                                          random_state=0)
-        approx_seconds = time.perf_counter() - start
         rows = np.random.default_rng(0).choice(n, min(queries, n), replace=False)
-        hits = [np.intersect1d(exact[i], approx[i]).size for i in rows]
-        print(f"  n = {n:6,}, D = {d:3}: recall {np.sum(hits) / (topk * rows.size):.4f}, "
-              f"exact {exact_seconds:6.1f} s, approximate {approx_seconds:6.1f} s "
-              f"(ratio {approx_seconds / exact_seconds:.2f})", flush=True)
+        for search in SEARCH_NEIGHBORS:
+            graph_module.APPROXIMATE_SEARCH_NEIGHBORS = search
+            start = time.perf_counter()
+            approx, _ = topk_cosine_neighbors(X, topk, knn="approximate", n_jobs=threads,
+                                              random_state=0)
+            approx_seconds = time.perf_counter() - start
+            hits = [np.intersect1d(exact[i], approx[i]).size for i in rows]
+            print(f"  n = {n:6,}, D = {d:3}, search {max(search, topk + 1):2}: recall "
+                  f"{np.sum(hits) / (topk * rows.size):.4f}, exact {exact_seconds:6.1f} s, "
+                  f"approximate {approx_seconds:6.1f} s "
+                  f"(ratio {approx_seconds / exact_seconds:.2f})", flush=True)
+        graph_module.APPROXIMATE_SEARCH_NEIGHBORS = default
+
+
+def knn_accuracy(threads, n_components, n=20_000):
+    """kNN accuracy of the co-occurrence solver on exact against approximate graphs."""
+    X, y = gaussian_blobs(n, 64, 10, 12.0, random_state=0)
+    print(f"\nco-occurrence solver, n = {n:,}, D = 64: exact against approximate graph")
+    default = graph_module.APPROXIMATE_SEARCH_NEIGHBORS
+    for knn, search in [("exact", default), ("approximate", 0), ("approximate", default)]:
+        graph_module.APPROXIMATE_SEARCH_NEIGHBORS = search
+        model = Vec2Vec(n_components=n_components, solver="cooccurrence", knn=knn,
+                        random_state=0, n_jobs=threads)
+        Z, seconds = _timed(model, X)
+        mean, two_std = _accuracy(Z, y)
+        label = knn if knn == "exact" else f"{knn}, search {max(search, 6)}"
+        print(f"  {label:<26} {seconds:7.1f} s (graph {model.timings_['graph']:.1f} s)  "
+              f"kNN accuracy {mean:.4f} ± {two_std:.4f}", flush=True)
+    graph_module.APPROXIMATE_SEARCH_NEIGHBORS = default
 
 
 def updates(threads, n_components, sizes=(5_000, 20_000)):
@@ -231,7 +263,7 @@ def updates(threads, n_components, sizes=(5_000, 20_000)):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", default="points,dimensions",
-                        help="comma-separated: points, mnist, dimensions, recall, updates")
+                        help="comma-separated: points, mnist, dimensions, recall, knn, updates")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--n-components", type=int, default=10)
     parser.add_argument("--quick", action="store_true", help="a tenth of the rows")
@@ -257,6 +289,8 @@ def main(argv=None):
             peak_memory("mnist", args.threads, args.n_components, args.quick)
         if "recall" in cases:
             recall(args.threads)
+        if "knn" in cases:
+            knn_accuracy(args.threads, args.n_components)
         if "updates" in cases:
             updates(args.threads, args.n_components)
 

@@ -6,7 +6,10 @@ import scipy.sparse as sp
 from sklearn.datasets import make_blobs
 from sklearn.metrics.pairwise import cosine_similarity
 
+from lowdim.data.sources.synthetic_embedding import gaussian_blobs
 from lowdim.embedding import add_self_loops_to_isolated, cosine_knn_graph
+from lowdim.embedding import graph as graph_module
+from lowdim.embedding.graph import topk_cosine_neighbors
 
 
 def _reference_graph(X, topk):
@@ -62,6 +65,25 @@ def test_approximate_graph_agrees_with_exact():
     np.testing.assert_allclose(approx.toarray(), approx.toarray().T, atol=1e-6)
     common = (exact.multiply(approx) > 0).toarray()
     np.testing.assert_allclose(approx.toarray()[common], exact.toarray()[common], atol=1e-5)
+
+
+def _recall(X, topk):
+    exact, _ = topk_cosine_neighbors(X, topk, knn="exact")
+    approx, _ = topk_cosine_neighbors(X, topk, knn="approximate", random_state=0)
+    return np.mean([np.intersect1d(e, a).size / topk for e, a in zip(exact, approx)])
+
+
+def test_approximate_search_asks_for_more_neighbours_than_it_keeps(monkeypatch):
+    # Isotropic blobs: within a cluster distances concentrate, nearest-neighbour
+    # descent's hardest case. Asking pynndescent for topk + 1 neighbours only
+    # (its candidate lists then hold 6) misses many of the exact top 5.
+    X, _ = gaussian_blobs(3000, 64, 5, 12.0, random_state=0)
+    assert graph_module.APPROXIMATE_SEARCH_NEIGHBORS > 5 + 1
+    default = _recall(X, 5)
+    monkeypatch.setattr(graph_module, "APPROXIMATE_SEARCH_NEIGHBORS", 0)
+    minimal = _recall(X, 5)
+    assert default >= 0.9
+    assert default > minimal + 0.15
 
 
 def test_unknown_knn_is_rejected():

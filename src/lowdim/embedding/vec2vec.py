@@ -81,7 +81,9 @@ class Vec2Vec(EmbeddingEstimator):
         Downsampling threshold for frequent nodes (gensim ``sample``).
     knn : {"auto", "exact", "approximate"}, default="auto"
         "exact": brute-force cosine neighbours (memory-bounded chunks).
-        "approximate": nearest-neighbour descent (pynndescent).
+        "approximate": nearest-neighbour descent (pynndescent), asked for
+        :data:`~lowdim.embedding.graph.APPROXIMATE_SEARCH_NEIGHBORS` neighbours
+        of which the ``topk`` best are kept.
         "auto": exact below :data:`~lowdim.embedding.graph.APPROXIMATE_FROM`
         samples, approximate from there on.
     solver : {"gensim", "cooccurrence"}, default="gensim"
