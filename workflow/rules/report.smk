@@ -60,7 +60,8 @@ rule report_summary:
             part: config[part]["enabled"]
             for part in ("similarity", "sms_tasks", "embedding", "cca", "kernel_cca")
         },
-        datasets=configured_datasets(),
+        # sorted: a param compares as written, and the order of `datasets:` keys is no result
+        datasets=sorted(configured_datasets()),
         savings_fraction=REPORT["savings_fraction"],
         pcc_targets=REPORT["pcc_targets"],
     log:
