@@ -351,10 +351,22 @@ def _zoo_goal(name, entry):
         runs = [v for v in verdicts if v[0] == method]
         _, budget, seconds, theirs, ours = runs[-1]
         ok = ours is not None and ours >= theirs
+        last = _rows(results[method]["trace"])[-1]
+        hits = [_at(results[m]["trace"], "seconds", last["seconds"]) for m in APPGRAD
+                if results.get(m, {}).get("trace")]
+        ours_in = max((_pcc(h, ref, "tcc_in") for h in hits if h), default=None)
         parts.append(f"vs {label(method)} at its last budget ({seconds:.0f} s): PCC_out "
                      f"{_fmt(ours, '.3f', 'no AppGrad checkpoint yet')} vs {theirs:.3f} "
                      + ("(met)" if ok else "(missed" + (f" by {theirs - ours:.3f})"
-                                                         if ours is not None else ")")))
+                                                         if ours is not None else ")"))
+                     + f", PCC_in {_fmt(ours_in, '.3f', '—')} vs "
+                       f"{_pcc(last, ref, 'tcc_in'):.3f}")
+    if any(_pcc(_rows(results[m]["trace"])[-1], ref, "tcc_in") > 1 for m in
+           dict.fromkeys(m for m, *_ in verdicts)):
+        parts.append("cca-zoo's PCC_in above 1: it fits unregularised CCA (its default "
+                     "shrinkage 0) where exact CCA and AppGrad use the ridge λ, so on the "
+                     "training rows it exceeds the ridge optimum and on held-out rows it falls "
+                     "far below it; PCC_out is the verdict")
     return f"{name}: " + ", ".join(parts)
 
 
