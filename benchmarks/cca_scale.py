@@ -47,7 +47,7 @@ CASES = {
         kind="dense", description="planted Gaussian views, 2,000 dense columns each",
         n=40000, n_test=10000, p1=2000, p2=2000, condition=100.0, n_planted=40, k=20,
         reg=0.005, batch_size=50, sappgrad_iter=5000, sappgrad_step=0.02, appgrad_iter=300,
-        oversample=100, pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=150),
+        oversample=100, pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=60),
     "sparse8000": dict(
         kind="sparse", description="sparse_two_view, 8,000 binary columns each",
         n=160000, n_test=20000, p1=8000, p2=8000, n_factors=400, noise_nnz=5, k=20, reg=1e-3,
@@ -59,7 +59,7 @@ CASES = {
         "in-sample), so in-sample PCC is the fair measure", n=20000, n_test=5000, p1=8000,
         p2=8000, n_factors=400, noise_nnz=5, k=20, reg=1e-3, batch_size=50,
         sappgrad_iter=20000, sappgrad_step="auto", appgrad_iter=500, oversample=100,
-        pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=900, speed_goal=False),
+        pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=300, speed_goal=False),
     "sparse32000": dict(
         kind="sparse", description="sparse_two_view, 32,000 binary columns each",
         n=640000, n_test=80000, p1=32000, p2=32000, n_factors=1600, noise_nnz=5, k=20,
