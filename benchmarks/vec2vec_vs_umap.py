@@ -15,8 +15,11 @@ Cases (``--cases``, comma-separated), after issue 18:
   ``knn="auto"`` from 5,000 rows) against exact search, and both times.
 - ``knn``: kNN accuracy of the co-occurrence solver at n = 20,000 with
   ``knn="exact"`` against ``"approximate"`` (the old and the default search).
-- ``updates``: co-occurrence accuracy against ``updates_per_node`` and ``alpha``
-  (the measurement behind their defaults).
+- ``updates``: co-occurrence accuracy and SGD time against ``updates_per_node``
+  and ``alpha`` on (a)'s data (the measurement behind their defaults).
+- ``search``: pynndescent's settings (neighbours asked for, ``max_candidates``,
+  ``n_iters``, ``delta``) on (a)'s data: recall, search time and the solver's
+  kNN accuracy on each graph.
 
 Every method runs with ``--threads`` threads (default 2; UMAP unseeded, since
 umap-learn is single-threaded when seeded) in one process, after a warm-up that
@@ -40,7 +43,8 @@ from threadpoolctl import threadpool_limits
 from lowdim.data.sources.synthetic_embedding import gaussian_blobs, sparse_blobs
 from lowdim.embedding import UMAPEmbedding, Vec2Vec
 from lowdim.embedding import graph as graph_module
-from lowdim.embedding.graph import add_self_loops_to_isolated, topk_cosine_neighbors
+from lowdim.embedding.graph import (add_self_loops_to_isolated, cosine_knn_graph,
+                                   topk_cosine_neighbors)
 from lowdim.embedding.walks import random_walks
 from lowdim.evaluate.classification import knn_cv_accuracy
 
@@ -237,33 +241,119 @@ def knn_accuracy(threads, n_components, n=20_000):
     graph_module.APPROXIMATE_SEARCH_NEIGHBORS = default
 
 
-def updates(threads, n_components, sizes=(5_000, 20_000)):
-    """Co-occurrence accuracy against updates_per_node and alpha, two seeds each."""
-    from lowdim.embedding.cooccurrence import cooccurrence_sgns
-    from lowdim.embedding.graph import cosine_knn_graph
-    from lowdim.embedding.skipgram import skipgram_embedding
+#: (alpha, updates_per_node, SGD seeds) of ``updates``: the default alpha first,
+#: two seeds each, so that a run stopped early still answers for the default.
+UPDATE_GRID = ([(0.1, per_node, (0, 1)) for per_node in (100, 150, 200, 250, 500, 750, 1000,
+                                                         1500)]
+               + [(0.2, per_node, (0,)) for per_node in (250, 500, 1000)]
+               + [(0.05, per_node, (0,)) for per_node in (500, 1000)])
 
-    print("\nco-occurrence solver: kNN accuracy against updates per node and alpha")
-    for n in sizes:
-        X, y = gaussian_blobs(n, 64, 10, 12.0, random_state=0)
-        graph, _ = add_self_loops_to_isolated(cosine_knn_graph(X, 5, n_jobs=threads))
+
+def _points_walks(threads, quick):
+    """(a)'s data, its default (approximate) graph and walks, seeded as in Vec2Vec's fit."""
+    X, y = _data("points", quick)
+    return X, y, _default_walks(X, threads)
+
+
+def _digits_walks(threads, quick):
+    """scikit-learn's digits (1,797 real images, D = 64; exact graph) and their walks."""
+    from sklearn.datasets import load_digits
+
+    X, y = load_digits(return_X_y=True)
+    return X, y, _default_walks(X, threads)
+
+
+def _default_walks(X, threads):
+    graph, _ = add_self_loops_to_isolated(cosine_knn_graph(X, 5, n_jobs=threads,
+                                                           random_state=0))
+    return random_walks(graph, 10, 20, random_state=0, n_jobs=threads)
+
+
+#: data of ``updates`` (``--updates-data``)
+UPDATE_DATA = {"points": _points_walks, "digits": _digits_walks}
+
+
+def updates(threads, n_components, quick=False, data=("points",), per_node_only=None):
+    """Co-occurrence accuracy and SGD time against updates_per_node and alpha.
+
+    One graph and one set of walks per data set, so only the SGD differs.
+    ``per_node_only``: run only these updates_per_node values of the grid.
+    """
+    from lowdim.embedding.cooccurrence import cooccurrence_sgns
+
+    for name in data:
+        X, y, walks = UPDATE_DATA[name](threads, quick)
+        n = X.shape[0]
+        print(f"\nco-occurrence solver, {name}, n = {n:,}, D = {X.shape[1]}: kNN accuracy "
+              "and SGD seconds against updates per node and alpha (one graph, one set of "
+              "walks)")
+        for alpha, per_node, seeds in UPDATE_GRID:
+            if per_node_only and per_node not in per_node_only:
+                continue
+            for seed in seeds:
+                timings = {}
+                Z = cooccurrence_sgns(walks, n, n_components, alpha=alpha,
+                                      updates_per_node=per_node, seed=seed, n_jobs=threads,
+                                      timings=timings)
+                mean, two_std = _accuracy(Z, y)
+                print(f"  alpha {alpha:<5} updates/node {per_node:5} seed {seed}: accuracy "
+                      f"{mean:.4f} ± {two_std:.4f}, counting {timings['counting']:5.1f} s, "
+                      f"SGD {timings['sgd']:6.1f} s", flush=True)
+
+
+#: (label, pynndescent n_neighbors, further NNDescent arguments) of ``search``.
+SEARCH_SETTINGS = [
+    ("30 (default)", 30, {}),
+    ("30, max_candidates 15", 30, {"max_candidates": 15}),
+    ("30, n_iters 4", 30, {"n_iters": 4}),
+    ("30, delta 0.01", 30, {"delta": 0.01}),
+    ("20", 20, {}),
+    ("15, UMAP's (max_candidates 60)", 15, {"max_candidates": 60}),
+    ("10, max_candidates 60", 10, {"max_candidates": 60}),
+]
+
+
+def search(threads, n_components, quick=False, topk=5, queries=2_000):
+    """pynndescent's settings on (a)'s data: recall, graph seconds, solver's kNN accuracy.
+
+    Each setting's graph feeds the co-occurrence solver with its defaults (same
+    walk and SGD seeds), so the accuracy column shows what the recall buys.
+    """
+    from lowdim.embedding.cooccurrence import cooccurrence_sgns
+
+    X, y = _data("points", quick)
+    n = X.shape[0]
+    # pynndescent compiles on its first call: pay that before timing anything.
+    topk_cosine_neighbors(X[:5100], topk, knn="approximate", n_jobs=threads, random_state=0)
+    exact, _ = topk_cosine_neighbors(X, topk, knn="exact", n_jobs=threads)
+    rows = np.random.default_rng(0).choice(n, min(queries, n), replace=False)
+    print(f"\npynndescent settings, n = {n:,}, D = {X.shape[1]}: recall of the top {topk} "
+          "against exact search, graph seconds, co-occurrence solver's kNN accuracy")
+    default = (graph_module.APPROXIMATE_SEARCH_NEIGHBORS,
+               dict(graph_module.APPROXIMATE_SEARCH_OPTIONS))
+    for label, neighbors, options in SEARCH_SETTINGS:
+        graph_module.APPROXIMATE_SEARCH_NEIGHBORS = neighbors
+        graph_module.APPROXIMATE_SEARCH_OPTIONS = options
+        start = time.perf_counter()
+        approx, _ = topk_cosine_neighbors(X, topk, knn="approximate", n_jobs=threads,
+                                          random_state=0)
+        seconds = time.perf_counter() - start
+        hits = sum(np.intersect1d(exact[i], approx[i]).size for i in rows)
+        graph, _ = add_self_loops_to_isolated(cosine_knn_graph(X, topk, n_jobs=threads,
+                                                               random_state=0))
         walks = random_walks(graph, 10, 20, random_state=0, n_jobs=threads)
-        Z = skipgram_embedding(walks, n, n_components, seed=0, workers=threads)
-        print(f"  n = {n:,}: gensim (10 epochs) {_accuracy(Z, y)[0]:.4f}", flush=True)
-        for alpha in (0.025, 0.1):
-            for per_node in (125, 250, 500, 1000, 2000):
-                scores = [_accuracy(cooccurrence_sgns(walks, n, n_components, alpha=alpha,
-                                                      updates_per_node=per_node, seed=seed,
-                                                      n_jobs=threads), y)[0]
-                          for seed in (0, 1)]
-                print(f"    alpha {alpha:<5} updates/node {per_node:5}: accuracy "
-                      f"{scores[0]:.4f}, {scores[1]:.4f}", flush=True)
+        mean, two_std = _accuracy(cooccurrence_sgns(walks, n, n_components, alpha=0.1,
+                                                    seed=0, n_jobs=threads), y)
+        print(f"  {label:<32} recall {hits / (topk * rows.size):.4f}, search {seconds:5.1f} s, "
+              f"kNN accuracy {mean:.4f} ± {two_std:.4f}", flush=True)
+    graph_module.APPROXIMATE_SEARCH_NEIGHBORS, graph_module.APPROXIMATE_SEARCH_OPTIONS = default
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", default="points,dimensions",
-                        help="comma-separated: points, mnist, dimensions, recall, knn, updates")
+                        help="comma-separated: points, mnist, dimensions, recall, knn, updates, "
+                        "search")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--n-components", type=int, default=10)
     parser.add_argument("--quick", action="store_true", help="a tenth of the rows")
@@ -271,6 +361,10 @@ def main(argv=None):
                         help="comma-separated methods to leave out, e.g. 'vec2vec (gensim)'")
     parser.add_argument("--no-memory", action="store_true",
                         help="skip the peak-memory processes of the mnist case")
+    parser.add_argument("--updates-data", default="points",
+                        help="data of the updates case, comma-separated: points, digits")
+    parser.add_argument("--per-node", default="",
+                        help="updates case: only these updates_per_node values of the grid")
     args = parser.parse_args(argv)
     cases = args.cases.split(",")
     SKIPPED.update(name for name in args.skip.split(",") if name)
@@ -292,7 +386,11 @@ def main(argv=None):
         if "knn" in cases:
             knn_accuracy(args.threads, args.n_components)
         if "updates" in cases:
-            updates(args.threads, args.n_components)
+            updates(args.threads, args.n_components, args.quick,
+                    data=args.updates_data.split(","),
+                    per_node_only=[int(v) for v in args.per_node.split(",") if v])
+        if "search" in cases:
+            search(args.threads, args.n_components, args.quick)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ logger = logging.getLogger("lowdim")
 
 #: Default number of SGD updates per node; see ``benchmarks/vec2vec_vs_umap.md``
 #: for the measurement behind it.
-UPDATES_PER_NODE = 1000
+UPDATES_PER_NODE = 500
 
 
 def _check_walks(walks, n_nodes):

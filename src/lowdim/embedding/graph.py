@@ -33,7 +33,7 @@ from sklearn.neighbors import NearestNeighbors
 
 __all__ = ["CSRGraph", "as_csr_graph", "cosine_knn_graph", "add_self_loops_to_isolated",
            "topk_cosine_neighbors", "resolve_knn", "APPROXIMATE_FROM",
-           "APPROXIMATE_SEARCH_NEIGHBORS"]
+           "APPROXIMATE_SEARCH_NEIGHBORS", "APPROXIMATE_SEARCH_OPTIONS"]
 
 #: ``knn="auto"`` searches neighbours approximately (pynndescent) from this many
 #: samples on, exactly below; ``benchmarks/vec2vec_vs_umap.md`` has the recall and
@@ -47,6 +47,10 @@ APPROXIMATE_FROM = 5000
 #: on 20,000 blobs, asking for 30 gives 0.97 (UMAP, for the same reason, asks
 #: for 15 by default). ``benchmarks/vec2vec_vs_umap.md`` has the measurements.
 APPROXIMATE_SEARCH_NEIGHBORS = 30
+
+#: Further keyword arguments of ``pynndescent.NNDescent`` (its own defaults when
+#: empty); the benchmark's ``search`` case measures alternatives.
+APPROXIMATE_SEARCH_OPTIONS = {}
 
 
 def resolve_knn(knn, n_samples):
@@ -150,7 +154,7 @@ def _approximate_neighbors(X, topk, n_jobs, random_state):
     n = X.shape[0]
     k = min(max(topk + 1, APPROXIMATE_SEARCH_NEIGHBORS), n)
     index = NNDescent(X, metric="cosine", n_neighbors=k, random_state=random_state,
-                      n_jobs=n_jobs, compressed=True)
+                      n_jobs=n_jobs, compressed=True, **APPROXIMATE_SEARCH_OPTIONS)
     ind, dist = index.neighbor_graph
     # Drop each row's own index; rows where the search missed it drop the last column.
     is_self = ind == np.arange(n)[:, None]

@@ -90,7 +90,7 @@ class Vec2Vec(EmbeddingEstimator):
         "gensim": gensim's skip-gram on the walks, ``epochs`` passes (the paper's
         algorithm). "cooccurrence": SGNS on the counted window co-occurrences
         of the walks, ``updates_per_node`` updates per node (``epochs`` unused).
-    updates_per_node : float, default=1000
+    updates_per_node : float, default=500
         SGD updates per node of the co-occurrence solver (each one pair and
         ``negative`` noise nodes).
     alpha : float or None, default=None
