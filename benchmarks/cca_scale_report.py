@@ -82,12 +82,9 @@ def case_table(entry):
     return lines, ref
 
 
-def equal_flops(entry):
-    """AppGrad's TCC at each one-shot method's FLOPs (the paper's Figure 2 comparison)."""
-    results = entry["results"]
-    lines = ["| method | its FLOPs | its TCC_out | batch AppGrad TCC_out at ≤ those FLOPs "
-             "| stochastic AppGrad TCC_out at ≤ those FLOPs |", "|---|---|---|---|---|"]
-    verdicts = []
+def _equal_flops_verdicts(results, key):
+    """(method, better AppGrad, its TCC, the method's TCC) on ``key`` at the method's FLOPs."""
+    out = []
     for method, r in results.items():
         if method in APPGRAD or "trace" in r or r.get("status") != "ok" or "flops" not in r:
             continue
@@ -95,14 +92,36 @@ def equal_flops(entry):
         for ours in APPGRAD:
             trace = results.get(ours, {}).get("trace")
             row = _at(trace, "flops", r["flops"]) if trace else None
-            cells.append(row["tcc_out"] if row else None)
+            cells.append(row[key] if row else None)
         if any(c is not None for c in cells):
             best = max(range(2), key=lambda i: -math.inf if cells[i] is None else cells[i])
-            verdicts.append((method, APPGRAD[best], cells[best], r["tcc_out"]))
+            out.append((method, APPGRAD[best], cells[best], r[key], cells))
+    return out
+
+
+def equal_flops(entry):
+    """AppGrad's TCC at each one-shot method's FLOPs (the paper's Figure 2 comparison).
+
+    Held-out TCC is the verdict; in-sample TCC (the training rows) is what the paper's text
+    defines for its Figure 2 (``TCC(XΦ̂, YΨ̂)`` on the data matrices) and is given beside it.
+    """
+    results = entry["results"]
+    lines = ["| method | its FLOPs | its TCC_out | its TCC_in | batch AppGrad TCC_out / TCC_in "
+             "at ≤ those FLOPs | stochastic AppGrad TCC_out / TCC_in at ≤ those FLOPs |",
+             "|---|---|---|---|---|---|"]
+    verdicts = _equal_flops_verdicts(results, "tcc_out")
+    inside = {v[0]: v for v in _equal_flops_verdicts(results, "tcc_in")}
+    for method, r in results.items():
+        if method in APPGRAD or "trace" in r or r.get("status") != "ok" or "flops" not in r:
+            continue
+        out = next((v[4] for v in verdicts if v[0] == method), [None, None])
+        ins = inside.get(method, [None] * 5)[4] or [None, None]
+        cells = [f"{_fmt(o, '.3f')} / {_fmt(i, '.3f')}" if o is not None
+                 else "below its first checkpoint" if results.get(m, {}).get("trace")
+                 else "not run" for m, o, i in zip(APPGRAD, out, ins)]
         lines.append(f"| {label(method)} | {r['flops']:.3g} | {r['tcc_out']:.3f} "
-                     f"| {_fmt(cells[0], '.3f', 'below its first checkpoint')} "
-                     f"| {_fmt(cells[1], '.3f', 'below its first checkpoint')} |")
-    return lines, verdicts
+                     f"| {r['tcc_in']:.3f} | {cells[0]} | {cells[1]} |")
+    return lines, [v[:4] for v in verdicts], [v[:4] for v in inside.values()]
 
 
 def zoo_comparison(entry, ref):
@@ -140,7 +159,7 @@ def zoo_in_sample(entry, ref):
     return [line for line in out if line]
 
 
-def goals(name, entry, ref, verdicts, zoo):
+def goals(name, entry, ref, verdicts, zoo, in_sample=()):
     case, results, lines = entry["case"], entry["results"], []
     sparse = case["kind"] == "sparse"
     if sparse and case["p1"] >= 8000 and ref is not None and case.get("speed_goal", True):
@@ -155,6 +174,10 @@ def goals(name, entry, ref, verdicts, zoo):
         lines.append(f"- equal FLOPs (paper formulas), AppGrad (the better: {label(which)}) vs "
                      f"{label(method)}: TCC_out {ours:.3f} vs {theirs:.3f} "
                      f"({'met' if ours > theirs else f'missed by {theirs - ours:.3f}'})")
+    for method, which, ours, theirs in in_sample:
+        lines.append(f"- equal FLOPs, in-sample (the paper's Figure 2 measure), AppGrad (the "
+                     f"better: {label(which)}) vs {label(method)}: TCC_in {ours:.3f} vs "
+                     f"{theirs:.3f} ({'met' if ours > theirs else f'missed by {theirs - ours:.3f}'})")
     if sparse:
         if not zoo:
             msg = results.get("cca_zoo_sgd", {}).get("message", "not run")
@@ -199,12 +222,13 @@ def render_case(name, entry):
     lines = _header(name, entry)
     table, ref = case_table(entry)
     lines += table + [""]
-    flops_lines, verdicts = equal_flops(entry)
+    flops_lines, verdicts, in_sample = equal_flops(entry)
     if ref is None:
         lines += ["TCC at equal FLOPs (exact CCA does not fit, so no PCC):", ""] + flops_lines
         lines.append("")
     zoo = zoo_comparison(entry, ref)
-    lines += ["Goals:", ""] + goals(name, entry, ref, verdicts if ref is None else [], zoo)
+    lines += ["Goals:", ""] + goals(name, entry, ref, verdicts if ref is None else [], zoo,
+                                    in_sample if ref is None else [])
     lines += zoo_in_sample(entry, ref)
     return lines + [""]
 
@@ -279,13 +303,17 @@ def render_url_fractions(stored, cases):
               f"above (n = {sizes}; held-out "
               f"rows scaled alike; p, k and the iterations are the full case's): a "
               f"least-squares line, its worst misfit at the measured points, and its value at "
-              f"n = {n_full:,}. **The full-size run was not executed**: it needs up to about "
-              f"24 GB and this machine is shared; run it on a quiet machine with at least "
-              f"{cases['url']['min_free_gib']} GiB free with", "",
-              "    python benchmarks/cca_scale.py --case url", "",
+              f"n = {n_full:,}" + (
+                  ", beside the peak measured in the full-size run (section `url` below)."
+                  if "url" in stored else
+                  f". **The full-size run was not executed**: it needs up to about 24 GB and "
+                  f"this machine is shared; run it on a quiet machine with at least "
+                  f"{cases['url']['min_free_gib']} GiB free with"), "",
+              *([] if "url" in stored else ["    python benchmarks/cca_scale.py --case url", ""]),
               "| method | points | MiB per 100k rows | intercept | worst misfit "
-              "| extrapolated peak RSS at full n | within 24 GB |",
-              "|---|---|---|---|---|---|---|"]
+              "| extrapolated peak RSS at full n | within 24 GB | measured at full n |",
+              "|---|---|---|---|---|---|---|---|"]
+    measured = stored.get("url", {}).get("results", {})
     methods = dict.fromkeys(m for k in keys for m in stored[k]["results"])
     for method in methods:
         points = [(stored[k]["case"]["n"], stored[k]["results"][method]["peak_rss"])
@@ -295,7 +323,8 @@ def render_url_fractions(stored, cases):
         slope, intercept, full, misfit = _linear(*zip(*points), n_full)
         lines.append(f"| {label(method)} | {len(points)} | {slope * 1e5 / MIB:,.0f} "
                      f"| {intercept / GIB:.2f} GiB | {100 * misfit:.1f} % | {full / GIB:.2f} GiB "
-                     f"| {'yes' if full < 24e9 else 'no'} |")
+                     f"| {'yes' if full < 24e9 else 'no'} "
+                     f"| {_measured_peak(measured.get(method))} |")
     lines += ["", "Exact CCA is refused at every fraction before it allocates anything (its "
               "process holds the views only)."]
     data = [(stored[k]["case"]["n"], stored[k]["case"]["data_bytes"]) for k in keys]
@@ -307,6 +336,14 @@ def render_url_fractions(stored, cases):
     return lines + [""]
 
 
+def _measured_peak(result):
+    if not result:
+        return "not run"
+    if result.get("status") != "ok":
+        return result.get("status", "?")
+    return f"{result['peak_rss'] / GIB:.2f} GiB"
+
+
 def render_parser_fractions(stored):
     keys = _fractions(stored, "url_parser")
     lines = []
@@ -315,9 +352,13 @@ def render_parser_fractions(stored):
     lines += ["## url_parser, extrapolated to the full size", "",
               "Peak RSS of each parser against the replica's rows (all 3.2M columns at every "
               "fraction): a least-squares line and its value at the real data's "
-              f"{FULL_REPLICA_ROWS:,} rows. **The full-size measurement was not executed** "
-              "(it needs about 20 GiB free and the machine is shared); on a quiet machine:", "",
-              "    python benchmarks/cca_scale.py --case url_parser", "",
+              f"{FULL_REPLICA_ROWS:,} rows" + (
+                  "; the full-size measurement is in section `url_parser` below." if
+                  "url_parser" in stored else ". **The full-size measurement was not "
+                  "executed** (it needs about 20 GiB free and the machine is shared); on a "
+                  "quiet machine:"), "",
+              *([] if "url_parser" in stored else
+                ["    python benchmarks/cca_scale.py --case url_parser", ""]),
               "| parser | points | MiB per 100k rows | intercept | worst misfit "
               "| extrapolated peak RSS | extrapolated output | peak / output |",
               "|---|---|---|---|---|---|---|---|"]
@@ -396,7 +437,7 @@ def summary(stored, cases):
                                     f"{best:.1f}× ({'met' if best >= 5 else 'missed'})"))
     out.append("- p ≥ 8,000 sparse, AppGrad ≥ 5× faster than exact CCA to PCC_out 0.95: "
                + "; ".join(speed) + ".")
-    keys = _fractions(stored, "url")
+    keys = _fractions(stored, "url") + (["url"] if "url" in stored else [])
     if keys:
         runs = [(stored[k]["case"]["n"], stored[k]["results"]) for k in keys]
         refused = [f"{n:,} rows: {r['exact']['status']} after {r['exact']['seconds']:.1f} s"
@@ -407,14 +448,15 @@ def summary(stored, cases):
                    + ("; ".join(f"{n:,} rows: {s['trace']['iteration'][-1]:,} iterations, "
                                 f"peak {s['peak_rss'] / GIB:.2f} GiB" for n, s in done)
                       or "no fraction completed")
-                   + "; full size extrapolated below (not run).")
-        verdicts = [(n, v) for n, r in runs for v in equal_flops(
-            {"results": r})[1]]
-        out.append("- URL shape, AppGrad's TCC above NW-, DW- and PCA-CCA at equal FLOPs: "
-                   + ("; ".join(f"{n:,} rows, vs {label(m)}: {ours:.3f} vs {theirs:.3f} "
-                                f"({'met' if ours > theirs else f'missed by {theirs - ours:.3f}'})"
-                                for n, (m, _, ours, theirs) in verdicts)
-                      or "not measured (no fraction ran both AppGrad and the heuristics)") + ".")
+                   + ("." if "url" in stored else "; full size extrapolated below (not run)."))
+        for at, what in ((1, "held-out TCC_out"), (2, "in-sample TCC_in, the paper's measure")):
+            verdicts = [(n, v) for n, r in runs for v in equal_flops({"results": r})[at]]
+            out.append(f"- URL shape, AppGrad's TCC above NW-, DW- and PCA-CCA at equal FLOPs, "
+                       f"{what}: " + ("; ".join(
+                           f"{n:,} rows, vs {label(m)}: {ours:.3f} vs {theirs:.3f} "
+                           f"({'met' if ours > theirs else f'missed by {theirs - ours:.3f}'})"
+                           for n, (m, _, ours, theirs) in verdicts)
+                           or "not measured (no run had both AppGrad and the heuristics)") + ".")
     else:
         out.append("- URL shape: not run in this session.")
     ran = [name for name in ("sparse8000", "sparse8000_small", "sparse32000") if name in stored]
@@ -438,12 +480,13 @@ def render(stored, cases):
              "method's own process, reset once the views are loaded; \"beyond data\" subtracts "
              "the resident memory at that point.", ""]
     lines += summary(stored, cases)
-    for name in list(cases) + ["per_iteration", "url_parser_small", "url_parser", "smoke"]:
+    for name in list(cases) + ["per_iteration", "url_step", "url_parser_small", "url_parser",
+                               "smoke"]:
         fractions = name in ("url", "url_parser") and _fractions(stored, name)
         if fractions:  # the full size is only extrapolated
             lines += (render_url_fractions(stored, cases) if name == "url"
                       else render_parser_fractions(stored))
-        if name not in stored:
+        if name not in stored and name != "url_step":
             if (name in cases or name == "url_parser") and not fractions:
                 lines += [f"## {name}: not run yet", "",
                           f"Not measured in the session that wrote this file (see the goals "
@@ -452,8 +495,61 @@ def render(stored, cases):
             continue
         if name == "per_iteration":
             lines += render_per_iteration(stored[name])
+        elif name == "url_step":
+            for key in _fractions(stored, "url_step"):
+                lines += render_url_step(key, stored[key])
         elif name.startswith("url_parser"):
             lines += render_parser(name, stored[name])
         else:
             lines += render_case(name, stored[name])
     return "\n".join(lines)
+
+
+def url_budgets(stored, cases):
+    """Per URL run: NW-CCA's FLOPs (paper convention), the stochastic iterations they buy,
+    and how often each noise feature occurs in the training rows (what whitening can fit)."""
+    from lowdim.cca.flops import appgrad_stochastic_flops, randomized_svd_flops
+
+    url = cases["url"]
+    keys = _fractions(stored, "url") + ["url"]
+    lines = ["| training rows n | NW-CCA FLOPs (dense convention) | stochastic AppGrad "
+             "iterations within them | passes over the rows in 4,000 iterations | occurrences "
+             "of a noise feature of X / of Y in the training rows |", "|---|---|---|---|---|"]
+    per_it = appgrad_stochastic_flops(url["p1"], url["p2"], url["k"], url["batch_size"],
+                                      10 * url["k"])
+    for key in keys:
+        n = stored[key]["case"]["n"] if key in stored else url["n"]
+        width, p = url["k"] + 10, url["p1"] + url["p2"]
+        nw = (randomized_svd_flops(2.0 * n * p * width, 10, url["p1"], url["p2"], width)
+              + 2.0 * n * url["k"] * p + 6.0 * n * url["k"] ** 2)
+        lines.append(f"| {n:,} | {nw:.3g} | {nw / per_it:,.0f} "
+                     f"| {url['sappgrad_iter'] * url['batch_size'] / n:.2g} "
+                     f"| {n * url['noise_nnz'] / url['p1']:.2g} / "
+                     f"{n * url['noise_nnz'] / url['p2']:.2g} |")
+    return lines
+
+
+def render_url_step(key, entry):
+    """The paper's step (and ridge) selection on a validation split of the training rows."""
+    case, meta = entry["case"], entry["meta"]
+    lines = [f"## {key}: stochastic AppGrad's step chosen as the paper does, on held-out "
+             f"training rows", "",
+             f"n = {case['n']:,} training rows of the URL case (fraction {entry['fraction']:g}), "
+             f"of which the last {entry['validation_rows']:,} are validation rows; each "
+             f"candidate is fitted on the others for {case['sappgrad_iter']:,} iterations and "
+             f"scored by its validation TCC; the best is refitted on all training rows and "
+             f"scored on the {case['n_test']:,} held-out rows (not used to choose). 'auto' "
+             f"step: {entry['auto_step']:.3g} (0.5 / (λ_max of a minibatch Gram + λ)). Run "
+             f"{meta['date']}, load average {meta['load_average']:.1f} (niced, contended).", "",
+             "| step | × auto | λ | validation TCC at 10 / 100 / 1,000 / last iteration "
+             "| step used (after halvings) | fit s |", "|---|---|---|---|---|---|"]
+    for r in entry["runs"]:
+        lines.append(f"| {r['step']:.3g} | {r['multiple']:g} | {r['reg']:g} "
+                     f"| {' / '.join(f'{v:.3f}' for v in r['tcc'])} "
+                     f"| {r['step_used'][0]:.3g} | {r['seconds'][-1]:.0f} |")
+    chosen, final = entry["chosen"], entry["final"]
+    lines += ["", f"Chosen: step {chosen['step']:.3g} ({chosen['multiple']:g} × auto), λ = "
+              f"{chosen['reg']:g}; refitted on all {case['n']:,} training rows: held-out TCC "
+              f"{' / '.join(f'{v:.3f}' for v in final['tcc'])} at iterations "
+              f"{', '.join(f'{i:,}' for i in final['iteration'])}.", ""]
+    return lines
