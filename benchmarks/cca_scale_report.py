@@ -177,7 +177,8 @@ def goals(name, entry, ref, verdicts, zoo, in_sample=()):
     for method, which, ours, theirs in in_sample:
         lines.append(f"- equal FLOPs, in-sample (the paper's Figure 2 measure), AppGrad (the "
                      f"better: {label(which)}) vs {label(method)}: TCC_in {ours:.3f} vs "
-                     f"{theirs:.3f} ({'met' if ours > theirs else f'missed by {theirs - ours:.3f}'})")
+                     f"{theirs:.3f} ("
+                     + ("met" if ours > theirs else f"missed by {theirs - ours:.3f}") + ")")
     if sparse:
         if not zoo:
             msg = results.get("cca_zoo_sgd", {}).get("message", "not run")
@@ -356,8 +357,8 @@ def render_parser_fractions(stored):
                   "; the full-size measurement is in section `url_parser` below." if
                   "url_parser" in stored else ". **The full-size measurement was not "
                   "executed**: writing the 121 full-size day files and parsing them takes about "
-                  "40 minutes (32 times the 1/32 fraction's 79 s of wall time), more than the shared "
-                  "machine left these niced runs on 2026-12-01 (about a fifth of a core, after "
+                  "40 minutes (32 times the 1/32 fraction's 79 s of wall time), more than "
+                  "the shared machine left these niced runs on 2026-12-01 (about a fifth of a core, after "
                   "the full-size URL case); it needs about 20 GiB free and 2 GB of disk "
                   "(the archive is deleted afterwards). To run it:"), "",
               *([] if "url_parser" in stored else
