@@ -359,8 +359,8 @@ def render_parser_fractions(stored):
                   "executed**: writing the 121 full-size day files and parsing them takes about "
                   "40 minutes (32 times the 1/32 fraction's 79 s of wall time), more than "
                   "the shared machine left these niced runs on 2026-12-01 (about a fifth of "
-                  "a core, after the full-size URL case); it needs about 20 GiB free and 2 GB of disk "
-                  "(the archive is deleted afterwards). To run it:"), "",
+                  "a core, after the full-size URL case); it needs about 20 GiB free and 2 GB "
+                  "of disk (the archive is deleted afterwards). To run it:"), "",
               *([] if "url_parser" in stored else
                 ["    python benchmarks/cca_scale.py --case url_parser", ""]),
               "| parser | points | MiB per 100k rows | intercept | worst misfit "
