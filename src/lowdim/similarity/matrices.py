@@ -23,7 +23,6 @@ import time
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils import check_random_state
 
 from ..io import load_npz, save_npz
 from .full import full_matrix
@@ -218,6 +217,10 @@ def build_oracle(spec, dataset, seed=0, n_jobs=1):
     kind = spec.get("kind")
     if kind not in _BUILDERS:
         raise ValueError(f"`kind` must be one of {list(MATRIX_KINDS)}, got {kind!r}")
+    # imported here: the jobs that only load a matrix (errors, spectra) skip scikit-learn's
+    # second of start-up
+    from sklearn.utils import check_random_state
+
     rng = check_random_state(seed)
     oracle, items, info = _BUILDERS[kind](spec, dataset, rng, n_jobs)
     if items.size < 4:
