@@ -570,7 +570,9 @@ def render_url_step(key, entry):
                      f"| {' / '.join(f'{v:.3f}' for v in r['tcc'])} "
                      f"| {r['step_used'][0]:.3g} | {r['seconds'][-1]:.0f} |")
     chosen, final = entry["chosen"], entry["final"]
-    lines += ["", f"Chosen: step {chosen['step']:.3g} ({chosen['multiple']:g} × auto), λ = "
+    top = sorted((r["tcc"][-1] for r in entry["runs"]), reverse=True)
+    lines += ["", f"The best two candidates' validation TCC differ by {top[0] - top[1]:.3f}. "
+              f"Chosen: step {chosen['step']:.3g} ({chosen['multiple']:g} × auto), λ = "
               f"{chosen['reg']:g}; refitted on all {case['n']:,} training rows: held-out TCC "
               f"{' / '.join(f'{v:.3f}' for v in final['tcc'])} at iterations "
               f"{', '.join(f'{i:,}' for i in final['iteration'])}.", ""]
