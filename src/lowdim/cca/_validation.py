@@ -76,7 +76,9 @@ def _sparse_all_constant(A) -> bool:
     that are non-zero in every row need their values compared.
     """
     n = A.shape[0]
-    nonzero = np.bincount(A.indices[A.data != 0], minlength=A.shape[1])
+    # explicit zeros are rare: only then copy the indices of the entries that are non-zero
+    stored = A.indices if A.data.all() else A.indices[A.data != 0]
+    nonzero = np.bincount(stored, minlength=A.shape[1])
     if np.any((nonzero > 0) & (nonzero < n)):
         return False
     full = np.flatnonzero(nonzero == n)
