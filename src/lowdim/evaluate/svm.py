@@ -110,6 +110,9 @@ class TunedSVM(ClassifierMixin, BaseEstimator):
         if self.kernel not in ("linear", "precomputed"):
             raise ValueError(f"`kernel` must be 'linear' or 'precomputed', got {self.kernel!r}")
         try:
+            # a string is no grid, although NumPy reads "1" as the number 1
+            if isinstance(self.C_grid, (str, bytes)):
+                raise TypeError
             grid = np.asarray(self.C_grid, dtype=float).ravel()
         except (TypeError, ValueError):
             grid = np.array([np.nan])
