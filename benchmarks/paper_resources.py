@@ -448,13 +448,6 @@ INSTEAD = {
 }
 
 
-def _md_table(frame: pd.DataFrame) -> str:
-    head = "| " + " | ".join(frame.columns) + " |"
-    rule = "|" + "---|" * len(frame.columns)
-    body = ["| " + " | ".join(str(v) for v in row) + " |" for row in frame.itertuples(index=False)]
-    return "\n".join([head, rule, *body])
-
-
 def markdown(points: pd.DataFrame, fit_table: pd.DataFrame, jobs: pd.DataFrame) -> str:
     """``paper_resources.md``: the measured points, the fits and the projection with totals."""
     args = [c for c in points.columns if c.startswith("arg_")]
@@ -484,15 +477,15 @@ def markdown(points: pd.DataFrame, fit_table: pd.DataFrame, jobs: pd.DataFrame) 
         "`config/paper.yaml`'s sizes. Memory is an analytic model (the largest arrays plus a",
         "400 MB interpreter) checked against the measured peaks below. Projections extrapolate",
         "two to five orders of magnitude: read them as the order of the cost, not a quote.", "",
-        "## Measured points", "", _md_table(shown), "",
-        "## Fits", "", _md_table(fits_shown[["kind", "model", "c", "a", "spread"]]), "",
+        "## Measured points", "", shown.to_markdown(index=False), "",
+        "## Fits", "", fits_shown[["kind", "model", "c", "a", "spread"]].to_markdown(index=False), "",
         "`spread`: the typical relative residual of the fit at the measured points.", "",
         "## Projection to the paper profile", "",
         f"Total: **{jobs.core_hours.sum():,.0f} core-hours** over {len(jobs)} heavy jobs; the "
         f"largest peak memory {jobs.peak_mb.max() / GB:.1f} GB. By kind:", "",
-        _md_table(by_kind), "",
+        by_kind.to_markdown(index=False), "",
         "Per job (wall hours at the job's `threads`, assuming they scale):", "",
-        _md_table(proj), "",
+        proj.to_markdown(index=False), "",
         "## Hints in `config/paper.yaml`", "",
         "From this projection: `runtime` about 3x the projected wall time (at least 60",
         "minutes; the fits' spread and the extrapolation need the margin) and `mem_mb` about",
