@@ -15,6 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, RandomizedCCA
+from lowdim.cca.appgrad import checkpoint_iterations
 from lowdim.cca.exact import exact_cca_from_grams
 from lowdim.cca.metrics import canonical_correlations
 from lowdim.memory import current_rss, peak_rss, reset_peak_rss
@@ -85,11 +86,17 @@ def _centred_exact(X, Y, case):
     return Wx, Wy
 
 
-def _appgrad(views, case, stochastic):
+def _appgrad(views, case, stochastic, long=False):
+    """Batch or stochastic AppGrad; ``long``: stochastic, continued to ``sappgrad_long_iter``.
+
+    The long run is the same trajectory as the stochastic one (same seed, minibatches and
+    step), with a checkpoint at the case's own iteration count too.
+    """
     X, Y, Xt, Yt = views
-    max_iter = case["sappgrad_iter" if stochastic else "appgrad_iter"]
-    its = np.unique(np.round(np.logspace(0, np.log10(max_iter), case.get("n_checkpoints", 40)))
-                    .astype(int)).tolist()
+    max_iter = case["sappgrad_long_iter" if long else
+                    "sappgrad_iter" if stochastic else "appgrad_iter"]
+    count = case.get("n_checkpoints_long" if long else "n_checkpoints", 40)
+    its = checkpoint_iterations(max_iter, count, extra=[case["sappgrad_iter"]] if long else ())
     kw = dict(batch_size=case["batch_size"], step_size=case["sappgrad_step"]) if stochastic \
         else dict(step_size="auto")
     start = time.perf_counter()
@@ -168,6 +175,8 @@ def run_method(views, case, method):
         out = _exact(views, case)
     elif method in ("appgrad", "sappgrad"):
         out = _appgrad(views, case, stochastic=method == "sappgrad")
+    elif method == "sappgrad_long":
+        out = _appgrad(views, case, stochastic=True, long=True)
     elif method in ("cca_zoo_ey", "cca_zoo_sgd"):
         out = _cca_zoo(views, case, stochastic=method == "cca_zoo_sgd")
     elif method == "randomized":
