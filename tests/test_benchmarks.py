@@ -66,6 +66,30 @@ def test_cca_scale_benchmark_runs_each_method_in_its_own_process(tmp_path):
     assert len(peaks) == 3  # every method measured in its own process
 
 
+def test_continued_stochastic_appgrad_repeats_the_paper_iterations_then_sets_the_verdict():
+    # sappgrad_long is the URL case's equal-FLOPs run: it must pass through the same iterates
+    # as the paper's iteration count, and the equal-FLOPs verdict must read its trace
+    sys.path[:0] = [str(ROOT / "benchmarks")]
+    try:
+        import cca_scale
+        from cca_scale_methods import run_method
+        from cca_scale_report import _equal_flops_verdicts
+    finally:
+        del sys.path[0]
+    case = {**cca_scale.SMOKE, "threads": 1, "sappgrad_long_iter": 900, "n_checkpoints_long": 4}
+    views = cca_scale.make_views(case)
+    short, longer = (run_method(views, case, m) for m in ("sappgrad", "sappgrad_long"))
+    at = longer["trace"]["iteration"].index(case["sappgrad_iter"])
+    assert longer["trace"]["iteration"][-1] == 900
+    for key in ("tcc_in", "tcc_out", "flops"):
+        assert longer["trace"][key][at] == short[key], key
+    # a heuristic that spends exactly the long run's FLOPs is compared with its last iterate
+    results = {"sappgrad": short, "sappgrad_long": longer, "nw_cca": {
+        "status": "ok", "flops": longer["flops"], "tcc_out": 0.0, "tcc_in": 0.0}}
+    (method, ours, tcc, theirs, _), = _equal_flops_verdicts(results, "tcc_out")
+    assert (method, ours, tcc, theirs) == ("nw_cca", "sappgrad", longer["tcc_out"], 0.0)
+
+
 def test_kernel_cca_benchmark_writes_its_ratios(tmp_path):
     table = tmp_path / "kernel_cca.md"
     out = _run("kernel_cca.py", "--quick", "--out", str(table), cwd=tmp_path)
