@@ -3,7 +3,15 @@
 import pytest
 
 from fixtures.http_server import LocalHTTPServer, RefusedAddress
-from fixtures.workflow import snakemake
+from fixtures.workflow import ROOT, BackgroundRun
+
+#: The session's long workflow runs: fixture name -> (directory name, config file).
+#: Each starts as soon as the session's first test does, if a selected test uses it, so
+#: the runs (several minutes on 2 cores) overlap the quick tests instead of following them.
+LONG_RUNS = {
+    "tiny_run": ("tiny_run", ROOT / "tests" / "config" / "tiny.yaml"),
+    "rehearsal_run": ("rehearsal", ROOT / "config" / "rehearsal.yaml"),
+}
 
 
 @pytest.fixture
@@ -28,9 +36,35 @@ def refused_server(monkeypatch):
         yield address
 
 
+def pytest_collection_modifyitems(config, items):
+    """Tests of the rehearsal's run last: it is the longest run, started in the background."""
+    items.sort(key=lambda item: "rehearsal_run" in getattr(item, "fixturenames", ()))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _long_runs(request, tmp_path_factory):
+    """{fixture name: BackgroundRun} of the LONG_RUNS some selected test uses, started now."""
+    used = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
+    runs = {name: BackgroundRun(tmp_path_factory.mktemp(directory), configfile=configfile)
+            for name, (directory, configfile) in LONG_RUNS.items() if name in used}
+    yield runs
+    for run in runs.values():
+        run.stop()
+
+
+def _finished(runs, name):
+    run = runs[name]
+    run.wait()
+    return run.workdir
+
+
 @pytest.fixture(scope="session")
-def tiny_run(tmp_path_factory):
+def tiny_run(_long_runs):
     """Working directory of one local run of the tiny config (tests/config/tiny.yaml)."""
-    workdir = tmp_path_factory.mktemp("tiny_run")
-    snakemake(workdir)
-    return workdir
+    return _finished(_long_runs, "tiny_run")
+
+
+@pytest.fixture(scope="session")
+def rehearsal_run(_long_runs):
+    """Working directory of one local run of config/rehearsal.yaml (replicas, offline)."""
+    return _finished(_long_runs, "rehearsal_run")

@@ -84,13 +84,6 @@ def test_every_report_caption_opens_with_the_rehearsal_banner():
     assert "This is a rehearsal on replicas, not a reproduction." in front
 
 
-@pytest.fixture(scope="session")
-def rehearsal_run(tmp_path_factory):
-    workdir = tmp_path_factory.mktemp("rehearsal")
-    snakemake(workdir, configfile=REHEARSAL)
-    return workdir
-
-
 def _rules_run(workdir):
     """Rules that ran: each writes logs/<rule>/..."""
     return {path.name for path in (workdir / "logs").iterdir() if path.is_dir()}
