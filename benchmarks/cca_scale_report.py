@@ -211,12 +211,19 @@ def goals(name, entry, ref, verdicts, zoo, in_sample=()):
     return lines
 
 
+def _continued(entry):
+    longer = entry["results"].get("sappgrad_long", {})
+    return (f" (continued run: {longer['trace']['iteration'][-1]:,})"
+            if longer.get("status") == "ok" else "")
+
+
 def _header(name, entry):
     case, meta = entry["case"], entry["meta"]
     shape = (f"n = {case['n']:,} training + {case['n_test']:,} held-out rows, p = "
              f"{case['p1']:,}/{case['p2']:,}, {case['nnz_per_row_x']:.0f} non-zeros per row of X, "
              f"k = {case['k']}, λ = {case['reg']}, minibatch {case['batch_size']}, stochastic "
-             f"{case['sappgrad_iter']:,} / batch {case['appgrad_iter']:,} iterations")
+             f"{case['sappgrad_iter']:,}{_continued(entry)} / batch {case['appgrad_iter']:,} "
+             "iterations")
     if case.get("zoo"):  # the budget cca-zoo gets (its refits stop once their sum passes it)
         shape += (f", cca-zoo refitted with doubling iteration budgets until its fits' total "
                   f"time passes {case['zoo_cap']:,} s")
@@ -635,7 +642,11 @@ def url_investigation(stored, cases):
               + f". At full size NW-CCA's count is {full:.0f}× stochastic AppGrad's whole "
               "4,000 iterations (2.05e14), so the paper's setting compares the heuristics with "
               "AppGrad's last iterate, as its Figure 2 does (PCA-CCA with m = 1200 at log FLOP "
-              "35 'dominating the computational cost of stochastic AppGrad'). Counted by the "
+              "35 'dominating the computational cost of stochastic AppGrad')"
+              + ("; the full-size run below also continues stochastic AppGrad to the "
+                 "heuristics' FLOPs (item 6)" if "sappgrad_long" in
+                 stored.get("url", {}).get("results", {}) else "")
+              + ". Counted by the "
               "FLOPs performed instead, NW-CCA's run at 75,000 rows is mostly its QRs of "
               "p×30 blocks and about as costly as stochastic AppGrad's 4,000 iterations "
               "(5.2e10 performed); at full size it is about four times as costly. Over their "
