@@ -3,13 +3,13 @@
 import pytest
 
 from fixtures.http_server import LocalHTTPServer, RefusedAddress
-from fixtures.workflow import ROOT, BackgroundRun
+from fixtures.workflow import ROOT, TINY, BackgroundRun
 
 #: The session's long workflow runs: fixture name -> (directory name, config file).
 #: Each starts as soon as the session's first test does, if a selected test uses it, so
 #: the runs (several minutes on 2 cores) overlap the quick tests instead of following them.
 LONG_RUNS = {
-    "tiny_run": ("tiny_run", ROOT / "tests" / "config" / "tiny.yaml"),
+    "tiny_run": ("tiny_run", TINY),
     "rehearsal_run": ("rehearsal", ROOT / "config" / "rehearsal.yaml"),
 }
 
