@@ -61,6 +61,10 @@ rule sms_wme_similarities:
     conda:
         CONDA_ENV
     threads: WMDC["wme"]["threads"]
+    # WME then its classification is the default run's longest chain after the WMD kernel:
+    # started as soon as the kernel exists, it no longer runs alone at the end (scheduling
+    # only; nothing it computes changes)
+    priority: 1
     resources:
         mem_mb=lambda w: WMD_CORPORA[w.corpus]["mem_mb"],
         runtime=lambda w: WMD_CORPORA[w.corpus]["runtime"],
@@ -94,6 +98,7 @@ rule sms_wmd_classify:
         "results/benchmarks/sms_wmd_classify/{corpus}/{method}.tsv"
     conda:
         CONDA_ENV
+    priority: 1  # see sms_wme_similarities
     threads: 1
     resources:
         mem_mb=lambda w: WMD_CORPORA[w.corpus]["mem_mb"],
