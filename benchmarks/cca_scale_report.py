@@ -14,13 +14,17 @@ LABELS = {"exact": "exact CCA", "appgrad": "AppGrad (batch)", "sappgrad": "AppGr
 APPGRAD = ("appgrad", "sappgrad")
 
 
-def _appgrad_trace(results, method):
-    """``method``'s trace; for stochastic AppGrad, its continued run's when there is one
-    (the same seed and minibatches, so the same iterates, only more of them)."""
+def _continued_run(results, method="sappgrad"):
+    """``method``'s continued run (the same seed and minibatches, so the same iterates, only
+    more of them) when it finished, else None."""
     longer = results.get(method + "_long", {})
-    if longer.get("status") == "ok":
-        return longer["trace"]
-    return results.get(method, {}).get("trace")
+    return longer if longer.get("status") == "ok" else None
+
+
+def _appgrad_trace(results, method):
+    """``method``'s trace; its continued run's when there is one."""
+    longer = _continued_run(results, method)
+    return longer["trace"] if longer else results.get(method, {}).get("trace")
 
 
 def label(method):
@@ -212,9 +216,8 @@ def goals(name, entry, ref, verdicts, zoo, in_sample=()):
 
 
 def _continued(entry):
-    longer = entry["results"].get("sappgrad_long", {})
-    return (f" (continued run: {longer['trace']['iteration'][-1]:,})"
-            if longer.get("status") == "ok" else "")
+    longer = _continued_run(entry["results"])
+    return f" (continued run: {longer['trace']['iteration'][-1]:,})" if longer else ""
 
 
 def _header(name, entry):
@@ -644,8 +647,8 @@ def url_investigation(stored, cases):
               "AppGrad's last iterate, as its Figure 2 does (PCA-CCA with m = 1200 at log FLOP "
               "35 'dominating the computational cost of stochastic AppGrad')"
               + ("; the full-size run below also continues stochastic AppGrad to the "
-                 "heuristics' FLOPs (item 6)" if "sappgrad_long" in
-                 stored.get("url", {}).get("results", {}) else "")
+                 "heuristics' FLOPs (item 6)"
+                 if _continued_run(stored.get("url", {}).get("results", {})) else "")
               + ". Counted by the "
               "FLOPs performed instead, NW-CCA's run at 75,000 rows is mostly its QRs of "
               "p×30 blocks and about as costly as stochastic AppGrad's 4,000 iterations "
@@ -731,10 +734,10 @@ def _url_settings(stored, runs):
         verdict_in = "; ".join(f"vs {label(m)}: {a:.3f} vs {b:.3f} "
                                f"({'met' if a > b else f'missed by {b - a:.3f}'})"
                                for m, _, a, b in inside)
-        longer = full.get("sappgrad_long", {})
+        longer = _continued_run(full)
         run = (f"run continued to {longer['trace']['iteration'][-1]:,} iterations (the same "
                "iterates as its 4,000, then more), at its last checkpoint within each "
-               "heuristic's FLOPs" if longer.get("status") == "ok" else
+               "heuristic's FLOPs" if longer else
                "4,000 iterations against each heuristic at its FLOPs")
         lines += ["", f"**6. At full size** (n = 2.4M, the paper's scale), stochastic AppGrad's "
                   f"{run}: held-out TCC {verdict}; in-sample {verdict_in}."]
