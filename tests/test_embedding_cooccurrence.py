@@ -59,7 +59,7 @@ def _solver_tables(walks, n, window, keep, per_node, n_blocks):
     """The arrays cooccurrence_sgns hands to the kernels, for a direct call."""
     starts = CK.occurrence_starts(walks, n)
     positions = np.empty(walks.size, dtype=np.int32)
-    CK.fill_positions(walks, starts, positions)
+    CK.fill_walk_steps(walks, starts, positions, int(walks.shape[1] - 1).bit_length())
     offsets, step_keep, step_total = K.step_tables(walks.shape[1], window)
     weight = _pair_weights(walks, n, step_total, keep)
     rates = weight * (per_node * n / weight.sum() / n_blocks)
@@ -75,7 +75,7 @@ def test_drawn_pairs_follow_the_counts_and_the_noise_distribution():
     walks[:, 1] = walks[:, 0]  # frequent self-pairs too
     keep = np.linspace(0.5, 1.0, n)  # downsampling weights each side of a pair
     tables, noise = _solver_tables(walks, n, window, keep, per_node=5000, n_blocks=25)
-    inputs, outputs = K.drawn_pairs(*tables, 25, 2, 11, 3)
+    inputs, outputs = K.drawn_pairs(*tables, 25, 2, 11, 2)  # partitions of 4 nodes
     positive = outputs >= 0
     observed = np.zeros((n, n))
     np.add.at(observed, (inputs[positive], outputs[positive]), 1)

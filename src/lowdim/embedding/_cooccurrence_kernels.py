@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["occurrence_starts", "fill_positions", "node_positions", "cooccurrence_counts"]
+__all__ = ["occurrence_starts", "fill_positions", "fill_walk_steps", "node_positions",
+           "cooccurrence_counts"]
 
 #: Nodes per task of the counting kernels: bounds each task's scratch to one
 #: dense row of length n while leaving enough tasks to balance the threads.
@@ -43,6 +44,21 @@ def fill_positions(walks, starts, positions):
         u = flat[p]
         positions[fill[u]] = p
         fill[u] += 1
+
+
+@njit(cache=True)
+def fill_walk_steps(walks, starts, out, step_bits):
+    """As :func:`fill_positions`, each occurrence written as ``walk << step_bits | step``.
+
+    With ``2**step_bits >= walk_length`` the step is read with a mask, not a division.
+    """
+    length = walks.shape[1]
+    fill = starts[:-1].copy()
+    for w in range(walks.shape[0]):
+        for s in range(length):
+            u = walks[w, s]
+            out[fill[u]] = (w << step_bits) | s
+            fill[u] += 1
 
 
 @njit(cache=True)

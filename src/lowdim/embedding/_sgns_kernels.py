@@ -230,15 +230,17 @@ def _attempts(rate, phase, b):
 
 
 @njit(cache=True)
-def partition_capacities(rates, n_parts, negative):
+def partition_capacities(rates, shift, negative):
     """Start of each input partition's region in the pair buffers; the last entry is their size.
 
-    Partition ``i`` holds nodes ``i * size .. (i + 1) * size - 1`` with
-    ``size = ceil(n / n_parts)``; each of its nodes draws at most
-    ``ceil(rate)`` pairs per block, each with at most ``negative`` noise nodes.
+    Partition ``i`` holds nodes ``i << shift .. ((i + 1) << shift) - 1`` (node
+    ``u`` is in partition ``u >> shift``: no division); each of its nodes draws
+    at most ``ceil(rate)`` pairs per block, each with at most ``negative``
+    noise nodes.
     """
     n = rates.size
-    size = -(-n // n_parts)
+    size = 1 << shift
+    n_parts = ((n - 1) >> shift) + 1
     base = np.zeros(n_parts + 1, dtype=np.int64)
     for i in range(n_parts):
         cap = 0
@@ -249,21 +251,23 @@ def partition_capacities(rates, n_parts, negative):
 
 
 @njit(cache=True)
-def _draw_partition(lo_u, hi_u, b, flat, walk_length, window, starts, positions, offsets,
-                    step_keep, keep, neg_packed, rates, phases, negative, state, out_u, out_t,
-                    at):
+def _draw_partition(lo_u, hi_u, b, flat, walk_length, step_bits, window, starts, positions,
+                    offsets, step_keep, keep, neg_packed, rates, phases, negative, state, out_u,
+                    out_t, at):
     """Pairs of nodes ``lo_u..hi_u - 1`` in block ``b``, written from ``at``; returns the end."""
     q = at
+    step_mask = (1 << step_bits) - 1
     for u in range(lo_u, hi_u):
         first = starts[u]
         n_occ = np.uint64(starts[u + 1] - first)
         for _attempt in range(_attempts(rates[u], phases[u], b)):
             while True:  # an occurrence of u, kept in proportion to its step's weight
                 state, bits = _splitmix64(state)
-                p = np.int64(positions[first + np.int64(((bits >> _S32) * n_occ) >> _S32)])
-                s = p % walk_length
+                code = np.int64(positions[first + np.int64(((bits >> _S32) * n_occ) >> _S32)])
+                s = code & step_mask
                 if (bits & _LOW32) < step_keep[s]:
                     break
+            p = (code >> step_bits) * walk_length + s
             state, bits = _splitmix64(state)
             k = _packed_draw(bits, offsets[s])
             v = flat[p + (k - window if k < window else k - window + 1)]
@@ -286,19 +290,19 @@ def _draw_partition(lo_u, hi_u, b, flat, walk_length, window, starts, positions,
 
 
 @njit(cache=True)
-def _sort_by_output_partition(raw_u, raw_t, lo, hi, size, n_parts, out_u, out_t, bounds):
+def _sort_by_output_partition(raw_u, raw_t, lo, hi, shift, n_parts, out_u, out_t, bounds):
     """Stable counting sort of pairs ``lo..hi - 1`` by output partition; ``bounds`` gets the ends."""
     counts = np.zeros(n_parts + 1, dtype=np.int64)
     for q in range(lo, hi):
         t = raw_t[q]
-        counts[(t if t >= 0 else -t - 1) // size + 1] += 1
+        counts[((t if t >= 0 else -t - 1) >> shift) + 1] += 1
     bounds[0] = lo
     for j in range(n_parts):
         bounds[j + 1] = bounds[j] + counts[j + 1]
     fill = bounds[:-1].copy()
     for q in range(lo, hi):
         t = raw_t[q]
-        j = (t if t >= 0 else -t - 1) // size
+        j = (t if t >= 0 else -t - 1) >> shift
         out_u[fill[j]] = raw_u[q]
         out_t[fill[j]] = t
         fill[j] += 1
@@ -306,10 +310,11 @@ def _sort_by_output_partition(raw_u, raw_t, lo, hi, size, n_parts, out_u, out_t,
 
 @njit(cache=True, parallel=True)
 def draw_block(b, walks, starts, positions, offsets, step_keep, keep, neg_packed, rates,
-               phases, negative, seed, n_parts, base, raw_u, raw_t, out_u, out_t, bounds):
+               phases, negative, seed, shift, base, raw_u, raw_t, out_u, out_t, bounds):
     """Draw block ``b``'s pairs, one task per input partition, and sort them into buckets.
 
-    Partition ``i`` uses the stream ``(seed, b * n_parts + i)`` and writes
+    Partition ``i`` (nodes ``u`` with ``u >> shift == i``) uses the stream
+    ``(seed, b * n_parts + i)`` and writes
     into ``base[i]:base[i + 1]`` of the buffers, so the pairs do not depend on
     the number of threads. Node ``u`` draws ``_attempts(rates[u], phases[u],
     b)`` positive pairs in this block (fewer are kept under downsampling),
@@ -320,14 +325,14 @@ def draw_block(b, walks, starts, positions, offsets, step_keep, keep, neg_packed
     b : int
     walks : ndarray of int32 of shape (n_walks, walk_length)
     starts, positions : inverted index of the walks (``occurrence_starts``,
-        ``fill_positions``)
+        ``fill_walk_steps`` with ``step_bits`` the bit length of ``walk_length - 1``)
     offsets, step_keep : from :func:`step_tables`
     keep : ndarray of float64 of shape (n_nodes,)
         gensim's keep probability of each node (1: no downsampling).
     neg_packed : packed alias table of the noise distribution
     rates, phases : ndarray of float64 of shape (n_nodes,)
         Positive draws per block of each node, and :func:`node_phases`.
-    negative, seed, n_parts : int
+    negative, seed, shift : int
     base : from :func:`partition_capacities`
     raw_u, raw_t, out_u, out_t : ndarray of int32 of shape (base[-1],)
         Scratch, and the pairs sorted by (input partition, output partition,
@@ -336,17 +341,28 @@ def draw_block(b, walks, starts, positions, offsets, step_keep, keep, neg_packed
         Bucket (i, j) is ``out_*[bounds[i, j]:bounds[i, j + 1]]``.
     """
     n = rates.size
-    size = -(-n // n_parts)
+    n_parts = base.size - 1
     window = offsets.shape[1] // 2
+    length = walks.shape[1]
+    step_bits = _bit_length(length - 1)
     flat = walks.ravel()
     for i in prange(n_parts):
-        lo_u = i * size
-        end = _draw_partition(lo_u, min(n, lo_u + size), b, flat, walks.shape[1], window,
-                              starts, positions, offsets, step_keep, keep, neg_packed, rates,
-                              phases, negative, _stream(seed, b * n_parts + i), raw_u, raw_t,
-                              base[i])
-        _sort_by_output_partition(raw_u, raw_t, base[i], end, size, n_parts, out_u, out_t,
+        lo_u = i << shift
+        end = _draw_partition(lo_u, min(n, lo_u + (1 << shift)), b, flat, length, step_bits,
+                              window, starts, positions, offsets, step_keep, keep, neg_packed,
+                              rates, phases, negative, _stream(seed, b * n_parts + i), raw_u,
+                              raw_t, base[i])
+        _sort_by_output_partition(raw_u, raw_t, base[i], end, shift, n_parts, out_u, out_t,
                                   bounds[i])
+
+
+@njit(cache=True)
+def _bit_length(x):
+    """Bits needed to write ``x >= 0`` (0 for 0)."""
+    bits = 0
+    while (1 << bits) <= x:
+        bits += 1
+    return bits
 
 
 @njit(cache=True)
@@ -410,8 +426,9 @@ def train_block(out_u, out_t, bounds, syn0, syn1, lr, sigmoid, flush):
 
 
 @njit(cache=True)
-def _buffers(rates, n_parts, negative):
-    base = partition_capacities(rates, n_parts, negative)
+def _buffers(rates, shift, negative):
+    base = partition_capacities(rates, shift, negative)
+    n_parts = base.size - 1
     size = base[-1]
     return (base, np.empty(size, dtype=np.int32), np.empty(size, dtype=np.int32),
             np.empty(size, dtype=np.int32), np.empty(size, dtype=np.int32),
@@ -420,26 +437,26 @@ def _buffers(rates, n_parts, negative):
 
 @njit(cache=True)
 def sgns_blocks(walks, starts, positions, offsets, step_keep, keep, neg_packed, rates, phases,
-                syn0, syn1, n_blocks, negative, alpha, min_alpha, seed, n_parts):
+                syn0, syn1, n_blocks, negative, alpha, min_alpha, seed, shift):
     """The co-occurrence solver's SGD: ``n_blocks`` blocks of :func:`draw_block` + :func:`train_block`.
 
     Block ``b`` trains at the learning rate ``alpha - (alpha - min_alpha) * b
     / n_blocks``. ``syn0`` and ``syn1`` (float32, (n_nodes, dim)) are updated
-    in place; the result depends on ``n_parts`` but not on the number of
-    threads.
+    in place; the result depends on the partitions (``shift``) but not on the
+    number of threads.
     """
-    base, raw_u, raw_t, out_u, out_t, bounds = _buffers(rates, n_parts, negative)
+    base, raw_u, raw_t, out_u, out_t, bounds = _buffers(rates, shift, negative)
     sigmoid = sigmoid_table()
     for b in range(n_blocks):
         draw_block(b, walks, starts, positions, offsets, step_keep, keep, neg_packed, rates,
-                   phases, negative, seed, n_parts, base, raw_u, raw_t, out_u, out_t, bounds)
+                   phases, negative, seed, shift, base, raw_u, raw_t, out_u, out_t, bounds)
         lr = alpha - (alpha - min_alpha) * b / n_blocks
         train_block(out_u, out_t, bounds, syn0, syn1, lr, sigmoid, negative + 1)
 
 
 @njit(cache=True)
 def drawn_pairs(walks, starts, positions, offsets, step_keep, keep, neg_packed, rates, phases,
-                n_blocks, negative, seed, n_parts):
+                n_blocks, negative, seed, shift):
     """Every pair :func:`sgns_blocks` with the same arguments trains, in training order.
 
     Returns
@@ -447,12 +464,13 @@ def drawn_pairs(walks, starts, positions, offsets, step_keep, keep, neg_packed, 
     inputs, outputs : ndarray of int32 of shape (n_pairs,)
         Noise outputs are stored as ``-t - 1``.
     """
-    base, raw_u, raw_t, out_u, out_t, bounds = _buffers(rates, n_parts, negative)
+    base, raw_u, raw_t, out_u, out_t, bounds = _buffers(rates, shift, negative)
+    n_parts = base.size - 1
     inputs = []
     outputs = []
     for b in range(n_blocks):
         draw_block(b, walks, starts, positions, offsets, step_keep, keep, neg_packed, rates,
-                   phases, negative, seed, n_parts, base, raw_u, raw_t, out_u, out_t, bounds)
+                   phases, negative, seed, shift, base, raw_u, raw_t, out_u, out_t, bounds)
         for r in range(n_parts):
             for i in range(n_parts):
                 j = (i + r) % n_parts

@@ -28,12 +28,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validation import check_number
-from ._cooccurrence_kernels import cooccurrence_counts, fill_positions, occurrence_starts
+from ._cooccurrence_kernels import cooccurrence_counts, fill_walk_steps, occurrence_starts
 from ._sgns_kernels import (alias_table, node_phases, pack_alias, sgns_blocks, step_tables)
 from .walks import numba_threads
 
 __all__ = ["window_cooccurrences", "keep_probabilities", "cooccurrence_sgns",
-           "UPDATES_PER_NODE", "UPDATES_PER_BLOCK", "partition_count"]
+           "UPDATES_PER_NODE", "UPDATES_PER_BLOCK", "partition_shift"]
 
 logger = logging.getLogger("lowdim")
 
@@ -44,7 +44,7 @@ UPDATES_PER_NODE = 500
 #: Positive pairs per node in one block of the schedule (on average; in
 #: proportion to the node's co-occurrence weight). The learning rate is
 #: constant within a block, so this is also the resolution of its decay.
-UPDATES_PER_BLOCK = 4
+UPDATES_PER_BLOCK = 16
 
 #: Bytes of output vectors in one partition that the schedule aims at, so that
 #: a bucket's output rows stay in a core's L2 cache.
@@ -141,14 +141,16 @@ def keep_probabilities(counts, sample):
     return np.minimum(keep, 1.0)
 
 
-def partition_count(n_nodes, n_components):
-    """Partitions of the SGD schedule: output rows of one partition fill ``PARTITION_BYTES``.
+def partition_shift(n_nodes, n_components):
+    """Partitions of the SGD schedule, as a shift: node ``u`` is in partition ``u >> shift``.
 
-    At least :data:`MIN_PARTITIONS`, at most ``n_nodes``; it depends on the
-    problem's size only, never on the number of threads.
+    The partition size ``2**shift`` is the largest power of two that leaves at
+    least :data:`MIN_PARTITIONS` partitions and keeps one partition's output
+    vectors within about ``PARTITION_BYTES``. It depends on the problem's size
+    only, never on the number of threads.
     """
-    wanted = -(-int(n_nodes) * int(n_components) * 4 // PARTITION_BYTES)
-    return int(min(int(n_nodes), max(MIN_PARTITIONS, wanted)))
+    parts = max(MIN_PARTITIONS, -(-int(n_nodes) * int(n_components) * 4 // PARTITION_BYTES))
+    return max(0, int(np.floor(np.log2(max(1.0, n_nodes / parts)))))
 
 
 def _pair_weights(walks, n_nodes, step_total, keep):
@@ -222,12 +224,14 @@ def cooccurrence_sgns(walks, n_nodes, n_components, *, window=10, negative=5, sa
             / np.float32(n_components))
     syn1 = np.zeros((n_nodes, n_components), dtype=np.float32)
     n_blocks = max(1, int(round(float(updates_per_node) / UPDATES_PER_BLOCK)))
-    n_parts = partition_count(n_nodes, n_components)
+    shift = partition_shift(n_nodes, n_components)
     with numba_threads(n_jobs):
         start = time.perf_counter()
         starts = occurrence_starts(walks, int(n_nodes))
-        positions = np.empty(walks.size, dtype=np.int32 if walks.size < 2**31 else np.int64)
-        fill_positions(walks, starts, positions)
+        step_bits = int(walks.shape[1] - 1).bit_length()
+        positions = np.empty(walks.size, dtype=np.int32 if walks.shape[0] << step_bits < 2**31
+                             else np.int64)
+        fill_walk_steps(walks, starts, positions, step_bits)
         offsets, step_keep, step_total = step_tables(walks.shape[1], int(window))
         keep = keep_probabilities(occurrences, sample)
         weight = _pair_weights(walks, n_nodes, step_total, keep)
@@ -238,8 +242,8 @@ def cooccurrence_sgns(walks, n_nodes, n_components, *, window=10, negative=5, sa
         start = time.perf_counter()
         sgns_blocks(walks, starts, positions, offsets, step_keep, keep, neg_packed, rates, phases,
                     syn0, syn1, n_blocks, int(negative), float(alpha), float(min_alpha),
-                    np.uint64(update_seed), n_parts)
+                    np.uint64(update_seed), shift)
         timings["sgd"] = time.perf_counter() - start
     logger.info("co-occurrence SGNS: %d blocks of %d partitions, %.0f positive pairs",
-                n_blocks, n_parts, float(updates_per_node) * n_nodes)
+                n_blocks, ((n_nodes - 1) >> shift) + 1, float(updates_per_node) * n_nodes)
     return syn0.astype(np.float64)
