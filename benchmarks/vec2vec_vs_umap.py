@@ -126,6 +126,8 @@ def main(argv=None):
     args.skip = [s for s in args.skip.split(",") if s]
     if args.n is None:
         args.n = 1_000_000 if args.case == "scale" else 20_000
+    if args.quick and args.case == "peers":
+        args.n = min(args.n, 1_500)
     results = read_json(args.results) if args.results.exists() else {}
     if args.case != "report":
         key, entry = run_case(args)

@@ -29,7 +29,8 @@ def timing_figure(timing: pd.DataFrame, profile: str = "", max_samples=None):
     timing : DataFrame
         Columns ``axis`` ("n_samples" or "n_features"), ``value``, ``method``,
         ``fit_seconds`` (wall seconds of the fit after the warm-up) and
-        ``compile_seconds`` (the job's one-off compilation, shown in the legend).
+        ``compile_seconds`` (the job's one-off compilation, shown in the legend);
+        ``n_jobs`` (threads of the fits), if present, is shown in the title.
     profile : str
         Shown in the title.
     max_samples : dict, optional
@@ -65,8 +66,11 @@ def timing_figure(timing: pd.DataFrame, profile: str = "", max_samples=None):
         # Below the panel: the legend names each job's compilation time, so it is long.
         ax.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2,
                   fontsize=6, title="method (one-off compilation)", title_fontsize=6)
-    if profile:
-        fig.suptitle(f"Vec2vec Figure 3, timing ({profile} profile)", fontsize=9)
+    threads = sorted(set(timing["n_jobs"])) if "n_jobs" in timing else []
+    run = ", ".join(([f"{profile} profile"] if profile else [])
+                    + ([f"{'/'.join(map(str, threads))} thread(s)"] if threads else []))
+    if run:
+        fig.suptitle(f"Vec2vec Figure 3, timing ({run})", fontsize=9)
     fig.tight_layout()
     return fig
 
