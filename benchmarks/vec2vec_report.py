@@ -76,7 +76,7 @@ def peers_section(results):
                            "excluded), the fit's own peak memory, kNN accuracy",
                            table(shown, formats={"seconds": ".2f", "peak": ".0f",
                                                  "knn": ".4f"}), level=3),
-                   section("Settings a method cannot do", table(na, numparse=False), level=3)
+                   section("Settings a method cannot do", table(na), level=3)
                    if len(na) else "")
 
 
@@ -143,7 +143,7 @@ def scale_section(key, entry):
     frame = frame.drop(columns=["stages"]).assign(stages=stages)
     return section(f"{entry['n']:,} points (case `scale`)", _context(entry),
                    table(frame, formats={"seconds": ".1f", "gib": ".2f", "knn": ".4f",
-                                         "recall": ".4f"}, numparse=False))
+                                         "recall": ".4f"}))
 
 
 def write(results, path):
