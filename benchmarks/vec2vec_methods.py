@@ -183,10 +183,10 @@ def measure(make, X, n_threads):
     return np.asarray(Z, dtype=np.float64), seconds, peak, model
 
 
-def warm_up(methods, d, n_threads):
-    """Fit each method twice on 5,100 small rows (above every approximate-search switch, so
-    that those searches compile too); return each method's cold - warm seconds."""
-    X, _ = gaussian_blobs(5100, 16, 3, 4.0, random_state=1)
+def warm_up(methods, d, n_threads, rows=5100):
+    """Fit each method twice on ``rows`` small rows (5,100: above every approximate-search
+    switch, so that those searches compile too); return each method's cold - warm seconds."""
+    X, _ = gaussian_blobs(rows, 16, 3, 4.0, random_state=1)
     overhead = {}
     for method in methods:
         make = lambda: _quick(make_method(method, d, n_threads))

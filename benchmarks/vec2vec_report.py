@@ -15,7 +15,9 @@ def _context(entry):
     return (f"Run {c['date']} on {c['machine']}, {c['threads']} thread(s); 1-minute load "
             f"average {c['load_average']} when it ended (2 cores: above 2 the machine was "
             "shared, and seconds are longer than on an idle machine; the ratios compare "
-            "methods run alternately in one process).")
+            "methods run alternately in one process)"
+            + (f"; co-occurrence solver at {c['updates_per_node']:,} updates per node."
+               if "updates_per_node" in c else "."))
 
 
 def _peer_frame(results):

@@ -50,19 +50,21 @@ REPORT = HERE / "vec2vec_vs_umap.md"
 
 def _context(threads):
     """When and where a case ran, and how loaded the machine was (1-minute load averages)."""
+    from lowdim.embedding.cooccurrence import UPDATES_PER_NODE
+
     return {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "machine": f"{platform.machine()}, {os.cpu_count()} cores", "threads": threads,
-            "load_average": round(os.getloadavg()[0], 1)}
+            "load_average": round(os.getloadavg()[0], 1), "updates_per_node": UPDATES_PER_NODE}
 
 
-def peers(data, n, dims, n_threads, repeats, methods):
+def peers(data, n, dims, n_threads, repeats, methods, warm_up_rows=5100):
     """Rows of the ``peers`` case: one per method, d and repeat."""
     X, y = M.make_data(data, n)
     rows = []
     print(f"peers: {data}, n = {n:,}, D = {X.shape[1]}, {n_threads} thread(s)", flush=True)
     for d in dims:
         runnable = [m for m in methods if M.not_applicable(m, d, X) is None]
-        overhead = M.warm_up(runnable, d, n_threads)
+        overhead = M.warm_up(runnable, d, n_threads, warm_up_rows)
         for method in methods:
             reason = M.not_applicable(method, d, X)
             if reason:
@@ -96,7 +98,8 @@ def run_case(args):
 
     if args.case == "peers":
         methods = [m for m in M.PEERS if m not in args.skip] + ["vec2vec (co-occurrence)"]
-        entry = peers(args.data, args.n, args.dims, args.threads, args.repeats, methods)
+        entry = peers(args.data, args.n, args.dims, args.threads, args.repeats, methods,
+                      300 if args.quick else 5100)
         key = f"peers/{args.data}/{args.n}/{args.threads}"
     else:
         entry = getattr(C, args.case)(args)
