@@ -72,7 +72,7 @@ def digit_images(n, random_state=0):
 
 
 def make_data(name, n):
-    """(X, y) of a benchmark data set: "blobs" (D = 64), "images" (784) or "sparse" (D = 100,000)."""
+    """(X, y) of a data set: "blobs" (D = 64), "images" (784) or "sparse" (D = 100,000)."""
     if name == "blobs":
         return gaussian_blobs(n, 64, 10, 12.0, random_state=0)
     if name == "images":

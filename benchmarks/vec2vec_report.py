@@ -55,7 +55,8 @@ def _ratios(summary):
         out.append({"data": setting[0], "n": setting[1], "threads": setting[2],
                     "d": setting[3], "vec2vec / UMAP time": ours["seconds"]
                     / by.loc["umap", "seconds"],
-                    "≤ 1.0×": "met" if ours["seconds"] <= by.loc["umap", "seconds"] else "missed",
+                    "≤ 1.0×": ("met" if ours["seconds"] <= by.loc["umap", "seconds"]
+                               else "missed"),
                     "vec2vec kNN − UMAP kNN": ours["knn"] - by.loc["umap", "knn"],
                     "fastest peer within 1 kNN point": fastest or "none",
                     "vec2vec / that peer's time": (ours["seconds"] / close["seconds"].min()
@@ -91,8 +92,8 @@ def gap_section(entry):
                           for v in wide["co-occurrence − gensim (points)"]]
     seconds = frame.pivot_table(index="data", columns="solver", values="seconds",
                                 aggfunc="median")
-    wide["time co-occurrence / gensim"] = [seconds.loc[d, "cooccurrence"] / seconds.loc[d, "gensim"]
-                                           for d in wide["data"]]
+    wide["time co-occurrence / gensim"] = [
+        seconds.loc[d, "cooccurrence"] / seconds.loc[d, "gensim"] for d in wide["data"]]
     return section("The two solvers at their defaults (case `gap`)", _context(entry),
                    "Mean over seeds 0 and 1 of each solver's score; every run:",
                    table(wide, formats={"points": ".2f", "time": ".3f"}, floatfmt=".4f"),

@@ -38,7 +38,6 @@ import platform
 import time
 from pathlib import Path
 
-import numpy as np
 
 import vec2vec_methods as M
 from _report import read_json, write_json
@@ -130,12 +129,14 @@ def main(argv=None):
     if args.n is None:
         args.n = 1_000_000 if args.case == "scale" else 20_000
     if args.quick and args.case == "peers":
-        args.n = min(args.n, 1_500)
-    results = read_json(args.results) if args.results.exists() else {}
+        args.n = min(args.n, 600)
     if args.case != "report":
         key, entry = run_case(args)
+        # read only now: another case may have stored its entry while this one ran
+        results = read_json(args.results) if args.results.exists() else {}
         results[key] = entry
         write_json(args.results, results)
+    results = read_json(args.results) if args.results.exists() else {}
     import vec2vec_report
 
     print(vec2vec_report.write(results, args.out))

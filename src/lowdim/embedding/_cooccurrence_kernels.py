@@ -25,7 +25,7 @@ _ROW_BLOCK = 256
 
 @njit(cache=True)
 def occurrence_starts(walks, n_nodes):
-    """``starts`` of :func:`node_positions`: node ``u``'s occurrences are ``starts[u]:starts[u + 1]``."""
+    """``starts`` of :func:`node_positions`: ``u`` occurs at ``starts[u]:starts[u + 1]``."""
     flat = walks.ravel()
     starts = np.zeros(n_nodes + 1, dtype=np.int64)
     for p in range(flat.size):

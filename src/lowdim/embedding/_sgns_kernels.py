@@ -225,7 +225,7 @@ def node_phases(n_nodes, seed):
 
 @njit(cache=True, inline="always")
 def _attempts(rate, phase, b):
-    """Node's pair draws in block ``b``: its ``rate`` per block, rounded so the blocks sum exactly."""
+    """Node's pair draws in block ``b``: ``rate`` per block, rounded so the blocks sum exactly."""
     return np.int64(np.floor((b + 1) * rate + phase) - np.floor(b * rate + phase))
 
 
@@ -291,7 +291,7 @@ def _draw_partition(lo_u, hi_u, b, flat, walk_length, step_bits, window, starts,
 
 @njit(cache=True)
 def _sort_by_output_partition(raw_u, raw_t, lo, hi, shift, n_parts, out_u, out_t, bounds):
-    """Stable counting sort of pairs ``lo..hi - 1`` by output partition; ``bounds`` gets the ends."""
+    """Stable counting sort of pairs ``lo..hi - 1`` by output partition into ``bounds``."""
     counts = np.zeros(n_parts + 1, dtype=np.int64)
     for q in range(lo, hi):
         t = raw_t[q]
@@ -367,7 +367,7 @@ def _bit_length(x):
 
 @njit(cache=True)
 def _train_bucket(us, ts, lo, hi, syn0, syn1, lr, sigmoid, flush, work):
-    """SGNS on the pairs ``lo..hi - 1`` (sorted by input node), as gensim's ``fast_sentence_sg_neg``.
+    """SGNS on pairs ``lo..hi - 1`` (sorted by input node), as gensim's ``fast_sentence_sg_neg``.
 
     The score ``f = z_u . theta_t`` goes through gensim's sigmoid table, and
     a pair with ``|f| >= MAX_EXP`` is skipped. Each output vector is updated
@@ -438,7 +438,7 @@ def _buffers(rates, shift, negative):
 @njit(cache=True)
 def sgns_blocks(walks, starts, positions, offsets, step_keep, keep, neg_packed, rates, phases,
                 syn0, syn1, n_blocks, negative, alpha, min_alpha, seed, shift):
-    """The co-occurrence solver's SGD: ``n_blocks`` blocks of :func:`draw_block` + :func:`train_block`.
+    """The solver's SGD: ``n_blocks`` blocks of :func:`draw_block` then :func:`train_block`.
 
     Block ``b`` trains at the learning rate ``alpha - (alpha - min_alpha) * b
     / n_blocks``. ``syn0`` and ``syn1`` (float32, (n_nodes, dim)) are updated
