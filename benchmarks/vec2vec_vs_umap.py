@@ -38,7 +38,6 @@ import platform
 import time
 from pathlib import Path
 
-
 import vec2vec_methods as M
 from _report import read_json, write_json
 
