@@ -16,12 +16,13 @@ import importlib
 # workflow's start-up, which reads `lowdim.embedding.timing`, does not import scikit-learn
 # and umap through the estimators: every cluster job starts Snakemake twice.
 _EXPORTS = {
-    "baselines": ["METHODS", "NEIGHBOR_PARAMETER", "IsomapEmbedding", "LaplacianEigenmaps",
+    "baselines": ["METHODS", "IsomapEmbedding", "LaplacianEigenmaps",
                   "LLEEmbedding", "PCAEmbedding", "UMAPEmbedding", "isometric_dense_rows",
                   "make_embedder"],
     "graph": ["CSRGraph", "add_self_loops_to_isolated", "as_csr_graph", "cosine_knn_graph"],
     "cooccurrence": ["cooccurrence_sgns", "window_cooccurrences"],
     "mds": ["ClassicalMDS", "MDSEmbedding", "classical_mds"],
+    "methods": ["METHOD_NAMES", "NEIGHBOR_PARAMETER"],
     "skipgram": ["skipgram_embedding"],
     "vec2vec": ["IsolatedSamplesWarning", "Vec2Vec"],
     "walks": ["random_walks"],
@@ -41,7 +42,7 @@ def __dir__():
     return sorted(set(globals()) | set(_MODULE_OF))
 
 
-__all__ = ["METHODS", "NEIGHBOR_PARAMETER", "CSRGraph", "ClassicalMDS", "IsolatedSamplesWarning",
+__all__ = ["METHODS", "METHOD_NAMES", "NEIGHBOR_PARAMETER", "CSRGraph", "ClassicalMDS", "IsolatedSamplesWarning",
            "IsomapEmbedding", "LLEEmbedding", "LaplacianEigenmaps", "MDSEmbedding",
            "PCAEmbedding", "UMAPEmbedding", "Vec2Vec", "add_self_loops_to_isolated",
            "as_csr_graph", "classical_mds", "cooccurrence_sgns", "cosine_knn_graph",

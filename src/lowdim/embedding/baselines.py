@@ -22,10 +22,11 @@ from ._base import EmbeddingEstimator
 from ._validation import (check_embedding_input, check_float, check_n_components,
                           check_n_neighbors)
 from .mds import ClassicalMDS, MDSEmbedding
+from .methods import NEIGHBOR_PARAMETER
 from .vec2vec import Vec2Vec
 
 __all__ = ["PCAEmbedding", "IsomapEmbedding", "LLEEmbedding", "LaplacianEigenmaps",
-           "UMAPEmbedding", "METHODS", "NEIGHBOR_PARAMETER", "make_embedder",
+           "UMAPEmbedding", "METHODS", "make_embedder",
            "isometric_dense_rows"]
 
 logger = logging.getLogger("lowdim")
@@ -242,8 +243,8 @@ class UMAPEmbedding(_LibraryEmbedding):
         return sp.csr_matrix(X) if sp.issparse(X) else X
 
 
-#: method name (as used in configs and result files) -> estimator class (or a
-#: factory fixing some of its parameters)
+#: method name (:data:`lowdim.embedding.methods.METHOD_NAMES`, in its order) -> estimator
+#: class (or a factory fixing some of its parameters)
 METHODS = {
     "vec2vec": Vec2Vec,
     "vec2vec_cooccurrence": functools.partial(Vec2Vec, solver="cooccurrence"),
@@ -255,11 +256,6 @@ METHODS = {
     "le": LaplacianEigenmaps,
     "umap": UMAPEmbedding,
 }
-
-#: method -> the neighbourhood-size parameter swept in the paper (None: no sweep)
-NEIGHBOR_PARAMETER = {"vec2vec": "topk", "vec2vec_cooccurrence": "topk", "pca": None,
-                      "mds": None, "cmds": None, "isomap": "n_neighbors",
-                      "lle": "n_neighbors", "le": "n_neighbors", "umap": "n_neighbors"}
 
 
 def make_embedder(method, *, random_state=None, n_jobs=None, **params):

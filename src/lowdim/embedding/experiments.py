@@ -29,7 +29,8 @@ from ..evaluate.classification import KNN_K_GRID, knn_cv_accuracy, knn_cv_select
 from ..evaluate.clustering import GAMMA_GRID, spectral_ari_sweep
 from ..evaluate.stats import ttests_against
 from ..io import load_npz, save_npz
-from .baselines import NEIGHBOR_PARAMETER, make_embedder
+from .baselines import make_embedder
+from .methods import NEIGHBOR_PARAMETER
 
 __all__ = ["sweep_settings", "fit_embedding", "embed_sweep", "score_sweep", "select_best",
            "significance_tests", "sensitivity_scores", "sensitivity_sweep", "save_sweep", "load_sweep",

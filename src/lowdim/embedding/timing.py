@@ -19,6 +19,7 @@ import pandas as pd
 
 from ..data import get_spec
 from ..io import read_benchmark
+from .methods import NEIGHBOR_PARAMETER
 
 __all__ = ["timing_data", "timing_values", "timing_sweep", "timing_table", "WARMUP_SAMPLES"]
 
@@ -98,7 +99,6 @@ def timing_sweep(axis, values, method, *, fixed, n_components, n_neighbors, para
     """
     # The estimators (scikit-learn, umap) load here, not with the module: the workflow reads
     # `timing_values` at every start-up.
-    from .baselines import NEIGHBOR_PARAMETER
     from .experiments import fit_embedding
 
     values = [int(v) for v in values]
