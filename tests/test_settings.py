@@ -1,36 +1,17 @@
 """Each config setting is resolved once (lowdim.settings): value and key, after overrides."""
 
-import copy
-from pathlib import Path
-
 import pytest
-import yaml
+from fixtures.workflow import tiny_config
 
-from lowdim.config import validate_config
 from lowdim.seeding import derive_seed
 from lowdim.settings import (cca_datasets, cca_figure_datasets, cca_heuristic_runs,
                              cca_resources, cca_settings, config_keys, embedding_settings,
                              kernel_cca_settings, values, wmd_corpus_settings)
 
-ROOT = Path(__file__).resolve().parents[1]
-SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
-TINY = yaml.safe_load((ROOT / "tests" / "config" / "tiny.yaml").read_text())
-
-
-def tiny_with(*edits):
-    """The validated tiny config after ``(keys, value)`` edits."""
-    config = copy.deepcopy(TINY)
-    for keys, value in edits:
-        node = config
-        for key in keys[:-1]:
-            node = node[key]
-        node[keys[-1]] = value
-    return validate_config(config, SCHEMA)
-
 
 # -- cca ---------------------------------------------------------------------------------------
 def test_an_override_replaces_the_section_value_for_its_dataset_only():
-    config = tiny_with((("cca", "overrides", "word_context"),
+    config = tiny_config((("cca", "overrides", "word_context"),
                         {"n_components": 2, "sappgrad_max_iter": 7, "batch_size": 5,
                          "mem_mb": 99}))
     over = cca_settings(config, "word_context", "sappgrad")
@@ -50,7 +31,7 @@ def test_an_override_replaces_the_section_value_for_its_dataset_only():
 
 
 def test_each_cca_job_gets_the_arguments_its_script_passes():
-    config = tiny_with()
+    config = tiny_config()
     seed = config["seed"]
     shared = {"n_components": 3, "reg": 0.005, "rescale": "none", "heldout_fraction": 0.2,
               "split_seed": derive_seed(seed, "cca", "word_context", "split")}
@@ -62,12 +43,13 @@ def test_each_cca_job_gets_the_arguments_its_script_passes():
         "seed": derive_seed(seed, "cca", "word_context", "sappgrad"), "batch_size": 20,
         "normalization_size": None}
     assert "batch_size" not in cca_settings(config, "word_context", "appgrad")
-    with pytest.raises(KeyError):
-        cca_settings(config, "word_context", "nw_cca")  # not a run of this config
+    with pytest.raises(ValueError, match=r"a heuristic run of this config \['dw_cca', "
+                                         r"'pca_cca/m5'\], got 'nw_cca'"):
+        cca_settings(config, "word_context", "nw_cca")
 
 
 def test_pca_cca_runs_are_named_by_their_path_and_keep_their_seed():
-    config = tiny_with((("cca", "figure2", "methods"), ["nw_cca", "pca_cca"]),
+    config = tiny_config((("cca", "figure2", "methods"), ["nw_cca", "pca_cca"]),
                        (("cca", "figure2", "pca_components"), [5, 8]))
     assert cca_heuristic_runs(config) == ["nw_cca", "pca_cca/m5", "pca_cca/m8"]
     run = cca_settings(config, "sparse_two_view", "pca_cca/m8")
@@ -86,7 +68,7 @@ def test_pca_cca_runs_are_named_by_their_path_and_keep_their_seed():
                                         ("digits_halves", "cca.figure2.dataset[1]")])],
     ids=["null", "one name", "a list"])
 def test_figure2_datasets_are_one_name_a_list_or_none(given, expected):
-    config = tiny_with((("cca", "figure2", "dataset"), given))
+    config = tiny_config((("cca", "figure2", "dataset"), given))
     assert cca_figure_datasets(config, 2) == expected
     figure1 = ["digits_halves", "word_context"]
     assert cca_datasets(config) == list(dict.fromkeys(figure1 + [n for n, _ in expected]))
@@ -94,7 +76,7 @@ def test_figure2_datasets_are_one_name_a_list_or_none(given, expected):
 
 # -- embedding ---------------------------------------------------------------------------------
 def test_an_embed_job_names_its_swept_neighbour_count_after_embedding_neighbors():
-    config = tiny_with()
+    config = tiny_config()
     vec2vec = embedding_settings(config, "embed", dataset="digits", method="vec2vec")
     assert vec2vec["topk"] == ([8], "embedding.neighbors")
     assert vec2vec["params"][1] == "embedding.vec2vec"
@@ -109,12 +91,12 @@ def test_an_embed_job_names_its_swept_neighbour_count_after_embedding_neighbors(
 
 
 def test_a_sensitivity_job_names_the_parameter_it_varies():
-    config = tiny_with()
+    config = tiny_config()
     k = embedding_settings(config, "sensitivity", dataset="digits", parameter="n_components")
-    assert k["n_components"] == ([2, 4], "embedding.sensitivity.n_components")
-    assert "topk" not in k  # the n_components sweep keeps embedding.vec2vec.topk (in params)
+    assert k["values"] == ([2, 4], "embedding.sensitivity.n_components")
+    assert k["params"][1] == "embedding.vec2vec"  # the n_components sweep keeps vec2vec.topk
     topk = embedding_settings(config, "sensitivity", dataset="digits", parameter="topk")
-    assert topk["topk"] == ([2, 3], "embedding.sensitivity.topk")
+    assert topk["values"] == ([2, 3], "embedding.sensitivity.topk")
     assert topk["n_components"] == (4, "embedding.n_components")
     assert set(config_keys(embedding_settings(config, "score", dataset="digits"))) == {
         "k_grid", "n_splits", "standardize", "gammas", "standardize_clustering",
@@ -122,7 +104,7 @@ def test_a_sensitivity_job_names_the_parameter_it_varies():
 
 
 def test_timing_values_leave_out_those_above_the_methods_cap():
-    config = tiny_with()
+    config = tiny_config()
     mds = values(embedding_settings(config, "timing", method="mds", axis="n_samples"))
     assert mds["values"] == [100] and mds["fixed"] == 64
     d = values(embedding_settings(config, "timing", method="vec2vec", axis="n_features"))
@@ -131,12 +113,12 @@ def test_timing_values_leave_out_those_above_the_methods_cap():
 
 def test_an_unknown_embedding_job_is_refused():
     with pytest.raises(ValueError, match="`job` must be one of"):
-        embedding_settings(tiny_with(), "plot")
+        embedding_settings(tiny_config(), "plot")
 
 
 # -- kernel_cca and sms_tasks -----------------------------------------------------------------
 def test_a_kernel_cca_setting_without_n_components_takes_the_sections():
-    config = tiny_with()
+    config = tiny_config()
     rbf = kernel_cca_settings(config, "nonlinear_rbf")
     assert rbf["n_components"] == (2, "kernel_cca.n_components")
     assert rbf["dataset"] == ("nonlinear_two_view", "kernel_cca.settings[0].dataset")
@@ -150,7 +132,7 @@ def test_a_kernel_cca_setting_without_n_components_takes_the_sections():
 
 
 def test_a_wmd_corpus_takes_gamma_from_the_matrix_it_names():
-    config = tiny_with((("sms_tasks", "wmd_classification", "corpora", 1, "large_rank_max"),
+    config = tiny_config((("sms_tasks", "wmd_classification", "corpora", 1, "large_rank_max"),
                         16))
     named = wmd_corpus_settings(config, "pang_lee")
     assert named["gamma0"] == (0.1, "similarity.matrices[0].wmd.gamma")

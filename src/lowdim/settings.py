@@ -8,20 +8,26 @@ when it starts (:mod:`lowdim.config_checks`), a job's error messages
 (:mod:`lowdim.job_errors`) and the benchmarks that project the paper profile all
 read these functions, so no other module interprets an override.
 
-Plain Python over the validated config (defaults filled in by
-:func:`lowdim.config.validate_config`): the workflow calls it while it builds the DAG.
+Each function reads the validated config (defaults filled in by
+:func:`lowdim.config.validate_config`) and imports no estimator: the workflow calls them
+while it builds the DAG.
 """
 
 from __future__ import annotations
 
+from ._validation import ArgumentValueError
+from .cca.methods import APPGRAD_METHODS
 from .seeding import derive_seed
 
-__all__ = ["CCA_JOBS", "cca_datasets", "cca_figure_datasets", "cca_heuristic_runs",
-           "cca_resources", "cca_settings", "config_keys", "embedding_method_settings",
-           "embedding_settings", "kernel_cca_settings", "values", "wmd_corpus_settings"]
+__all__ = ["CCA_JOBS", "SENSITIVITY_PARAMETERS", "cca_datasets", "cca_figure_datasets",
+           "cca_heuristic_runs", "cca_resources", "cca_settings", "config_keys",
+           "embedding_method_settings", "embedding_settings", "kernel_cca_settings", "values",
+           "wmd_corpus_settings"]
 
+#: The parameters Figure 5 of the Vec2vec paper varies (``embedding.sensitivity``).
+SENSITIVITY_PARAMETERS = ("n_components", "topk")
 #: CCA jobs other than Figure 2's heuristic runs (:func:`cca_heuristic_runs`).
-CCA_JOBS = ("stats", "exact", "appgrad", "sappgrad")
+CCA_JOBS = ("stats", "exact", *APPGRAD_METHODS)
 
 
 def values(settings: dict) -> dict:
@@ -104,10 +110,14 @@ def cca_settings(config: dict, dataset: str, job: str = "stats") -> dict:
     settings["split_seed"] = (derive_seed(base, "cca", dataset, "split"), "seed")
     if job == "exact":
         settings["method"] = (cca["exact_method"], "cca.exact_method")
-    elif job in ("appgrad", "sappgrad"):
+    elif job in APPGRAD_METHODS:
         settings.update(_appgrad_settings(config, dataset, job))
     elif job != "stats":
-        identity, run = _heuristic_runs(config)[job]
+        runs = _heuristic_runs(config)
+        if job not in runs:
+            raise ArgumentValueError(f"`job` must be one of {list(CCA_JOBS)} or a heuristic run "
+                                     f"of this config {list(runs)}, got {job!r}", "job")
+        identity, run = runs[job]
         settings.update(run)
         settings["seed"] = (derive_seed(base, "cca", dataset, identity), "seed")
     return settings
@@ -220,16 +230,16 @@ def embedding_settings(config: dict, job: str, *, dataset: str | None = None,
     -------
     dict
         The arguments of the library call of the job's script (``params`` is a dict
-        of estimator parameters, keyed by its config section). An argument the job
-        sets indirectly is listed under the estimator's name too: the neighbour
-        count an ``embed`` job sweeps (``topk`` or ``n_neighbors``, from
-        ``embedding.neighbors``) and the parameter a ``sensitivity`` job varies.
+        of estimator parameters, keyed by its config section). The neighbour count
+        an ``embed`` job sweeps is also listed under the estimator's name
+        (``topk`` or ``n_neighbors``, from ``embedding.neighbors``), which its
+        errors use; a ``sensitivity`` job's ``values`` are those of its parameter.
     """
     builders = {"features": _features_settings, "embed": _embed_settings,
                 "score": _score_settings, "sensitivity": _sensitivity_settings,
                 "timing": _timing_settings}
     if job not in builders:
-        raise ValueError(f"`job` must be one of {list(builders)}, got {job!r}")
+        raise ArgumentValueError(f"`job` must be one of {list(builders)}, got {job!r}", "job")
     return builders[job](config, dataset=dataset, method=method, parameter=parameter,
                          axis=axis)
 
@@ -281,7 +291,6 @@ def _sensitivity_settings(config, dataset, parameter, **_):
                 **_classification(config),
                 "random_state": _seed(config, "sensitivity", dataset),
                 "n_jobs": (emb["resources"]["threads"], "embedding.resources.threads")}
-    settings[parameter] = settings["values"]
     return settings
 
 

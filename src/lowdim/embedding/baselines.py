@@ -18,6 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy import linalg
 
+from .._validation import ArgumentTypeError, ArgumentValueError
 from ._base import EmbeddingEstimator
 from ._validation import (check_embedding_input, check_float, check_n_components,
                           check_n_neighbors)
@@ -77,12 +78,13 @@ class PCAEmbedding(_LibraryEmbedding):
 
         if sp.issparse(X):
             if self.n_components >= X.shape[1]:
-                raise ValueError(f"`n_components` must be < n_features = {X.shape[1]} for "
-                                 f"sparse input (ARPACK), got {self.n_components}")
+                raise ArgumentValueError(f"`n_components` must be < n_features = {X.shape[1]} "
+                                         f"for sparse input (ARPACK), got {self.n_components}",
+                                         "n_components")
             return PCA(self.n_components, svd_solver="arpack", random_state=self.random_state)
         if self.n_components > X.shape[1]:
-            raise ValueError(f"`n_components` must be <= n_features = {X.shape[1]}, "
-                             f"got {self.n_components}")
+            raise ArgumentValueError(f"`n_components` must be <= n_features = {X.shape[1]}, got "
+                                     f"{self.n_components}", "n_components")
         return PCA(self.n_components, random_state=self.random_state)
 
 
@@ -160,9 +162,9 @@ class LLEEmbedding(_LibraryEmbedding):
     def _prepare(self, X):
         X = isometric_dense_rows(X)
         if self.n_components > X.shape[1]:
-            raise ValueError(f"`n_components` must be <= n_features = {X.shape[1]} for LLE "
-                             f"(the rank of X when it is sparse and wide), got "
-                             f"{self.n_components}")
+            raise ArgumentValueError(f"`n_components` must be <= n_features = {X.shape[1]} for "
+                                     "LLE (the rank of X when it is sparse and wide), got "
+                                     f"{self.n_components}", "n_components")
         return X
 
 
@@ -192,8 +194,9 @@ class LaplacianEigenmaps(_LibraryEmbedding):
         if self.n_components > X.shape[0] - 2:
             # The spectral embedding drops the constant eigenvector, so it needs
             # n_components + 1 eigenvectors, fewer than n_samples (ARPACK).
-            raise ValueError(f"`n_components` must be <= n_samples - 2 = {X.shape[0] - 2} for "
-                             f"Laplacian Eigenmaps, got {self.n_components}")
+            raise ArgumentValueError("`n_components` must be <= n_samples - 2 = "
+                                     f"{X.shape[0] - 2} for Laplacian Eigenmaps, got "
+                                     f"{self.n_components}", "n_components")
         return SpectralEmbedding(n_components=self.n_components, affinity="nearest_neighbors",
                                  n_neighbors=self.n_neighbors, random_state=self.random_state,
                                  n_jobs=self.n_jobs)
@@ -228,7 +231,8 @@ class UMAPEmbedding(_LibraryEmbedding):
 
         check_float(self.min_dist, "min_dist", min_val=0.0)
         if not isinstance(self.metric, str) and not callable(self.metric):
-            raise TypeError(f"`metric` must be a metric name or a function, got {self.metric!r}")
+            raise ArgumentTypeError("`metric` must be a metric name or a function, got "
+                                    f"{self.metric!r}", "metric")
 
         # umap-learn forces one thread (and warns) when seeded: ask for that directly.
         n_jobs = 1 if self.random_state is not None else (-1 if self.n_jobs is None
@@ -269,7 +273,8 @@ def make_embedder(method, *, random_state=None, n_jobs=None, **params):
         For an unknown method or a parameter the method does not take.
     """
     if method not in METHODS:
-        raise ValueError(f"`method` must be one of {sorted(METHODS)}, got {method!r}")
+        raise ArgumentValueError(f"`method` must be one of {sorted(METHODS)}, got {method!r}",
+                                 "method")
     estimator = METHODS[method]()
     accepted = estimator.get_params()
     unknown = sorted(set(params) - set(accepted))

@@ -17,6 +17,7 @@ import time
 
 import pandas as pd
 
+from .._validation import ArgumentValueError
 from ..data import get_spec
 from ..io import read_benchmark
 from .methods import NEIGHBOR_PARAMETER
@@ -48,7 +49,8 @@ def timing_data(axis, value, fixed, seed=0):
     Dataset
     """
     if axis not in TIMING_DATA:
-        raise ValueError(f"`axis` must be one of {sorted(TIMING_DATA)}, got {axis!r}")
+        raise ArgumentValueError(f"`axis` must be one of {sorted(TIMING_DATA)}, got {axis!r}",
+                                 "axis")
     name, varied, held = TIMING_DATA[axis]
     return get_spec(name).prepare(**{varied: int(value), held: int(fixed), "seed": int(seed)})
 
@@ -103,7 +105,7 @@ def timing_sweep(axis, values, method, *, fixed, n_components, n_neighbors, para
 
     values = [int(v) for v in values]
     if not values:
-        raise ValueError("`values` is empty: nothing to time")
+        raise ArgumentValueError("`values` is empty: nothing to time", "values")
     params = dict(params or {})
     if NEIGHBOR_PARAMETER[method] == "n_neighbors":
         params["n_neighbors"] = int(n_neighbors)
