@@ -4,8 +4,9 @@ One table, :data:`CASES`: for each callable, every argument under test with a
 good value and the bad values hypothesis draws for it (wrong types, NaN and
 inf, empty, wrong shapes, out of range). Each test calls the callable with one
 argument bad and the others good, and asserts a ValueError or TypeError whose
-message names that argument and is about it (``lowdim._validation.arguments_of``). A new estimator is one more ``case(...)`` line; a
-new parameter of an existing one is one more keyword in its line.
+message names that argument and that is about it (``lowdim._validation.arguments_of``,
+which a workflow job maps to a config key). A new estimator is one more ``case(...)``
+line; a new parameter of an existing one is one more keyword in its line.
 """
 
 from __future__ import annotations

@@ -18,12 +18,12 @@ CCA_HEURISTICS = cca_heuristic_runs(config)
 def cca_params(dataset, job):
     """Values of the settings of CCA job `job` (stats, exact, appgrad, sappgrad or a
     heuristic run) on `dataset`."""
-    return values(cca_settings(config, dataset, job))
+    return sorted_params(values(cca_settings(config, dataset, job)))
 
 
 def cca_keys(dataset, job):
     """The config key of each setting of `cca_params`, for the job's error messages."""
-    return config_keys(cca_settings(config, dataset, job))
+    return sorted_params(config_keys(cca_settings(config, dataset, job)))
 
 
 def cca_resource(dataset, hint):

@@ -21,7 +21,7 @@ def embedding_params(job, **identity):
 
 def embedding_keys(job, **identity):
     """The config key of each setting of `embedding_params`, for the job's error messages."""
-    return config_keys(embedding_settings(config, job, **identity))
+    return sorted_params(config_keys(embedding_settings(config, job, **identity)))
 
 
 def embedding_scores():

@@ -18,7 +18,7 @@ def kernel_cca_setting(name):
 
 def kernel_cca_keys(name):
     """The config key of each entry of `kernel_cca_setting`, for the job's error messages."""
-    return config_keys(kernel_cca_settings(config, name))
+    return sorted_params(config_keys(kernel_cca_settings(config, name)))
 
 
 def kernel_cca_final_outputs():

@@ -30,8 +30,8 @@ _EXPORTS = {
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 __all__ = ["METHODS", "METHOD_NAMES", "NEIGHBOR_PARAMETER", "CSRGraph", "ClassicalMDS",
-           "IsolatedSamplesWarning", "IsomapEmbedding", "LLEEmbedding", "LaplacianEigenmaps", "MDSEmbedding",
-           "PCAEmbedding", "UMAPEmbedding", "Vec2Vec", "add_self_loops_to_isolated",
+           "IsolatedSamplesWarning", "IsomapEmbedding", "LLEEmbedding", "LaplacianEigenmaps",
+           "MDSEmbedding", "PCAEmbedding", "UMAPEmbedding", "Vec2Vec", "add_self_loops_to_isolated",
            "as_csr_graph", "classical_mds", "cooccurrence_sgns", "cosine_knn_graph",
            "isometric_dense_rows", "make_embedder", "random_walks", "skipgram_embedding",
            "window_cooccurrences"]
