@@ -144,7 +144,7 @@ REPORT_ITEMS = {
                 "scorecard_vec2vec.csv"],
     "AppGrad CCA": ["figure1_pcc.pdf", "figure2_tcc.pdf", "table1_datasets.md",
                     "scorecard_appgrad_cca.csv"],
-    "Overview": ["stage_times.csv"],
+    "Overview": ["overview.html"],
     "Kernel CCA": ["kernel_cca_tcc.png", "kernel_cca.md"],
 }
 

@@ -148,6 +148,7 @@ rule cca_tidy_datasets:
 rule cca_figure1:
     input:
         csv="results/cca/tidy/appgrad_trace.csv",
+        published=published_files(),
     output:
         pdf=report(
             "results/figures/cca/figure1_pcc.pdf",
