@@ -17,6 +17,7 @@ import shutil
 import pytest
 
 from fixtures.workflow import ROOT
+from lowdim.report.gallery import SCREENSHOTS
 
 pytestmark = pytest.mark.browser
 
@@ -27,6 +28,8 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 #: Window widths at which the front page's text must stay clear of the rule graph.
 WIDTHS = (1000, 1300, 1600)
 GALLERY = ROOT / "docs" / "gallery"
+#: The screenshots' files, shown in the README gallery (lowdim.report.gallery).
+FRONT_PAGE, FIGURE_PAGE = (name for name, _ in SCREENSHOTS)
 #: The figures of the tiny run's report: the three papers' and kernel CCA's.
 FIGURES = ("figure1_error_vs_sample_fraction.png", "figure2_spectra.png", "figure3_timing.png",
            "figure4_knn_accuracy.png", "figure5_sensitivity.png", "figure1_pcc.png",
@@ -134,7 +137,7 @@ def test_front_page_text_stays_clear_of_the_rule_graph(report):
     _front_page(report)
     report.execute_script("document.querySelectorAll('*').forEach(el => el.scrollTop = 0)")
     GALLERY.mkdir(parents=True, exist_ok=True)
-    report.save_screenshot(str(GALLERY / "report_front_page.png"))
+    report.save_screenshot(str(GALLERY / FRONT_PAGE))
 
 
 def test_every_category_opens_and_lists_its_results(report):
@@ -174,7 +177,7 @@ def test_every_figure_image_loads(report):
         width = _wait(report, f"{shown} && {shown}.naturalWidth + 1", f"the image of {path}") - 1
         assert width > 0, path
         if path.endswith(FIGURE):
-            report.save_screenshot(str(GALLERY / "report_figure_page.png"))
+            report.save_screenshot(str(GALLERY / FIGURE_PAGE))
 
 
 def test_overview_shows_the_scorecard_table(report):
