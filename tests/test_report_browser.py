@@ -11,17 +11,16 @@ Without Chromium, its driver or Selenium the tests skip, naming what is missing;
 ``LOWDIM_REQUIRE_CHROMIUM=1`` (set by ``.ci/run``, which installs them) they fail instead.
 """
 
-import os
 import shutil
 
 import pytest
 
+from fixtures.requirements import require
 from fixtures.workflow import ROOT
 from lowdim.report.gallery import SCREENSHOTS
 
 pytestmark = pytest.mark.browser
 
-REQUIRE = os.environ.get("LOWDIM_REQUIRE_CHROMIUM") == "1"
 #: Chromium started as on a closed network: no first-run, update, sync or QUIC traffic.
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync")
@@ -53,20 +52,10 @@ def missing_requirements() -> list[str]:
     return missing
 
 
-def require_chromium():
-    """Skip (fail under LOWDIM_REQUIRE_CHROMIUM=1) when this machine cannot run Chromium."""
-    missing = missing_requirements()
-    if missing:
-        reason = "the browser tests need " + "; ".join(missing)
-        if REQUIRE:
-            pytest.fail(reason + " (LOWDIM_REQUIRE_CHROMIUM=1: .ci/run installs them)")
-        pytest.skip(reason)
-
-
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
     """Headless Chromium with a fresh profile, its console log kept."""
-    require_chromium()
+    require(missing_requirements(), "LOWDIM_REQUIRE_CHROMIUM", "the browser tests")
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
