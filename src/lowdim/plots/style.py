@@ -12,6 +12,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # figures are files; never open a window
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import patheffects  # noqa: E402
 
 from ..io import atomic_path  # noqa: E402
 
@@ -97,7 +98,8 @@ def published_style(comparable: bool, color: str = "black", marker: str = "D") -
     """
     return {"linestyle": "none", "marker": marker, "markersize": 6.5, "markerfacecolor": "none",
             "markeredgecolor": color if comparable else REPLICA_GREY, "markeredgewidth": 1.4,
-            "zorder": 5}
+            "zorder": 5,  # a white halo keeps the marker visible on a bar or a curve of any colour
+            "path_effects": [patheffects.withStroke(linewidth=3.2, foreground="white")]}
 
 
 def published_label(comparable: bool, what: str = "") -> str:
