@@ -158,3 +158,19 @@ def test_offline_figures_draw_no_published_points():
     for name, fig in draw_figures(config):
         assert not any(_published_markers(ax) for ax in fig.axes), name
         plt.close(fig)
+
+
+@pytest.mark.parametrize("n_datasets", [1, 4, 7])
+def test_figure4_labels_the_lowest_panel_of_each_column(n_datasets):
+    rng = np.random.default_rng(n_datasets)
+    folds = pd.DataFrame([{"dataset": f"d{d}", "method": m, "accuracy": rng.uniform(0.3, 1)}
+                          for d in range(n_datasets) for m in ("pca", "umap", "vec2vec")
+                          for _ in range(4)])
+    fig = accuracy_figure(folds, profile="test")
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    labelled = [i for i, ax in enumerate(panels) if ax.get_xlabel()]
+    columns = min(n_datasets, 3)
+    assert sorted(i % columns for i in labelled) == list(range(columns))
+    assert all(i + columns >= n_datasets for i in labelled)  # nothing below them
+    assert not text_problems(fig)
+    plt.close(fig)

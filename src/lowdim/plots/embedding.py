@@ -145,7 +145,7 @@ def accuracy_figure(classification: pd.DataFrame, profile: str = "", methods=Non
         _accuracy_panel(ax, dataset, methods, stats, points)
     axes[0].set_yticks(range(len(methods)), labels)
     axes[0].invert_yaxis()  # the first method on top (the axes share y)
-    for ax in axes[-ncols:]:
+    for ax in axes[max(0, len(datasets) - ncols):len(datasets)]:  # the lowest of each column
         ax.set_xlabel("kNN accuracy (fraction)")
     bottom = 0.0
     if points:
