@@ -4,7 +4,8 @@
 
 Copies the key figures to docs/gallery/ and rewrites the README block between
 the gallery markers: the figures, the report screenshots that
-tests/test_report_browser.py saves there, and the 'what reproduces' section
+`LOWDIM_UPDATE_GALLERY=1 pytest tests/test_report_browser.py` saves there, and the
+'what reproduces' section
 generated from results/tables/report/scorecard.csv.
 """
 

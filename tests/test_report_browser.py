@@ -5,12 +5,13 @@ disk (no network) and checks that no script logs an error; that the front page's
 clear of the rule graph at 1,000-1,600 px; that every result category opens and lists its
 results; that every figure's image loads (``naturalWidth > 0``); and that the Overview's
 scorecard table shows. Screenshots of the front page and of one figure page go to
-``docs/gallery/``.
+``docs/gallery/`` with ``LOWDIM_UPDATE_GALLERY=1``, else to a temporary folder.
 
 Without Chromium, its driver or Selenium the tests skip, naming what is missing; with
 ``LOWDIM_REQUIRE_CHROMIUM=1`` (set by ``.ci/run``, which installs them) they fail instead.
 """
 
+import os
 import shutil
 
 import pytest
@@ -26,6 +27,9 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync")
 #: Window widths at which the front page's text must stay clear of the rule graph.
 WIDTHS = (1000, 1300, 1600)
+#: Where the screenshots go: docs/gallery/ when LOWDIM_UPDATE_GALLERY=1 (so a plain `pytest`
+#: leaves the checkout clean), else the test's own temporary folder.
+UPDATE_GALLERY = os.environ.get("LOWDIM_UPDATE_GALLERY") == "1"
 GALLERY = ROOT / "docs" / "gallery"
 #: The screenshots' files, shown in the README gallery (lowdim.report.gallery).
 FRONT_PAGE, FIGURE_PAGE = (name for name, _ in SCREENSHOTS)
@@ -74,6 +78,21 @@ def browser(tmp_path_factory):
         driver.quit()
 
 
+@pytest.fixture(scope="module")
+def screenshot_dir(tmp_path_factory):
+    """docs/gallery/ when the gallery is being updated, else a temporary folder."""
+    if UPDATE_GALLERY:
+        GALLERY.mkdir(parents=True, exist_ok=True)
+        return GALLERY
+    return tmp_path_factory.mktemp("screenshots")
+
+
+def _save_screenshot(driver, path):
+    """Save the window as a PNG at ``path``; an empty or failed capture fails the test."""
+    assert driver.save_screenshot(str(path)), f"no screenshot written to {path}"
+    assert path.stat().st_size > 0, path
+
+
 def _wait(driver, script, what, timeout=60):
     """Wait until the JavaScript expression ``script`` is truthy; fail naming ``what``."""
     from selenium.common.exceptions import TimeoutException
@@ -114,7 +133,7 @@ def _overlaps_with_graph(driver):
     """)
 
 
-def test_front_page_text_stays_clear_of_the_rule_graph(report):
+def test_front_page_text_stays_clear_of_the_rule_graph(report, screenshot_dir):
     try:
         for width in WIDTHS:
             report.set_window_size(width, 1000)
@@ -125,8 +144,7 @@ def test_front_page_text_stays_clear_of_the_rule_graph(report):
         report.set_window_size(1400, 1000)
     _front_page(report)
     report.execute_script("document.querySelectorAll('*').forEach(el => el.scrollTop = 0)")
-    GALLERY.mkdir(parents=True, exist_ok=True)
-    report.save_screenshot(str(GALLERY / FRONT_PAGE))
+    _save_screenshot(report, screenshot_dir / FRONT_PAGE)
 
 
 def test_every_category_opens_and_lists_its_results(report):
@@ -145,7 +163,7 @@ def test_every_category_opens_and_lists_its_results(report):
                   f"the {len(paths)} results of {category} / {subcategory}")
 
 
-def test_every_figure_image_loads(report):
+def test_every_figure_image_loads(report, screenshot_dir):
     figures = report.execute_script(
         "return Object.keys(results).filter(p => results[p].mime_type.startsWith('image/'))")
     assert {path.rsplit("/", 1)[-1] for path in figures} >= set(FIGURES)
@@ -166,7 +184,7 @@ def test_every_figure_image_loads(report):
         width = _wait(report, f"{shown} && {shown}.naturalWidth + 1", f"the image of {path}") - 1
         assert width > 0, path
         if path.endswith(FIGURE):
-            report.save_screenshot(str(GALLERY / FIGURE_PAGE))
+            _save_screenshot(report, screenshot_dir / FIGURE_PAGE)
 
 
 def test_overview_shows_the_scorecard_table(report):
