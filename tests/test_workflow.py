@@ -16,6 +16,7 @@ import yaml
 
 from fixtures.workflow import ROOT, TINY, jobs_in_dry_run, snakemake, tiny_with
 from lowdim.data import load_dataset
+from lowdim.sweeps import module_name
 
 pytestmark = pytest.mark.workflow
 
@@ -552,8 +553,9 @@ def test_changing_one_sweep_value_reruns_only_that_values_jobs(own_data_run):
                                                  "values": [1, 4]}])
     out = snakemake(own_data_run, *OWN_TARGETS, "-n", configfile=changed).stdout
     jobs = jobs_in_dry_run(out)
-    swept = {rule for rule in jobs if rule.startswith(f"sweep_{SWEEP}_")}
-    assert swept and all(rule.startswith(f"sweep_{SWEEP}_4_") for rule in swept), jobs
+    swept = {rule for rule in jobs if rule.startswith(module_name(SWEEP, 0)[:-2])}
+    # the changed value is the sweep's second (its module has index 1)
+    assert swept and all(rule.startswith(module_name(SWEEP, 1)) for rule in swept), jobs
     assert set(jobs) - swept == {"sweep_tidy", "sweep_table", "sweep_figure"}, jobs
     assert "results/sweeps/embedding_n_components/n_components~4/" in out
     outputs = [line for line in out.splitlines() if line.strip().startswith("output:")]
