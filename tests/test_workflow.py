@@ -185,9 +185,23 @@ def test_scorecards_cover_every_published_entry(tiny_run):
     entries = [e for path in sorted((ROOT / "config" / "published").glob("*.yaml"))
                for e in load_published(path)]
     assert len(card) == len(entries)
-    assert set(card["verdict"]) <= {"reproduced", "differs", "not run"}
-    not_run = card[card["verdict"] == "not run"]
-    assert not_run["reason"].fillna("").str.len().gt(0).all()  # every 'not run' says why
+    assert set(card["verdict"]) <= {"reproduced", "differs", "not computed", "not run"}
+    assert card["reason"].fillna("").str.len().gt(0).all()  # every verdict says why
+    assert card["profile"].eq("tiny-test").all()
+    sms = (tiny_run / "results" / "tables" / "report" / "scorecard_sms_nystrom.md").read_text()
+    assert "(profile tiny-test; data: offline stand-ins for the papers' datasets" in sms
+
+
+def test_readme_scorecard_section_is_what_the_run_writes(tiny_run):
+    """README's scorecard section, regenerated from the run's scorecard (as
+    docs/update_gallery.py does), names only files the run wrote."""
+    from lowdim.report import readme
+
+    report = tiny_run / "results" / "tables" / "report"
+    section = readme.scorecard_section(pd.read_csv(report / "scorecard.csv"))
+    assert section in (ROOT / "README.md").read_text()
+    named = re.findall(r"`(scorecard\w*\.(?:md|csv))`", section)
+    assert len(named) == 4 and all((report / name).exists() for name in named)
 
 
 def test_bad_config_stops_with_one_line(tmp_path):

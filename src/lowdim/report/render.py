@@ -10,7 +10,12 @@ from ..tables import write_table
 from .scorecard import VERDICTS
 from .summary import to_rst_table
 
-__all__ = ["scorecard_display", "write_scorecards", "summary_rst", "verdict_counts"]
+__all__ = ["SCORECARD_FILES", "describe_data", "scorecard_display", "write_scorecards",
+           "summary_rst", "verdict_counts"]
+
+#: Scorecard files: paper (the ``paper:`` of config/published/*.yaml) -> file stem.
+SCORECARD_FILES = {"SMS-Nyström": "sms_nystrom", "Vec2vec": "vec2vec",
+                   "AppGrad CCA": "appgrad_cca"}
 
 
 def _fmt(value, digits=4):
@@ -35,21 +40,53 @@ def scorecard_display(card: pd.DataFrame) -> pd.DataFrame:
     return shown
 
 
+def describe_data(datasets: dict, replica: bool = False) -> str:
+    """What data a run's numbers come from, for the scorecard captions.
+
+    Parameters
+    ----------
+    datasets : dict
+        The config's ``datasets`` (name -> options).
+    replica : bool, default=False
+        The downloads are format-exact replicas (a rehearsal), not the real files.
+
+    Returns
+    -------
+    str
+        ``real: the papers' datasets, downloaded (mnist, ...); offline stand-ins ...``.
+    """
+    from ..data import dataset_spec, declares_own_data
+
+    kinds = {"downloaded": [], "offline": [], "own": []}
+    for name, options in datasets.items():
+        kind = "own" if declares_own_data(options) else (
+            "offline" if dataset_spec(name, options).offline else "downloaded")
+        kinds[kind].append(name)
+    downloaded = ("replicas of the papers' datasets, not the real data" if replica else
+                  "real: the papers' datasets, downloaded")
+    parts = [f"{downloaded} ({', '.join(kinds['downloaded'])})" if kinds["downloaded"] else "",
+             f"offline stand-ins for the papers' datasets, shipped with the dependencies or "
+             f"synthetic ({', '.join(kinds['offline'])})" if kinds["offline"] else "",
+             f"your own data ({', '.join(kinds['own'])})" if kinds["own"] else ""]
+    return "; ".join(filter(None, parts)) or "none"
+
+
 def write_scorecards(card: pd.DataFrame, papers: dict, csv_paths: dict, md_paths: dict,
-                     profile: str) -> None:
-    """One table per paper (CSV with raw numbers, Markdown for reading)."""
+                     profile: str, data: str) -> None:
+    """One table per paper (CSV with raw numbers, Markdown for reading); the caption
+    names the profile, the data (:func:`describe_data`) and the verdict counts."""
     for paper, stem in papers.items():
         part = card[card["paper"] == paper].reset_index(drop=True)
-        counts = verdict_counts(part)
-        caption = (f"Scorecard, {paper} (profile {profile}): " +
-                   ", ".join(f"{n} {v}" for v, n in counts.items()))
+        counts = [f"{n} {v}" for v, n in verdict_counts(part).items() if n]
+        caption = (f"Scorecard, {paper} (profile {profile}; data: {data}): "
+                   f"{', '.join(counts) or 'no entries'}.")
         with atomic_path(csv_paths[stem]) as tmp:
             part.to_csv(tmp, index=False)
         write_table(scorecard_display(part), md_paths[stem], formats=("md",), caption=caption)
 
 
 def verdict_counts(card: pd.DataFrame) -> dict:
-    """``{verdict: count}`` in the order reproduced, differs, not run."""
+    """``{verdict: count}`` in the order of :data:`~lowdim.report.scorecard.VERDICTS`."""
     return {v: int((card["verdict"] == v).sum()) for v in VERDICTS}
 
 
