@@ -49,9 +49,9 @@ VERDICT_MEANINGS = {
     "not run": "this profile does not produce the value, with the reason",
 }
 
-#: A ``nearest`` value within this relative distance of its target is the target run
-#: (an s/n of round(0.1 n) / n for 0.1), not a substitute.
-_SAME_SETTING = 0.01
+#: A ``nearest`` value within this relative distance of its target is that setting's run
+#: (s/n = round(0.05 n) / n = 0.046 for 0.05 with n = 65), not a substitute.
+_SAME_SETTING = 0.1
 
 
 def within_tolerance(value: float, published: float, tolerance: dict) -> bool:
@@ -111,7 +111,8 @@ def _where_mask(table, where: dict, nearest_settings: bool, substituted: list):
 
 
 def _nearest_mask(table, mask, nearest: dict, substituted: list):
-    """Keep the rows whose column is nearest its target (``.inf``: the largest)."""
+    """Keep the rows whose column is nearest its target (``.inf``: the largest, a choice
+    of the entry, which the rows' text shows, not a substitute)."""
     for key, target in nearest.items():
         values = pd.to_numeric(table[key], errors="coerce").to_numpy(dtype=float)
         if not (mask & np.isfinite(values)).any():
@@ -119,8 +120,6 @@ def _nearest_mask(table, mask, nearest: dict, substituted: list):
         target = float(target)
         if np.isinf(target):
             chosen = np.nanmax(values[mask]) if target > 0 else np.nanmin(values[mask])
-            extreme = "largest" if target > 0 else "smallest"
-            substituted.append(f"{key} = {_show(chosen)}, the {extreme} run")
             mask = mask & (values == chosen)
             continue
         distance = np.abs(values - target)
@@ -207,13 +206,16 @@ def _spread(values) -> float:
     return float(np.std(values, ddof=1)) if values.size > 1 else 0.0
 
 
-def _reason(comparison: str, selections, labels=("",)) -> str:
-    """The comparison, the settings scored instead of the published ones, and the rows."""
-    substituted = [s for sel in selections for s in sel.substituted]
+def _reason(comparison: str, selections, sides=("",)) -> str:
+    """The comparison, the settings scored in place of the published ones (named by side
+    unless every side has them), and the rows of each side."""
+    shared = set.intersection(*(set(sel.substituted) for sel in selections))
     parts = [comparison]
-    if substituted:
-        parts.append("scored at " + "; ".join(dict.fromkeys(substituted)))
-    parts += [f"{label}{sel.rows}" for label, sel in zip(labels, selections)]
+    if shared:
+        parts.append("scored at " + "; ".join(s for s in selections[0].substituted if s in shared))
+    parts += [f"{side} scored at {s}" for side, sel in zip(sides, selections)
+              for s in sel.substituted if s not in shared]
+    parts += [f"{side}: {sel.rows}" if side else sel.rows for side, sel in zip(sides, selections)]
     return "; ".join(parts)
 
 
@@ -256,7 +258,7 @@ def score_entry(entry: PublishedEntry, root=".", cache=None, nearest_settings=Fa
         holds = mean < ref if entry.expect == "less" else mean > ref
         row.update(difference=mean - ref, verdict="reproduced" if holds else "differs",
                    reason=_reason(f"ours {mean:.4g} vs reference {ref:.4g}", (ours, reference),
-                                  ("ours: ", "reference: ")))
+                                  ("ours", "reference")))
     else:
         published = float(entry.published)
         holds = within_tolerance(mean, published, entry.tolerance)
