@@ -3,9 +3,11 @@
     snakemake --cores 2 && python docs/update_gallery.py [--results results]
 
 Copies the key figures to docs/gallery/ and rewrites the README block between the
-gallery markers, and the scorecard section (between its own markers) from
-results/tables/report/scorecard.csv. The scorecard section holds no measured number
-(``lowdim.report.readme``); tests/test_workflow.py checks it against the tiny run.
+gallery markers: the figures and the report screenshots that
+`LOWDIM_UPDATE_GALLERY=1 pytest tests/test_report_browser.py` saves there. Rewrites
+the scorecard section (between its own markers) from
+results/tables/report/scorecard.csv; it holds no measured number
+(``lowdim.report.readme``), and tests/test_workflow.py checks it against the tiny run.
 """
 
 import argparse
@@ -15,7 +17,7 @@ import pandas as pd
 import yaml
 
 from lowdim.report import readme
-from lowdim.report.gallery import copy_figures, gallery_section, replace_section
+from lowdim.report.gallery import copy_figures, gallery_section, replace_section, screenshots
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -25,7 +27,8 @@ def main():
     parser.add_argument("--results", default=ROOT / "results", type=Path)
     parser.add_argument("--readme", default=ROOT / "README.md", type=Path)
     args = parser.parse_args()
-    figures = copy_figures(args.results, ROOT / "docs" / "gallery")
+    docs = ROOT / "docs" / "gallery"
+    figures = copy_figures(args.results, docs) + screenshots(docs)
     profile = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["profile"]
     text = replace_section(args.readme.read_text(), gallery_section(figures, profile))
     scorecard = args.results / "tables" / "report" / "scorecard.csv"
