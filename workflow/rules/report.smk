@@ -8,6 +8,7 @@ REPORT = config["report"]
 
 
 rule report_scorecard:
+    localrule: True
     input:
         papers=paper_outputs,
         published=published_files(),
@@ -41,6 +42,7 @@ rule report_scorecard:
 
 
 rule report_summary:
+    localrule: True
     input:
         papers=paper_outputs,
         scorecard="results/tables/report/scorecard.csv",
