@@ -37,10 +37,12 @@ def test_clustering_table_marks_the_best_and_missing():
 
 def test_significance_and_datasets_tables():
     tests = pd.DataFrame({"task": ["classification", "clustering"], "method": ["umap", "umap"],
-                          "t": [1.0, 2.0], "p": [0.1543, np.nan], "H": [0, 0], "alpha": 0.1,
-                          "n_pairs": [8, 8], "mean_difference": [0.01, 0.02]})
+                          "t": [1.0, np.nan], "p": [0.1543, np.nan], "H": [0, np.nan],
+                          "alpha": 0.1, "n_pairs": [8, 8], "mean_difference": [0.01, 0.02]})
     table = significance_table(tests)
     assert table.loc[0, "classification p"] == "0.1543" and table.loc[0, "clustering p"] == "–"
+    assert table.loc[0, "classification H"] == 0
+    assert table.loc[0, "clustering H"] == "not computed"
     datasets = pd.DataFrame({"dataset": ["d"], "source_kind": ["text"], "n": [10],
                              "n_features": [99], "n_classes": [2], "features": ["tf-idf"],
                              "sparsity": [0.95], "source": ["x"]})
