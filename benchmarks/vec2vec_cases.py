@@ -15,20 +15,17 @@ from lowdim.embedding.graph import (add_self_loops_to_isolated, cosine_knn_graph
 from lowdim.embedding.walks import random_walks
 from lowdim.memory import available_memory
 
-#: Rows of GloVe's most frequent words embedded by ``gap`` and ``updates``.
-GLOVE_WORDS = 20_000
-
-
-def real_data(quick=False):
-    """name -> (X, y or None, what is scored): the default profile's real data, images, blobs."""
+def real_data(n=20_000, quick=False):
+    """name -> (X, y or None): the default profile's real data (digits, pang_lee's 200
+    sentences: all of them), ``n`` of GloVe's most frequent words, ``n`` images and blobs."""
     from lowdim.data.registry import get_spec
     from lowdim.data.word_vectors import load_glove50
     from lowdim.embedding.features import embedding_features
     from sklearn.datasets import load_digits
 
-    n = 2_000 if quick else 20_000
+    n = 2_000 if quick else n
     pang_lee = embedding_features(get_spec("pang_lee").prepare())
-    glove = np.asarray(load_glove50().vectors[:(n // 10 if quick else GLOVE_WORDS)], np.float64)
+    glove = np.asarray(load_glove50().vectors[:(n // 10 if quick else n)], np.float64)
     return {"digits": load_digits(return_X_y=True),
             "pang_lee (TF-IDF)": (pang_lee.X, pang_lee.y),
             "GloVe words": (glove, None),
@@ -46,7 +43,7 @@ def _score(X, Z, y):
 def gap(args):
     """Both solvers at their defaults, seeds 0 and 1, on every data set of :func:`real_data`."""
     rows = []
-    for name, (X, y) in real_data(args.quick).items():
+    for name, (X, y) in real_data(args.n, args.quick).items():
         for seed in (0, 1):
             for solver in ("gensim", "cooccurrence"):
                 model = Vec2Vec(n_components=10, solver=solver, random_state=seed,
@@ -62,7 +59,7 @@ def gap(args):
 
 
 #: (alpha, updates_per_node) of ``updates``.
-UPDATE_GRID = ([(0.1, u) for u in (100, 250, 500, 1000, 2000)]
+UPDATE_GRID = ([(0.1, u) for u in (100, 250, 500, 1000, 2000, 4000)]
                + [(0.05, u) for u in (500, 1000, 2000)]
                + [(0.025, u) for u in (500, 1000, 2000, 4000)])
 
@@ -78,9 +75,9 @@ def updates(args):
     """Co-occurrence accuracy and SGD seconds against updates_per_node and alpha (one set of
     walks per data set, so only the SGD differs), seeds 0 and 1."""
     rows = []
-    for name, (X, y) in real_data(args.quick).items():
+    for name, (X, y) in real_data(args.n, args.quick).items():
         walks = _walks(X, args.threads)
-        for alpha, per_node in UPDATE_GRID:
+        for alpha, per_node in [(a, u) for a, u in UPDATE_GRID if a in args.alphas]:
             for seed in (0, 1):
                 timings = {}
                 Z = C.cooccurrence_sgns(walks, X.shape[0], 10, alpha=alpha,

@@ -12,9 +12,9 @@ Cases (``--case``):
   ``--repeats`` rounds (the order rotates); wall time excludes compilation (a warm-up on 5,100
   rows first), peak memory is each fit's own (peak RSS during the fit minus RSS before it).
 - ``gap``: the two Vec2vec solvers at their defaults on real data (digits, pang_lee TF-IDF,
-  GloVe words) and on 20,000 images and blobs, two seeds each.
+  ``--n`` GloVe words) and on ``--n`` images and blobs, two seeds each.
 - ``updates``: the co-occurrence solver's accuracy against ``updates_per_node`` and ``alpha``
-  on the same data (the measurement behind the defaults).
+  (those of ``--alphas``) on the same data (the measurement behind the defaults).
 - ``profile``: where the SGD stage's time goes (draws, training, random numbers, sigmoid,
   cache misses), per update, on 20,000 blobs.
 - ``sparse``: n = 2,000 sparse blobs at D = 100,000 (CSR, the same matrix for every method):
@@ -113,8 +113,11 @@ def main(argv=None):
                                  "report"])
     parser.add_argument("--data", default="images", choices=["images", "blobs"])
     parser.add_argument("--n", type=int, default=None,
-                        help="rows (peers: 20000 or 70000; scale: 1000000)")
+                        help="rows (peers: 20000 or 70000; gap, updates: images, blobs and "
+                             "GloVe words; scale: 1000000)")
     parser.add_argument("--dims", default="2,10,32", help="peers: embedding dimensions")
+    parser.add_argument("--alphas", default="0.1,0.05,0.025",
+                        help="updates: the learning rates of the grid to run")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--skip", default="", help="peers to leave out, comma-separated")
@@ -124,6 +127,7 @@ def main(argv=None):
     parser.add_argument("--out", type=Path, default=REPORT)
     args = parser.parse_args(argv)
     args.dims = [int(d) for d in args.dims.split(",")]
+    args.alphas = [float(a) for a in args.alphas.split(",")]
     args.skip = [s for s in args.skip.split(",") if s]
     if args.n is None:
         args.n = 1_000_000 if args.case == "scale" else 20_000
