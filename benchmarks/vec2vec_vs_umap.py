@@ -55,14 +55,18 @@ def _context(threads):
             "load_average": round(os.getloadavg()[0], 1), "updates_per_node": UPDATES_PER_NODE}
 
 
-def peers(data, n, dims, n_threads, repeats, methods, warm_up_rows=5100):
-    """Rows of the ``peers`` case: one per method, d and repeat."""
+def peers(data, n, dims, n_threads, repeats, methods, warm_up_rows=5100, store=None):
+    """Rows of the ``peers`` case: one per method, d and repeat; ``store(entry)`` is called
+    with the entry so far after each d (a long run keeps what it measured)."""
     X, y = M.make_data(data, n)
-    rows = []
+    rows, overhead = [], {}
+    entry = {"data": data, "n": n, "D": X.shape[1], "rows": rows}
     print(f"peers: {data}, n = {n:,}, D = {X.shape[1]}, {n_threads} thread(s)", flush=True)
     for d in dims:
         runnable = [m for m in methods if M.not_applicable(m, d, X) is None]
-        overhead = M.warm_up(runnable, d, n_threads, warm_up_rows)
+        # compiled code does not depend on d: each method is warmed up once per process
+        overhead.update(M.warm_up([m for m in runnable if m not in overhead], d, n_threads,
+                                  warm_up_rows))
         for method in methods:
             reason = M.not_applicable(method, d, X)
             if reason:
@@ -81,7 +85,9 @@ def peers(data, n, dims, n_threads, repeats, methods, warm_up_rows=5100):
                     row["knn"], row["knn_2sd"] = M.knn_score(Z, y)
                 rows.append(row)
                 print(_line(row), flush=True)
-    return {"data": data, "n": n, "D": X.shape[1], "rows": rows}
+        if store:
+            store(entry)
+    return entry
 
 
 def _line(row):
@@ -91,19 +97,26 @@ def _line(row):
 
 
 def run_case(args):
-    """Run the case named by ``args``; return (key, entry) to store."""
+    """Run the case named by ``args``, storing its entry in ``args.results``."""
     import vec2vec_cases as C
 
     if args.case == "peers":
         methods = [m for m in M.PEERS if m not in args.skip] + ["vec2vec (co-occurrence)"]
-        entry = peers(args.data, args.n, args.dims, args.threads, args.repeats, methods,
-                      300 if args.quick else 5100)
         key = f"peers/{args.data}/{args.n}/{args.threads}"
+        peers(args.data, args.n, args.dims, args.threads, args.repeats, methods,
+              300 if args.quick else 5100, lambda entry: _store(args, key, entry))
     else:
         entry = getattr(C, args.case)(args)
-        key = args.case if args.case != "scale" else f"scale/{args.n}"
+        _store(args, args.case if args.case != "scale" else f"scale/{args.n}", entry)
+
+
+def _store(args, key, entry):
+    """Put ``entry`` (with where and when it ran) under ``key`` in ``args.results``."""
     entry["context"] = _context(args.threads)
-    return key, entry
+    # read only now: another case may have stored its entry while this one ran
+    results = read_json(args.results) if args.results.exists() else {}
+    results[key] = entry
+    write_json(args.results, results)
 
 
 def main(argv=None):
@@ -134,11 +147,7 @@ def main(argv=None):
     if args.quick and args.case == "peers":
         args.n = min(args.n, 600)
     if args.case != "report":
-        key, entry = run_case(args)
-        # read only now: another case may have stored its entry while this one ran
-        results = read_json(args.results) if args.results.exists() else {}
-        results[key] = entry
-        write_json(args.results, results)
+        run_case(args)
     results = read_json(args.results) if args.results.exists() else {}
     import vec2vec_report
 
