@@ -71,9 +71,10 @@ def _walks(X, threads, seed=0):
     return random_walks(graph, 10, 20, random_state=seed, n_jobs=threads)
 
 
-def updates(args):
+def updates(args, store=None):
     """Co-occurrence accuracy and SGD seconds against updates_per_node and alpha (one set of
-    walks per data set, so only the SGD differs), seeds 0 and 1."""
+    walks per data set, so only the SGD differs), seeds 0 and 1; ``store(entry)`` after
+    each data set."""
     rows = []
     for name, (X, y) in real_data(args.n, args.quick).items():
         walks = _walks(X, args.threads)
@@ -88,6 +89,8 @@ def updates(args):
                              "seed": seed, "metric": metric, "score": score,
                              "sgd_seconds": timings["sgd"]})
                 print(rows[-1], flush=True)
+        if store:
+            store({"rows": rows})
     return {"rows": rows}
 
 
@@ -249,8 +252,9 @@ def sparse(args):
     return {"n": n, "D": X.shape[1], "nnz": int(X.nnz), "recall": recall, "rows": rows}
 
 
-def scale(args):
-    """``args.n`` blobs (D = 64): Vec2vec's stages and memory, graph recall, kNN; UMAP too."""
+def scale(args, store=None):
+    """``args.n`` blobs (D = 64): Vec2vec's stages and memory, graph recall, kNN; UMAP too;
+    ``store(entry)`` after each method."""
     n = 20_000 if args.quick else args.n
     needed = n * 64 * 8 * 12  # data, graph search and walks: measured about 12 copies of X
     if available_memory() < needed + 6 * 2**30:
@@ -271,6 +275,8 @@ def scale(args):
         rows.append(row)
         print(row, flush=True)
         del Z, model
+        if store:
+            store({"n": n, "D": 64, "rows": rows})
     return {"n": n, "D": 64, "rows": rows}
 
 

@@ -57,7 +57,7 @@ def _context(threads):
 
 def peers(data, n, dims, n_threads, repeats, methods, warm_up_rows=5100, store=None):
     """Rows of the ``peers`` case: one per method, d and repeat; ``store(entry)`` is called
-    with the entry so far after each d (a long run keeps what it measured)."""
+    with the entry so far after each fit (a run cut short keeps what it measured)."""
     X, y = M.make_data(data, n)
     rows, overhead = [], {}
     entry = {"data": data, "n": n, "D": X.shape[1], "rows": rows}
@@ -85,8 +85,8 @@ def peers(data, n, dims, n_threads, repeats, methods, warm_up_rows=5100, store=N
                     row["knn"], row["knn_2sd"] = M.knn_score(Z, y)
                 rows.append(row)
                 print(_line(row), flush=True)
-        if store:
-            store(entry)
+                if store:
+                    store(entry)
     return entry
 
 
@@ -105,9 +105,11 @@ def run_case(args):
         key = f"peers/{args.data}/{args.n}/{args.threads}"
         peers(args.data, args.n, args.dims, args.threads, args.repeats, methods,
               300 if args.quick else 5100, lambda entry: _store(args, key, entry))
+    elif args.case in ("updates", "scale"):
+        key = args.case if args.case == "updates" else f"scale/{args.n}"
+        getattr(C, args.case)(args, lambda entry: _store(args, key, entry))
     else:
-        entry = getattr(C, args.case)(args)
-        _store(args, args.case if args.case != "scale" else f"scale/{args.n}", entry)
+        _store(args, args.case, getattr(C, args.case)(args))
 
 
 def _store(args, key, entry):
