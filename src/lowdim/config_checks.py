@@ -406,6 +406,11 @@ def naming_config_keys(keys: dict, where: str = ""):
     where : str
         What the job was doing, e.g. ``"lle on dataset digits"``.
 
+    Yields
+    ------
+    None
+        The body of the ``with`` block runs inside.
+
     Raises
     ------
     SystemExit

@@ -41,6 +41,11 @@ def atomic_path(path, suffix: str | None = None):
     suffix : str, optional
         Suffix for the temporary name (some writers, e.g. ``numpy.savez`` or
         matplotlib, choose the format from it). Defaults to ``path``'s suffix.
+
+    Yields
+    ------
+    tmp : Path
+        The temporary path to write to.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

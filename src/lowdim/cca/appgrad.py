@@ -42,7 +42,16 @@ STOCHASTIC_SOLVERS = {"lazy": StochasticSolver, "dense": DenseStochasticSolver}
 
 
 def checkpoint_iterations(max_iter: int, count: int, extra=()) -> list[int]:
-    """About ``count`` log-spaced iterations up to ``max_iter``, plus ``extra`` ones."""
+    """About ``count`` log-spaced iterations up to ``max_iter``, plus ``extra`` ones.
+
+    Examples
+    --------
+    >>> from lowdim.cca.appgrad import checkpoint_iterations
+    >>> [int(i) for i in checkpoint_iterations(1000, 5)]
+    [1, 6, 32, 178, 1000]
+    >>> [int(i) for i in checkpoint_iterations(1000, 5, extra=[300])]
+    [1, 6, 32, 178, 300, 1000]
+    """
     its = set(np.unique(np.round(np.logspace(0, np.log10(max_iter), max(count, 1)))).astype(int))
     its |= {int(i) for i in extra if 1 <= int(i) <= max_iter} | {int(max_iter)}
     return sorted(its)

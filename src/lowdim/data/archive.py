@@ -182,6 +182,13 @@ def iter_members(archive, *, prefix: str = "", dataset: str = "") -> Iterator[tu
     Cheaper than many :func:`read_member` calls on a compressed tar (e.g. the
     18,846 posts of 20 Newsgroups), which would decompress from the start
     each time.
+
+    Yields
+    ------
+    name : str
+        The member's path inside the archive.
+    data : bytes
+        Its contents.
     """
     with _Reader(archive, dataset) as reader:
         for entry in reader.entries:

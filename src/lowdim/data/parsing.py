@@ -46,7 +46,15 @@ def member_bytes(archive, member: str, dataset: str) -> bytes:
 
 
 def members_under(archive, prefix: str, dataset: str):
-    """Yield ``(name, bytes)`` of the regular files under ``prefix``, in one pass."""
+    """Yield ``(name, bytes)`` of the regular files under ``prefix``, in one pass.
+
+    Yields
+    ------
+    name : str
+        The member's path inside the archive.
+    data : bytes
+        Its contents.
+    """
     yield from iter_members(archive, prefix=prefix, dataset=dataset)
 
 

@@ -110,12 +110,14 @@ def spectral_ari_sweep(embedding, y, *, gammas=GAMMA_GRID, standardize=False, n_
 
     Parameters
     ----------
-    embedding, y, n_clusters, random_state
+    embedding, y
         As in :func:`spectral_ari`.
     gammas : sequence of float, default=1e-6 ... 1e1
     standardize : bool, default=False
         Scale coordinates to unit variance first (the authors' clustering
         script does not; the wide gamma range absorbs the embeddings' scales).
+    n_clusters, random_state
+        As in :func:`spectral_ari`.
 
     Returns
     -------

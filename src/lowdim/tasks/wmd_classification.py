@@ -358,7 +358,7 @@ def classify_documents(method, K, y, splits, *, gamma0, gammas, ranks=(), C_grid
         Candidate widths ``gamma`` (in inverse word-vector distance units).
     ranks : sequence of int
         Candidate ranks (sample sizes, or WME's number of random documents).
-    C_grid, n_folds, max_iter
+    C_grid, n_folds
         The SVM's grid and cross-validation (:class:`~lowdim.evaluate.svm.TunedSVM`).
     seed : int
         Seeds landmarks (paired across methods: the same for every method at a
@@ -368,6 +368,8 @@ def classify_documents(method, K, y, splits, *, gamma0, gammas, ranks=(), C_grid
         ``multiplier``, ``alpha``).
     wme : dict of int -> ndarray of shape (n, R_max), optional
         For ``wme``: ``D_max`` -> ``exp(-WMD)`` to the random documents.
+    max_iter : int, default=20000
+        The SVM's iterations (:class:`~lowdim.evaluate.svm.TunedSVM`).
     sicur_features : {"authors", "symmetric"}, default="authors"
         SiCUR's features: ``K[:, C] V Sigma^{-1/2}`` from the SVD of ``K[R, C]``
         (``s // 2`` features and similarities per test document, the authors'

@@ -130,7 +130,7 @@ def sparse_two_view(n, p1, p2, n_factors=200, max_agreement=0.9, min_agreement=0
 
 def sparse_two_view_blocks(n, p1, p2, n_factors=200, max_agreement=0.9, min_agreement=0.2,
                            max_template=8, noise_nnz=10, random_state=None, start=0):
-    """Rows ``start .. start + n`` of :func:`sparse_two_view`, one block of rows at a time.
+    """Rows ``start`` to ``start + n`` of :func:`sparse_two_view`, one block of rows at a time.
 
     Blocks follow the generator's seeding blocks of :data:`CHUNK_ROWS` rows
     (the first and last may be shorter), each drawn from its own seed: any
