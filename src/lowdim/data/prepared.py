@@ -62,6 +62,18 @@ class Dataset:
     extra : dict of str -> ndarray
     meta : dict
         JSON-serialisable description (source, licence, options, ...).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.data import Dataset
+    >>> data = Dataset(name="toy", kind="dense", X=np.eye(3), y=np.array([0, 1, 1]))
+    >>> data.n, data.validate() is data
+    (3, True)
+    >>> Dataset(name="bad", kind="dense", X=np.eye(3), y=np.array([0, 1])).validate()
+    Traceback (most recent call last):
+        ...
+    ValueError: dataset 'bad': y has 2 rows, expected 3
     """
 
     name: str
@@ -154,7 +166,19 @@ def _get(store: dict, key: str):
 
 
 def save_dataset(dataset: Dataset, path) -> Path:
-    """Validate ``dataset`` and write it to ``path`` (.npz) atomically."""
+    """Validate ``dataset`` and write it to ``path`` (.npz) atomically.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import Dataset, load_dataset, save_dataset
+    >>> data = Dataset(name="toy", kind="dense", X=np.eye(2), y=np.array([0, 1]))
+    >>> path = save_dataset(data, Path(tempfile.mkdtemp()) / "toy.npz")
+    >>> load_dataset(path).X.tolist()
+    [[1.0, 0.0], [0.0, 1.0]]
+    """
     dataset.validate()
     arrays = {}
     for name in _ARRAY_FIELDS:
@@ -194,6 +218,16 @@ def load_dataset(path, name: str | None = None) -> Dataset:
         If the file is empty, truncated, not a prepared dataset, inconsistent
         (shapes that disagree, NaN features) or another dataset's; the message
         names the file and says to delete it or rerun ``prepare``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data import get_spec, load_dataset, save_dataset
+    >>> path = save_dataset(get_spec("pang_lee").prepare(), Path(tempfile.mkdtemp()) / "p.npz")
+    >>> data = load_dataset(path)
+    >>> data.name, data.kind, data.bow.shape[0], len(data.texts)
+    ('pang_lee', 'text', 200, 200)
     """
     from .registry import KINDS, REGISTRY
 
@@ -221,7 +255,15 @@ def load_dataset(path, name: str | None = None) -> Dataset:
 
 
 def summarize(dataset: Dataset) -> dict:
-    """One row for the dataset table: name, kind, n, dimensions, classes, source, licence."""
+    """One row for the dataset table: name, kind, n, dimensions, classes, source, licence.
+
+    Examples
+    --------
+    >>> from lowdim.data import get_spec, summarize
+    >>> row = summarize(get_spec("digits").prepare(n_rows=100))
+    >>> {key: row[key] for key in ("dataset", "kind", "n", "dimensions", "classes")}
+    {'dataset': 'digits', 'kind': 'dense', 'n': 100, 'dimensions': 'X: 64', 'classes': 10}
+    """
     dims = []
     for name in ("X", "Y", "bow", "word_vectors"):
         value = getattr(dataset, name)

@@ -52,6 +52,17 @@ class RemoteFile:
         and later downloads must match it.
     size : int or None
         Expected size in bytes, if known; checked before the checksum.
+
+    Examples
+    --------
+    >>> from lowdim.data import RemoteFile, get_spec
+    >>> remote = get_spec("mnist").files[0]
+    >>> remote.filename, remote.urls[0].split("://")[0], len(remote.sha256 or "")
+    ('train-images-idx3-ubyte.gz', 'https', 64)
+    >>> RemoteFile("a.txt", urls="https://example.org/a.txt")
+    Traceback (most recent call last):
+        ...
+    ValueError: RemoteFile 'a.txt': `urls` must be a sequence of addresses, got the single string 'https://example.org/a.txt'
     """
 
     filename: str
@@ -115,6 +126,23 @@ class DatasetSpec:
         any of: ``n`` (items), ``n_train`` (training rows, for datasets with a
         split of their own), ``p`` (features of ``X``), ``p1`` and ``p2`` (widths
         of the two views). Omit what only the data can tell. See :meth:`size_bounds`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.data import Dataset, DatasetSpec
+    >>> spec = DatasetSpec(
+    ...     name="squares", kind="dense", description="the squares of 0..n-1", source="numpy",
+    ...     licence="public domain",
+    ...     parser=lambda raw_files, n: Dataset("squares", "dense", X=np.arange(n)[:, None] ** 2.0,
+    ...                                         y=np.arange(n) % 2),
+    ...     options_schema={"n": {"type": "integer", "minimum": 1, "default": 4}})
+    >>> spec.prepare(n=3).X.ravel().tolist()
+    [0.0, 1.0, 4.0]
+    >>> spec.prepare(n=0)
+    Traceback (most recent call last):
+        ...
+    ValueError: dataset 'squares': option `n` got 0; 0 is less than the minimum of 1
     """
 
     name: str
@@ -212,7 +240,16 @@ REGISTRY: dict[str, DatasetSpec] = {}
 
 
 def register(spec: DatasetSpec) -> DatasetSpec:
-    """Add ``spec`` to :data:`REGISTRY`; a name can be registered once."""
+    """Add ``spec`` to :data:`REGISTRY`; a name can be registered once.
+
+    Examples
+    --------
+    >>> from lowdim.data import REGISTRY, get_spec, register
+    >>> register(get_spec("digits"))
+    Traceback (most recent call last):
+        ...
+    ValueError: dataset 'digits' is registered twice
+    """
     if spec.name in REGISTRY:
         raise ValueError(f"dataset {spec.name!r} is registered twice")
     REGISTRY[spec.name] = spec
@@ -220,7 +257,18 @@ def register(spec: DatasetSpec) -> DatasetSpec:
 
 
 def get_spec(name: str) -> DatasetSpec:
-    """Return the spec of ``name``; the error lists the known names."""
+    """Return the spec of ``name``; the error lists the known names.
+
+    Examples
+    --------
+    >>> from lowdim.data import get_spec
+    >>> get_spec("digits").kind
+    'dense'
+    >>> get_spec("digitz")
+    Traceback (most recent call last):
+        ...
+    KeyError: "unknown dataset 'digitz'; known datasets: cifar10, coil20, digits, ..."
+    """
     try:
         return REGISTRY[name]
     except KeyError:
@@ -229,14 +277,34 @@ def get_spec(name: str) -> DatasetSpec:
 
 
 def dataset_names(offline: bool | None = None) -> list[str]:
-    """Sorted registry names, optionally only the offline (or only the remote) ones."""
+    """Sorted registry names, optionally only the offline (or only the remote) ones.
+
+    Examples
+    --------
+    >>> from lowdim.data import dataset_names
+    >>> "digits" in dataset_names(offline=True), "mnist" in dataset_names(offline=False)
+    (True, True)
+    """
     return sorted(n for n, s in REGISTRY.items() if offline is None or s.offline == offline)
 
 
 def dataset_spec(name: str, options=None) -> DatasetSpec:
     """The spec of dataset ``name`` as the config declares it: the registry's, or, for a
     name the registry does not have whose ``options`` give a ``file`` (or ``file_x`` and
-    ``file_y``), one for the user's own data (:func:`lowdim.data.own.own_spec`)."""
+    ``file_y``), one for the user's own data (:func:`lowdim.data.own.own_spec`).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data import dataset_spec
+    >>> path = Path(tempfile.mkdtemp()) / "mine.csv"
+    >>> _ = path.write_text("a,b,label\\n1,2,x\\n3,4,y\\n")
+    >>> dataset_spec("digits").name
+    'digits'
+    >>> dataset_spec("mine", {"file": str(path), "label": "label"}).kind
+    'dense'
+    """
     from .own import declares_own_data, own_spec
 
     if name not in REGISTRY and declares_own_data(options):

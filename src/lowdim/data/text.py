@@ -30,6 +30,14 @@ def tokenize(text: str, stop_words=None, min_length: int = 1) -> list[str]:
     Returns
     -------
     tokens : list of str
+
+    Examples
+    --------
+    >>> from lowdim.data.text import tokenize
+    >>> tokenize("The cat sat on the mat!")
+    ['cat', 'sat', 'mat']
+    >>> tokenize("The cat sat on the mat!", stop_words=())
+    ['the', 'cat', 'sat', 'on', 'the', 'mat']
     """
     if stop_words is None:
         # Imported here: the dataset registry (hence every Snakemake start-up, two per
@@ -55,6 +63,14 @@ def bag_of_words(token_lists, vocab=None, min_count: int = 1):
     -------
     bow : scipy.sparse.csr_matrix of shape (n_docs, len(vocab)), float64
     vocab : ndarray of str of shape (V,)
+
+    Examples
+    --------
+    >>> from lowdim.data.text import bag_of_words
+    >>> bow, vocab = bag_of_words([["cat", "sat", "cat"], ["dog"]])
+    >>> vocab.tolist(), bow.toarray()
+    (['cat', 'dog', 'sat'], array([[2., 0., 1.],
+           [0., 1., 0.]]))
     """
     if vocab is None:
         counts: dict[str, int] = {}

@@ -30,6 +30,13 @@ def paired_ttest(a, b, alpha=0.1) -> dict:
         ``t``, ``p`` (NaN with fewer than 2 pairs or zero variance of the
         differences), ``H`` (1 if p < alpha, 0 otherwise, also when p is NaN),
         ``n_pairs`` and ``mean_difference`` (mean of a - b).
+
+    Examples
+    --------
+    >>> from lowdim.evaluate.stats import paired_ttest
+    >>> result = paired_ttest([0.90, 0.80, 0.75, 0.95], [0.85, 0.78, 0.70, 0.93])
+    >>> round(result["t"], 3), round(result["p"], 4), result["H"], result["n_pairs"]
+    (4.041, 0.0273, 1, 4)
     """
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
@@ -64,6 +71,17 @@ def ttests_against(scores: pd.DataFrame, reference="vec2vec", alpha=0.1) -> pd.D
     DataFrame
         One row per other method: ``method``, ``t``, ``p``, ``H``, ``n_pairs``,
         ``mean_difference`` (reference minus method).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.evaluate.stats import ttests_against
+    >>> scores = pd.DataFrame({"vec2vec": [0.90, 0.80, 0.75], "pca": [0.85, 0.78, 0.70],
+    ...                        "umap": [0.91, 0.82, 0.74]}, index=["a", "b", "c"])
+    >>> ttests_against(scores).round(3)
+      method      t      p  H  n_pairs  mean_difference
+    0    pca  4.000  0.057  1        3            0.040
+    1   umap -0.756  0.529  0        3           -0.007
     """
     if reference not in scores.columns:
         raise ValueError(f"`reference` {reference!r} is not a column of `scores` "

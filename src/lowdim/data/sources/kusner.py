@@ -173,7 +173,20 @@ def _read_fixed_format(mat, dataset, path):
 
 
 def parse_kusner(path, dataset: str) -> Dataset:
-    """Read one of Kusner's ``.mat`` files into a prepared text dataset."""
+    """Read one of Kusner's ``.mat`` files into a prepared text dataset.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data.replicas import write_kusner_split
+    >>> from lowdim.data.sources.kusner import parse_kusner
+    >>> files, truth = write_kusner_split(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> data = parse_kusner(files["bbcsport-emd_tr_te_split.mat"], "wmd_bbcsport")
+    >>> data.kind, data.n, data.train_idx.shape[0], data.word_vectors.shape[1] > 0
+    ('text', 8, 5, True)
+    """
     mat = load_mat(path, dataset, any_of=(("X", "xtr"),))
     if "X" in mat:
         require_variables(mat, ("BOW_X", "Y", "TR", "TE"), dataset, path)

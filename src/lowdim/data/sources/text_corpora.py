@@ -47,7 +47,15 @@ _OPTIONS = {
 
 def text_dataset(name, texts, labels, is_train=None, *, n_rows=0, seed=0, min_count=1,
                  label_names=None, **meta):
-    """Tokenise, drop empty documents, sample rows and count words into a text Dataset."""
+    """Tokenise, drop empty documents, sample rows and count words into a text Dataset.
+
+    Examples
+    --------
+    >>> from lowdim.data.sources.text_corpora import text_dataset
+    >>> data = text_dataset("toy", ["Cats sleep.", "the", "Dogs bark loudly."], ["a", "a", "b"])
+    >>> data.n, data.meta["dropped_empty"], data.vocab.tolist(), data.y.tolist()
+    (2, 1, ['bark', 'cats', 'dogs', 'loudly', 'sleep'], [0, 1])
+    """
     tokens = [tokenize(t) for t in texts]
     keep = np.flatnonzero([len(t) > 0 for t in tokens])
     rows = keep[subsample(len(keep), n_rows, seed)]
@@ -69,13 +77,27 @@ _RE_PREFIX = re.compile(r"^\s*(re\s*:\s*)+", re.IGNORECASE)
 
 
 def strip_header(post: str) -> str:
-    """The body of a post: everything after the first blank line (scikit-learn's rule)."""
+    """The body of a post: everything after the first blank line (scikit-learn's rule).
+
+    Examples
+    --------
+    >>> from lowdim.data.sources.text_corpora import strip_header
+    >>> strip_header("From: a@b.c\\nSubject: Re: cats\\n\\nCats sleep a lot.\\n")
+    'Cats sleep a lot.\\n'
+    """
     _, blank, body = post.partition("\n\n")
     return body if blank else post
 
 
 def subject_of(post: str) -> str:
-    """The Subject header's text without leading ``Re:`` prefixes ("" if there is none)."""
+    """The Subject header's text without leading ``Re:`` prefixes ("" if there is none).
+
+    Examples
+    --------
+    >>> from lowdim.data.sources.text_corpora import subject_of
+    >>> subject_of("From: a@b.c\\nSubject: Re: RE: cats\\n\\nCats sleep a lot.\\n")
+    'cats'
+    """
     header = post.partition("\n\n")[0]
     for line in header.splitlines():
         if line.lower().startswith("subject:"):

@@ -1,0 +1,2 @@
+FILE = 'src/lowdim/data/replicas/word2vec.py'
+EXAMPLES = {}
