@@ -65,6 +65,15 @@ def method_style(method: str) -> dict:
 
     Unknown methods get a stable colour from the palette derived from the name,
     so a new method is still drawn consistently across figures.
+
+    Examples
+    --------
+    >>> from lowdim.plots import method_style
+    >>> style = method_style("sms_nystrom")
+    >>> sorted(style), style["label"]
+    (['color', 'label', 'marker'], 'SMS-Nyström')
+    >>> method_style("my_method") == method_style("my_method")   # a stable colour
+    True
     """
     if method in METHOD_STYLES:
         label, color, marker = METHOD_STYLES[method]
@@ -75,7 +84,14 @@ def method_style(method: str) -> dict:
 
 
 def method_label(method: str) -> str:
-    """The display name of ``method`` in figures and tables."""
+    """The display name of ``method`` in figures and tables.
+
+    Examples
+    --------
+    >>> from lowdim.plots.style import method_label
+    >>> method_label("sms_nystrom"), method_label("sappgrad"), method_label("my_method")
+    ('SMS-Nyström', 'Stochastic AppGrad', 'my_method')
+    """
     return method_style(method)["label"]
 
 
@@ -84,6 +100,15 @@ def panel_grid(n_panels: int, ncols: int, width: float, height: float):
 
     Returns the figure and its axes in reading order; grid cells beyond
     ``n_panels`` are hidden (with no panel, one hidden axis is made).
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from lowdim.plots.style import panel_grid
+    >>> fig, axes = panel_grid(5, ncols=3, width=2.0, height=1.5)
+    >>> len(axes), [ax.get_visible() for ax in fig.axes]
+    (6, [True, True, True, True, True, False])
+    >>> plt.close(fig)
     """
     slots = max(n_panels, 1)
     ncols = max(1, min(ncols, slots))
@@ -95,7 +120,16 @@ def panel_grid(n_panels: int, ncols: int, width: float, height: float):
 
 
 def use_style() -> None:
-    """Apply the project's rcParams (sizes for a two-column paper figure)."""
+    """Apply the project's rcParams (sizes for a two-column paper figure).
+
+    Examples
+    --------
+    >>> import matplotlib as mpl
+    >>> from lowdim.plots import use_style
+    >>> use_style()
+    >>> mpl.rcParams["savefig.dpi"], mpl.rcParams["pdf.fonttype"]
+    (200.0, 42)
+    """
     plt.rcParams.update({
         "figure.dpi": 100,
         "savefig.dpi": 200,
@@ -124,6 +158,19 @@ def save_figure(fig, path) -> list[Path]:
     -------
     paths : list of Path
         The PDF and PNG paths written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import matplotlib.pyplot as plt
+    >>> from lowdim.plots import save_figure
+    >>> fig, ax = plt.subplots()
+    >>> _ = ax.plot([0, 1], [0, 1])
+    >>> paths = save_figure(fig, Path(tempfile.mkdtemp()) / "line.png")
+    >>> [p.name for p in paths]
+    ['line.pdf', 'line.png']
+    >>> plt.close(fig)
     """
     path = Path(path)
     stem = path.with_suffix("") if path.suffix in {".pdf", ".png"} else path

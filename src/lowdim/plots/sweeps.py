@@ -40,6 +40,21 @@ def sweep_figure(tidy: pd.DataFrame, label: str = "", profile: str = "", ncols: 
     Returns
     -------
     matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import pandas as pd
+    >>> from lowdim.plots.sweeps import sweep_figure
+    >>> tidy = pd.DataFrame({"sweep": "cca_reg", "key": "cca.reg", "order": [0, 1, 0, 1],
+    ...                      "value": ["0.001", "0.01"] * 2, "numeric_value": [0.001, 0.01] * 2,
+    ...                      "dataset": "digits_halves", "method": ["appgrad"] * 2 + ["sappgrad"] * 2,
+    ...                      "metric": "pcc_in", "score": [0.97, 0.99, 0.95, 0.96],
+    ...                      "spread": float("nan")})
+    >>> fig = sweep_figure(tidy, label="in-sample PCC")
+    >>> fig.axes[0].get_xlabel(), fig.axes[0].get_ylabel()
+    ('cca.reg', 'in-sample PCC')
+    >>> plt.close(fig)
     """
     use_style()
     x_of, ticks, tick_labels, log = _positions(tidy)

@@ -39,6 +39,19 @@ def copy_figures(results_dir, docs_dir) -> list[tuple[str, str]]:
     """Copy the gallery PNGs from a run into ``docs_dir``; return (relative path, caption) pairs.
 
     Figures the run did not produce are skipped.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.report.gallery import GALLERY, copy_figures
+    >>> results = Path(tempfile.mkdtemp())
+    >>> figure = results / "figures" / GALLERY[0][0]
+    >>> figure.parent.mkdir(parents=True)
+    >>> _ = figure.write_bytes(b"a PNG")
+    >>> copied = copy_figures(results, results / "gallery")
+    >>> [path for path, caption in copied]
+    ['similarity_figure1_error_vs_sample_fraction.png']
     """
     docs_dir = Path(docs_dir)
     docs_dir.mkdir(parents=True, exist_ok=True)
@@ -53,7 +66,33 @@ def copy_figures(results_dir, docs_dir) -> list[tuple[str, str]]:
 
 
 def reproduction_section(card: pd.DataFrame, profile: str) -> str:
-    """Markdown: per paper, what reproduces, what differs and what did not run."""
+    """Markdown: per paper, what reproduces, what differs and what did not run.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import pandas as pd
+    >>> from lowdim.report import PublishedEntry, scorecard
+    >>> root = Path(tempfile.mkdtemp())
+    >>> (root / "results").mkdir()
+    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
+    ...              ).to_csv(root / "results" / "knn.csv", index=False)
+    >>> entry = PublishedEntry(
+    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
+    ...     provenance="the authors' plotting script", published=0.9462,
+    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
+    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
+    >>> card = scorecard([entry], root=root)
+    >>> from lowdim.report.gallery import reproduction_section
+    >>> print(reproduction_section(card, "offline"))
+    ### What reproduces and what does not (profile `offline`)
+    <BLANKLINE>
+    **Vec2vec**: 1 reproduced, 0 differ, 0 not run in this profile.
+    <BLANKLINE>
+    - ✅ Figure 4 — MNIST (published 0.9462, ours 0.96)
+    <BLANKLINE>
+    """
     lines = [f"### What reproduces and what does not (profile `{profile}`)", ""]
     for paper, part in card.groupby("paper", sort=False):
         counts = verdict_counts(part)
@@ -73,7 +112,43 @@ def reproduction_section(card: pd.DataFrame, profile: str) -> str:
 
 def gallery_section(figures, card: pd.DataFrame | None, profile: str,
                     docs_prefix="docs/gallery") -> str:
-    """The README block between the gallery markers."""
+    """The README block between the gallery markers.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import pandas as pd
+    >>> from lowdim.report import PublishedEntry, scorecard
+    >>> root = Path(tempfile.mkdtemp())
+    >>> (root / "results").mkdir()
+    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
+    ...              ).to_csv(root / "results" / "knn.csv", index=False)
+    >>> entry = PublishedEntry(
+    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
+    ...     provenance="the authors' plotting script", published=0.9462,
+    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
+    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
+    >>> card = scorecard([entry], root=root)
+    >>> from lowdim.report.gallery import gallery_section
+    >>> section = gallery_section([("similarity_figure1.png", "Figure 1.")], card, "offline")
+    >>> print(section)
+    <!-- gallery:start -->
+    <BLANKLINE>
+    Figures from the default `offline` run (regenerate with `python docs/update_gallery.py` after `snakemake --cores 2`).
+    <BLANKLINE>
+    ![Figure 1.](docs/gallery/similarity_figure1.png)
+    <BLANKLINE>
+    *Figure 1.*
+    <BLANKLINE>
+    ### What reproduces and what does not (profile `offline`)
+    <BLANKLINE>
+    **Vec2vec**: 1 reproduced, 0 differ, 0 not run in this profile.
+    <BLANKLINE>
+    - ✅ Figure 4 — MNIST (published 0.9462, ours 0.96)
+    <BLANKLINE>
+    <!-- gallery:end -->
+    """
     lines = [START, "", f"Figures from the default `{profile}` run (regenerate with "
              "`python docs/update_gallery.py` after `snakemake --cores 2`).", ""]
     for name, caption in figures:
@@ -85,7 +160,20 @@ def gallery_section(figures, card: pd.DataFrame | None, profile: str,
 
 
 def replace_section(text: str, section: str) -> str:
-    """Put ``section`` between the markers of ``text`` (appended when there are none)."""
+    """Put ``section`` between the markers of ``text`` (appended when there are none).
+
+    Examples
+    --------
+    >>> from lowdim.report.gallery import END, START, replace_section
+    >>> text = f"# Title\\n\\n{START}\\nold\\n{END}\\n\\nMore.\\n"
+    >>> print(replace_section(text, "new"))
+    # Title
+    <BLANKLINE>
+    new
+    <BLANKLINE>
+    More.
+    <BLANKLINE>
+    """
     if START in text and END in text:
         before, rest = text.split(START, 1)
         _, after = rest.split(END, 1)

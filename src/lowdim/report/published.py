@@ -44,7 +44,18 @@ _COMPARISONS = ("less", "greater")
 
 @dataclass(frozen=True)
 class PublishedEntry:
-    """One published number (or claim) and where our reproduction of it lives."""
+    """One published number (or claim) and where our reproduction of it lives.
+
+    Examples
+    --------
+    >>> from lowdim.report import PublishedEntry
+    >>> entry = PublishedEntry(
+    ...     paper="AppGrad", artifact="Figure 1", metric="pcc_in", setting="MNIST, 1000 iterations",
+    ...     provenance="the authors' code", published=92.9,
+    ...     reproduced={"file": "results/cca/tidy/appgrad_trace.csv", "column": "pcc_in"})
+    >>> entry.is_claim, entry.published
+    (False, 92.9)
+    """
 
     paper: str
     artifact: str
@@ -104,7 +115,28 @@ def _entry(paper: str, tolerances: dict, index: int, raw: dict, path: Path) -> P
 
 
 def load_published(path) -> list[PublishedEntry]:
-    """Read and check one ``config/published/<paper>.yaml`` file."""
+    """Read and check one ``config/published/<paper>.yaml`` file.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.report import load_published
+    >>> path = Path(tempfile.mkdtemp()) / "vec2vec.yaml"
+    >>> _ = path.write_text('''
+    ... paper: Vec2vec
+    ... tolerances: {accuracy: {abs: 0.02}}
+    ... entries:
+    ...   - artifact: Figure 4
+    ...     metric: accuracy
+    ...     setting: MNIST
+    ...     provenance: the authors' plotting script
+    ...     published: 0.9462
+    ...     reproduced: {file: results/embedding/tidy/classification.csv, column: accuracy}
+    ... ''')
+    >>> [(e.artifact, e.published, e.tolerance) for e in load_published(path)]
+    [('Figure 4', 0.9462, {'abs': 0.02})]
+    """
     path = Path(path)
     doc = yaml.safe_load(path.read_text())
     if not isinstance(doc, dict) or "paper" not in doc or "entries" not in doc:

@@ -22,7 +22,28 @@ def _fmt(value, digits=4):
 
 
 def scorecard_display(card: pd.DataFrame) -> pd.DataFrame:
-    """The scorecard as a reader sees it: reproduced as ``mean ± spread (runs)``."""
+    """The scorecard as a reader sees it: reproduced as ``mean ± spread (runs)``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import pandas as pd
+    >>> from lowdim.report import PublishedEntry, scorecard
+    >>> root = Path(tempfile.mkdtemp())
+    >>> (root / "results").mkdir()
+    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
+    ...              ).to_csv(root / "results" / "knn.csv", index=False)
+    >>> entry = PublishedEntry(
+    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
+    ...     provenance="the authors' plotting script", published=0.9462,
+    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
+    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
+    >>> card = scorecard([entry], root=root)
+    >>> from lowdim.report.render import scorecard_display
+    >>> scorecard_display(card).iloc[0][["published", "reproduced (mean ± sd, runs)", "verdict"]].to_dict()
+    {'published': '0.9462', 'reproduced (mean ± sd, runs)': '0.96 ± 0.014 (2)', 'verdict': 'reproduced'}
+    """
     shown = pd.DataFrame({
         "artifact": card["artifact"], "metric": card["metric"], "setting": card["setting"],
         "published": [_fmt(v) for v in card["published"]],
@@ -37,7 +58,30 @@ def scorecard_display(card: pd.DataFrame) -> pd.DataFrame:
 
 def write_scorecards(card: pd.DataFrame, papers: dict, csv_paths: dict, md_paths: dict,
                      profile: str) -> None:
-    """One table per paper (CSV with raw numbers, Markdown for reading)."""
+    """One table per paper (CSV with raw numbers, Markdown for reading).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import pandas as pd
+    >>> from lowdim.report import PublishedEntry, scorecard
+    >>> root = Path(tempfile.mkdtemp())
+    >>> (root / "results").mkdir()
+    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
+    ...              ).to_csv(root / "results" / "knn.csv", index=False)
+    >>> entry = PublishedEntry(
+    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
+    ...     provenance="the authors' plotting script", published=0.9462,
+    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
+    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
+    >>> card = scorecard([entry], root=root)
+    >>> from lowdim.report.render import write_scorecards
+    >>> write_scorecards(card, {"Vec2vec": "vec2vec"}, {"vec2vec": root / "card.csv"},
+    ...                  {"vec2vec": root / "card.md"}, profile="offline")
+    >>> print((root / "card.md").read_text().splitlines()[0])
+    Scorecard, Vec2vec (profile offline): 1 reproduced, 0 differs, 0 not run
+    """
     for paper, stem in papers.items():
         part = card[card["paper"] == paper].reset_index(drop=True)
         counts = verdict_counts(part)
@@ -49,12 +93,81 @@ def write_scorecards(card: pd.DataFrame, papers: dict, csv_paths: dict, md_paths
 
 
 def verdict_counts(card: pd.DataFrame) -> dict:
-    """``{verdict: count}`` in the order reproduced, differs, not run."""
+    """``{verdict: count}`` in the order reproduced, differs, not run.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import pandas as pd
+    >>> from lowdim.report import PublishedEntry, scorecard
+    >>> root = Path(tempfile.mkdtemp())
+    >>> (root / "results").mkdir()
+    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
+    ...              ).to_csv(root / "results" / "knn.csv", index=False)
+    >>> entry = PublishedEntry(
+    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
+    ...     provenance="the authors' plotting script", published=0.9462,
+    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
+    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
+    >>> card = scorecard([entry], root=root)
+    >>> from lowdim.report.render import verdict_counts
+    >>> verdict_counts(card)
+    {'reproduced': 1, 'differs': 0, 'not run': 0}
+    """
     return {v: int((card["verdict"] == v).sum()) for v in VERDICTS}
 
 
 def summary_rst(profile, seed, parts, datasets, stages, scorecard, similarity, cca) -> str:
-    """The reStructuredText included at the top of the HTML report."""
+    """The reStructuredText included at the top of the HTML report.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import pandas as pd
+    >>> from lowdim.report import PublishedEntry, scorecard
+    >>> root = Path(tempfile.mkdtemp())
+    >>> (root / "results").mkdir()
+    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
+    ...              ).to_csv(root / "results" / "knn.csv", index=False)
+    >>> entry = PublishedEntry(
+    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
+    ...     provenance="the authors' plotting script", published=0.9462,
+    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
+    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
+    >>> card = scorecard([entry], root=root)
+    >>> from lowdim.report.render import summary_rst
+    >>> stages = pd.DataFrame({"part": ["Vec2vec"], "rule": ["embedding_embed"], "jobs": [4],
+    ...                        "wall time (s)": [12.5]})
+    >>> text = summary_rst("offline", 0, {"embedding": True, "cca": False}, ["digits"], stages,
+    ...                    card, pd.DataFrame(), pd.DataFrame())
+    >>> print(text)
+    Run summary
+    -----------
+    <BLANKLINE>
+    Profile ``offline``, base seed ``0``. Parts run: embedding. Datasets: digits.
+    <BLANKLINE>
+    **Time per stage** (from Snakemake benchmark files; 12 s of job time in all, jobs may overlap):
+    <BLANKLINE>
+    +---------+-----------------+------+---------------+
+    | part    | rule            | jobs | wall time (s) |
+    +=========+=================+======+===============+
+    | Vec2vec | embedding_embed | 4    | 12.5          |
+    +---------+-----------------+------+---------------+
+    <BLANKLINE>
+    <BLANKLINE>
+    **Scorecard** (details under each paper's *Scorecard*):
+    <BLANKLINE>
+    +---------+------------+---------+---------+
+    | paper   | reproduced | differs | not run |
+    +=========+============+=========+=========+
+    | Vec2vec | 1          | 0       | 0       |
+    +---------+------------+---------+---------+
+    <BLANKLINE>
+    <BLANKLINE>
+    <BLANKLINE>
+    """
     ran = [name for name, on in parts.items() if on]
     lines = ["Run summary", "-----------", "",
              f"Profile ``{profile}``, base seed ``{seed}``. Parts run: "

@@ -31,6 +31,14 @@ def within_tolerance(value: float, published: float, tolerance: dict) -> bool:
     """True when ``|value - published| <= max(abs, rel * |published|)``.
 
     A tiny relative slack (1e-9) absorbs floating-point noise at the boundary.
+
+    Examples
+    --------
+    >>> from lowdim.report.scorecard import within_tolerance
+    >>> within_tolerance(0.96, 0.9462, {"abs": 0.02}), within_tolerance(0.90, 0.9462, {"abs": 0.02})
+    (True, False)
+    >>> within_tolerance(110.0, 100.0, {"abs": 1.0, "rel": 0.1})   # the looser of the two
+    True
     """
     allowed = max(float(tolerance.get("abs", 0.0)),
                   float(tolerance.get("rel", 0.0)) * abs(published))
@@ -126,6 +134,27 @@ def score_entry(entry: PublishedEntry, root=".", cache=None, nearest_settings=Fa
 
     With ``nearest_settings`` (rehearsals), a numeric setting that was not run is
     replaced by the nearest one that was, and the row's reason says so.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import pandas as pd
+    >>> from lowdim.report import PublishedEntry, scorecard
+    >>> root = Path(tempfile.mkdtemp())
+    >>> (root / "results").mkdir()
+    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
+    ...              ).to_csv(root / "results" / "knn.csv", index=False)
+    >>> entry = PublishedEntry(
+    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
+    ...     provenance="the authors' plotting script", published=0.9462,
+    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
+    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
+    >>> card = scorecard([entry], root=root)
+    >>> from lowdim.report.scorecard import score_entry
+    >>> row = score_entry(entry, root=root)
+    >>> row["reproduced"], row["runs"], row["verdict"]
+    (0.96, 2, 'reproduced')
     """
     cache = {} if cache is None else cache
     replaced: dict = {}
@@ -172,6 +201,26 @@ def _tolerance_text(entry: PublishedEntry) -> str:
 
 
 def scorecard(entries, root=".", nearest_settings=False) -> pd.DataFrame:
-    """The scorecard table: one row per published entry (see :func:`score_entry`)."""
+    """The scorecard table: one row per published entry (see :func:`score_entry`).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import pandas as pd
+    >>> from lowdim.report import PublishedEntry, scorecard
+    >>> root = Path(tempfile.mkdtemp())
+    >>> (root / "results").mkdir()
+    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
+    ...              ).to_csv(root / "results" / "knn.csv", index=False)
+    >>> entry = PublishedEntry(
+    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
+    ...     provenance="the authors' plotting script", published=0.9462,
+    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
+    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
+    >>> card = scorecard([entry], root=root)
+    >>> card[["artifact", "published", "reproduced", "runs", "verdict"]].to_dict("records")
+    [{'artifact': 'Figure 4', 'published': 0.9462, 'reproduced': 0.96, 'runs': 2, 'verdict': 'reproduced'}]
+    """
     cache: dict = {}
     return pd.DataFrame([score_entry(e, root, cache, nearest_settings) for e in entries])
