@@ -9,13 +9,16 @@ nothing from an earlier build can hide a failure.
 
 import html
 import importlib
+import inspect
 import pkgutil
 import re
 import subprocess
 import sys
+import tomllib
 import zlib
 from pathlib import Path
 
+import numpydoc.validate
 import pytest
 import sphinx  # noqa: F401  (the `docs` extra; without it this module fails, never skips)
 
@@ -24,6 +27,8 @@ from test_config_docs import _schema_keys
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
+sys.path.insert(0, str(DOCS / "_ext"))
+from lowdim_api import NOT_VALIDATED  # noqa: E402
 EXAMPLES = sorted((ROOT / "examples").glob("plot_*.py"))
 
 
@@ -123,3 +128,34 @@ def test_every_example_prints_and_is_in_the_gallery():
         source = path.read_text()
         assert "print(" in source, f"{path.name} prints nothing"
         assert source.startswith('"""'), f"{path.name}: sphinx-gallery needs a docstring title"
+
+
+def _public_objects():
+    """``{qualified name: object}`` of the classes and functions among the public names."""
+    objects = {}
+    for module_name, name in public_names():
+        obj = getattr(importlib.import_module(module_name), name)
+        if inspect.isclass(obj) or inspect.isfunction(obj):
+            objects.setdefault(f"{obj.__module__}.{obj.__qualname__}", obj)
+    return objects
+
+
+def test_public_docstrings_pass_numpydoc_validation():
+    """Every public class and function passes numpydoc's checks, but those
+    ``docs/_ext/lowdim_api.py`` lists with the reason: among them EX01, an Examples section."""
+    failures = []
+    for name in sorted(_public_objects()):
+        errors = [(code, message) for code, message in numpydoc.validate.validate(name)["errors"]
+                  if code not in NOT_VALIDATED]
+        failures += [f"{name}: {code} {message}" for code, message in errors]
+    assert not failures, f"{len(failures)} numpydoc failures:\n" + "\n".join(failures)
+
+
+def test_every_examples_section_runs_code():
+    """An Examples section is doctested (``--doctest-modules`` in pyproject.toml): it must
+    hold ``>>>`` lines, and the test command must collect ``src/lowdim``."""
+    empty = [name for name, obj in _public_objects().items()
+             if ">>> " not in (inspect.getdoc(obj) or "").split("Examples\n--------", 1)[-1]]
+    assert not empty, f"Examples sections without a doctest: {empty}"
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert "--doctest-modules" in options["addopts"] and "src/lowdim" in options["testpaths"]

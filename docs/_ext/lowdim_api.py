@@ -17,6 +17,27 @@ import shutil
 import types
 from pathlib import Path
 
+#: numpydoc checks not enforced on the public names (tests/test_docs.py runs the rest),
+#: with why. The first two are optional sections; the others are gaps of this code base,
+#: counted in issue 27's report, to close one module at a time.
+NOT_VALIDATED = {
+    "GL02": "one-line docstrings close on their line, as PEP 257 asks",
+    "ES01": "an extended summary is optional: many one-line summaries say it all",
+    "SA01": "a See Also section is optional",
+    "PR01": "parameters not documented (191 public functions)",
+    "PR04": "a parameter without a type",
+    "PR07": "a parameter without a description",
+    "RT01": "no Returns section (144 public functions)",
+    "RT02": "the first line of Returns names the value as well as its type",
+    "RT03": "a return value without a description",
+    "SS05": "summaries in the third person ('Returns ...')",
+    "SS02": "summaries that start with a file or parameter name",
+    "SS06": "summaries that wrap to a second line",
+    "PR08": "parameter descriptions that start with a symbol or a name",
+    "RT04": "return descriptions that start with a name",
+    "SA03": "See Also descriptions that start with a name",
+}
+
 #: Order of the API index: packages first, in the order a reader meets them.
 SECTIONS = ("lowdim", "lowdim.approx", "lowdim.similarity", "lowdim.embedding", "lowdim.cca",
             "lowdim.data", "lowdim.evaluate", "lowdim.tasks", "lowdim.plots", "lowdim.tables",
@@ -41,16 +62,38 @@ def _depth_order(item):
     return name.count("."), name
 
 
+def _has_doc_comment(module_name, attr):
+    """True when ``module_name`` documents ``attr`` with a ``#:`` comment or a docstring."""
+    from sphinx.pycode import ModuleAnalyzer
+
+    try:
+        docs = ModuleAnalyzer.for_module(module_name).find_attr_docs()
+    except Exception:  # no source to read (a compiled or generated module)
+        return False
+    return ("", attr) in docs
+
+
 def canonical_names(modules):
-    """``{module name: [names first exported there]}``, shallowest module first."""
-    seen, pages = set(), {}
-    for name, module in sorted(modules, key=_depth_order):
-        fresh = []
+    """``{module name: [names first exported there]}``.
+
+    A class or function is documented under the shallowest module that exports it; a
+    constant under the module that documents it with a ``#:`` comment (autodoc reads
+    the comment only there), else the shallowest.
+    """
+    ordered = sorted(modules, key=_depth_order)
+    home = {}
+    for name, module in ordered:
         for attr in module.__all__:
             key = (attr, id(getattr(module, attr)))
-            if key not in seen:
-                seen.add(key)
-                fresh.append(attr)
+            obj = getattr(module, attr)
+            if inspect.isclass(obj) or callable(obj):
+                home.setdefault(key, name)
+            elif _has_doc_comment(name, attr) or key not in home:
+                if key not in home or not _has_doc_comment(home[key], attr):
+                    home[key] = name
+    pages = {}
+    for name, module in ordered:
+        fresh = [attr for attr in module.__all__ if home[(attr, id(getattr(module, attr)))] == name]
         if fresh:
             pages[name] = fresh
     return pages
@@ -73,20 +116,34 @@ def _kind(obj):
     return "functions" if callable(obj) else "constants"
 
 
+def _constant(module, name):
+    """``autodata`` of a constant; a value longer than a line is left to its description."""
+    lines = [f".. autodata:: {name}"]
+    if len(repr(getattr(module, name))) > 160:
+        lines.append("   :no-value:")
+    return lines + [""]
+
+
 def module_page(module_name, names):
-    """reST text of one module's page: its docstring, then one table per kind of name."""
+    """reST text of one module's page: its docstring, a table per kind of name (with a
+    page each), then the constants in full."""
     module = importlib.import_module(module_name)
     lines = [module_name, "=" * len(module_name), "", f".. automodule:: {module_name}"]
     if _shadowed(module_name):
         lines.append("   :no-index:")
     lines += ["", f".. currentmodule:: {module_name}", ""]
-    for kind in ("classes", "functions", "exceptions", "constants"):
+    for kind in ("classes", "functions", "exceptions"):
         members = [n for n in names if _kind(getattr(module, n)) == kind]
         if not members:
             continue
         lines += [f".. rubric:: {kind.capitalize()}", "", ".. autosummary::",
                   "   :toctree: generated/", "   :nosignatures:", ""]
         lines += [f"   {n}" for n in members] + [""]
+    constants = [n for n in names if _kind(getattr(module, n)) == "constants"]
+    if constants:
+        lines += [".. rubric:: Constants", ""]
+        for name in constants:
+            lines += _constant(module, name)
     return "\n".join(lines)
 
 

@@ -81,6 +81,7 @@ def sicur(oracle, s, random_state=None, *, rtol=None):
     return LowRankApprox(left, core, right, oracle.evaluations - start, C, "sicur", False, info)
 
 
+#: StaCUR's row samples: the sampled columns themselves, or rows drawn independently.
 STACUR_ROWS = ("same", "independent")
 
 

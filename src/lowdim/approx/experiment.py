@@ -23,7 +23,7 @@ __all__ = ["METHODS", "FULL_MATRIX_METHODS", "SMS_METHODS", "error_curve", "samp
 
 logger = logging.getLogger("lowdim")
 
-#: name -> function(oracle, s, random_state, **options) -> LowRankApprox
+#: Method name -> ``function(oracle, s, random_state, **options) -> LowRankApprox``.
 METHODS = {
     "nystrom": nystrom,
     "sms_nystrom": sms_nystrom,

@@ -22,7 +22,7 @@ from .heuristics import DWCCA, NWCCA, PCACCA
 __all__ = ["Views", "training_views", "load_views", "dataset_stats", "checkpoint_iterations", "run_exact",
            "run_appgrad", "run_heuristic", "add_pcc", "table_datasets", "HEURISTICS"]
 
-#: heuristic method name -> estimator class (Figure 2)
+#: Heuristic method name -> estimator class (Figure 2).
 HEURISTICS = {"nw_cca": NWCCA, "dw_cca": DWCCA, "pca_cca": PCACCA}
 
 

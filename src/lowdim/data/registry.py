@@ -236,6 +236,7 @@ class DatasetSpec:
         return dataset
 
 
+#: Every registered dataset: name -> :class:`DatasetSpec` (filled by :func:`register`).
 REGISTRY: dict[str, DatasetSpec] = {}
 
 

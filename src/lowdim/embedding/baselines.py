@@ -313,8 +313,8 @@ class UMAPEmbedding(_LibraryEmbedding):
         return sp.csr_matrix(X) if sp.issparse(X) else X
 
 
-#: method name (as used in configs and result files) -> estimator class (or a
-#: factory fixing some of its parameters)
+#: Method name (as used in configs and result files) -> estimator class (or a
+#: factory fixing some of its parameters).
 METHODS = {
     "vec2vec": Vec2Vec,
     "vec2vec_cooccurrence": functools.partial(Vec2Vec, solver="cooccurrence"),
@@ -327,7 +327,7 @@ METHODS = {
     "umap": UMAPEmbedding,
 }
 
-#: method -> the neighbourhood-size parameter swept in the paper (None: no sweep)
+#: Method -> the neighbourhood-size parameter swept in the paper (None: no sweep).
 NEIGHBOR_PARAMETER = {"vec2vec": "topk", "vec2vec_cooccurrence": "topk", "pca": None,
                       "mds": None, "cmds": None, "isomap": "n_neighbors",
                       "lle": "n_neighbors", "le": "n_neighbors", "umap": "n_neighbors"}

@@ -24,6 +24,7 @@ from .published import PublishedEntry
 
 __all__ = ["VERDICTS", "score_entry", "scorecard", "within_tolerance"]
 
+#: The verdicts of a scorecard row, in the order the tables count them.
 VERDICTS = ("reproduced", "differs", "not run")
 
 

@@ -33,6 +33,7 @@ __all__ = ["MATRIX_KINDS", "build_oracle", "build_matrix", "item_embeddings", "l
 
 logger = logging.getLogger("lowdim")
 
+#: The similarities a matrix spec can name (``kind``).
 MATRIX_KINDS = ("wmd", "mlp", "crossencoder")
 
 

@@ -22,6 +22,7 @@ from ..similarity.matrices import item_embeddings
 
 __all__ = ["ENCODERS", "mention_embeddings", "transformer_embeddings"]
 
+#: Mention encoders of :func:`mention_embeddings`.
 ENCODERS = ("glove50", "transformer")
 
 

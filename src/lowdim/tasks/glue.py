@@ -35,7 +35,7 @@ __all__ = ["GLUE_METRICS", "glue_matrix", "glue_scores", "labelled_pairs", "load
 
 logger = logging.getLogger("lowdim")
 
-#: dataset name -> the metrics GLUE reports for it
+#: Dataset name -> the metrics GLUE reports for it.
 GLUE_METRICS = {"stsb": ("pearson", "spearman"), "mrpc": ("f1",), "rte": ("accuracy",)}
 
 

@@ -46,6 +46,8 @@ __all__ = ["CLASSIFICATION_METHODS", "best_rank_rows", "classify_documents", "co
 logger = logging.getLogger("lowdim")
 
 APPROX_METHODS = ("nystrom", "sms_nystrom", "sicur", "stacur")
+#: Methods of :func:`classify_documents`: the sampling approximations, the optimal
+#: rank-s approximation, the exact WMD kernel and Word Mover's Embedding.
 CLASSIFICATION_METHODS = APPROX_METHODS + ("optimal", "wmd_kernel", "wme")
 #: SiCUR's feature maps: the authors' ``K[:, C] V Sigma^{-1/2}`` or the symmetric part's factor.
 SICUR_FEATURES = ("authors", "symmetric")

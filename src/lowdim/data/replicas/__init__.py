@@ -45,6 +45,7 @@ __all__ = ["WRITERS", "REHEARSAL_SIZES", "MANIFEST_KIND", "write_mirror", "save_
            "write_mrpc", "write_kusner_split", "write_kusner_fixed", "write_word2vec",
            "write_ecbplus"]
 
+#: The ``kind`` of a replica manifest file (checked by :func:`read_manifest`).
 MANIFEST_KIND = "lowdim replica manifest"
 
 

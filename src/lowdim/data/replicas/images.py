@@ -12,6 +12,7 @@ from ._containers import (balanced_labels, class_pixels, gzip_bytes, idx_bytes, 
 
 __all__ = ["CIFAR_NAMES", "write_mnist", "write_cifar10", "write_svhn", "write_coil20"]
 
+#: CIFAR-10's class names, in label order.
 CIFAR_NAMES = ["airplane", "automobile", "bird", "cat", "deer", "dog", "frog", "horse", "ship",
                "truck"]
 

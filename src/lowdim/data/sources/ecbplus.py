@@ -42,6 +42,7 @@ __all__ = ["DEV_TOPICS", "TEST_TOPICS", "parse_document"]
 _ROOT = "ECB+_LREC2014"
 #: Cybulska & Vossen (2015) split, used by Barhom et al. (2019) and Cattan et al. (2020).
 DEV_TOPICS = frozenset({2, 5, 12, 18, 21, 23, 34, 35})
+#: The test topics of the same split.
 TEST_TOPICS = frozenset(range(36, 46))
 _DOC_NAME = re.compile(r"^(\d+)_(\d+)(ecbplus|ecb)\.xml$")
 

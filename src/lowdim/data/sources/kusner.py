@@ -35,7 +35,7 @@ from ..registry import DatasetSpec, RemoteFile, register
 __all__ = ["KUSNER_CORPORA", "parse_kusner"]
 
 _DROPBOX = "https://www.dropbox.com/sh/nf532hddgdt68ix"
-#: registry name -> (file name, Dropbox id, description, documents as published)
+#: Registry name -> (file name, Dropbox id, description, documents as published).
 KUSNER_CORPORA = {
     "wmd_bbcsport": ("bbcsport-emd_tr_te_split.mat", "AAArRFEToUmSJg8G9v120rBQa",
                      "BBC sports articles, 5 classes, 737 documents, 5 splits"),
