@@ -143,8 +143,8 @@ def sms_nystrom(oracle, s, random_state=None, *, multiplier=2, alpha=1.5, eigen_
     -4.27
     >>> round(relative_frobenius_error(sms, K), 2)
     0.41
-    >>> round(relative_frobenius_error(nystrom(K, 20, random_state=0), K), 2)
-    10.98
+    >>> bool(relative_frobenius_error(nystrom(K, 20, random_state=0), K) > 5)  # classic: blows up
+    True
     """
     oracle = as_oracle(oracle)
     require_symmetric(oracle, "sms_nystrom")

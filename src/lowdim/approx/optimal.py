@@ -43,8 +43,8 @@ def optimal(oracle, s, random_state=None, *, eigenpairs=None):
     >>> from lowdim.approx import optimal, relative_frobenius_error
     >>> K = np.diag([4.0, -3.0, 1.0, 0.5])
     >>> approx = optimal(K, 2)
-    >>> np.round(np.diag(approx.to_dense()), 3)
-    array([ 4., -3.,  0.,  0.])
+    >>> np.allclose(approx.to_dense(), np.diag([4.0, -3.0, 0.0, 0.0]))  # the two largest |lambda|
+    True
     >>> round(relative_frobenius_error(approx, K), 3)
     0.218
     """

