@@ -12,7 +12,6 @@ Without slurm-wlm, munge or the executor plugin the cluster tests skip, naming w
 missing; with ``LOWDIM_REQUIRE_SLURM=1`` (set by ``.ci/run``) they fail instead.
 """
 
-import os
 import re
 import shlex
 import subprocess
@@ -24,11 +23,11 @@ import pandas as pd
 import pytest
 import yaml
 
+from fixtures.requirements import require
 from fixtures.slurm_cluster import SlurmCluster, missing_requirements
 from fixtures.workflow import ROOT, snakemake, tiny_with
 
 PROFILE = ROOT / "workflow" / "profiles" / "slurm" / "config.yaml"
-REQUIRE = os.environ.get("LOWDIM_REQUIRE_SLURM") == "1"
 #: What the cluster runs in: a checkout (the README's command uses relative paths).
 CHECKOUT_ENTRIES = ("Snakefile", "workflow", "config", "src", "tests")
 #: Columns that hold wall times or memory peaks, or are derived from them: they differ
@@ -110,12 +109,7 @@ def files_under(directory: Path) -> set[str]:
 # -- fixtures ------------------------------------------------------------------------
 def require_slurm():
     """Skip (fail under LOWDIM_REQUIRE_SLURM=1) when this machine cannot run the cluster."""
-    missing = missing_requirements()
-    if missing:
-        reason = "the SLURM tests need " + "; ".join(missing)
-        if REQUIRE:
-            pytest.fail(reason + " (LOWDIM_REQUIRE_SLURM=1: .ci/run installs them)")
-        pytest.skip(reason)
+    require(missing_requirements(), "LOWDIM_REQUIRE_SLURM", "the SLURM tests")
 
 
 @pytest.fixture(scope="module")

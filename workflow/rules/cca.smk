@@ -148,15 +148,16 @@ rule cca_tidy_datasets:
 rule cca_figure1:
     input:
         csv="results/cca/tidy/appgrad_trace.csv",
+        published=published_files(),
     output:
-        pdf=report(
-            "results/figures/cca/figure1_pcc.pdf",
+        pdf="results/figures/cca/figure1_pcc.pdf",
+        png=report(
+            "results/figures/cca/figure1_pcc.png",
             caption="../report/cca_figure1.rst",
             category="AppGrad CCA",
             subcategory="Figure 1",
             labels={"figure": "Figure 1", "dataset": ", ".join(CCA_FIGURE1)},
         ),
-        png="results/figures/cca/figure1_pcc.png",
     params:
         datasets=CCA_FIGURE1,
         profile=config["profile"],
@@ -173,14 +174,14 @@ rule cca_figure2:
     input:
         csv="results/cca/tidy/tcc_flops.csv",
     output:
-        pdf=report(
-            "results/figures/cca/figure2_tcc.pdf",
+        pdf="results/figures/cca/figure2_tcc.pdf",
+        png=report(
+            "results/figures/cca/figure2_tcc.png",
             caption="../report/cca_figure2.rst",
             category="AppGrad CCA",
             subcategory="Figure 2",
             labels={"figure": "Figure 2", "dataset": ", ".join(CCA_FIGURE2)},
         ),
-        png="results/figures/cca/figure2_tcc.png",
     params:
         datasets=CCA_FIGURE2,
         profile=config["profile"],

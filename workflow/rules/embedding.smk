@@ -159,6 +159,7 @@ rule embedding_tables:
 rule embedding_figure4:
     input:
         classification="results/embedding/tidy/classification.csv",
+        published=published_files(),
     output:
         pdf="results/figures/embedding/figure4_knn_accuracy.pdf",
         png=report("results/figures/embedding/figure4_knn_accuracy.png",
