@@ -9,8 +9,8 @@ include: "cca_common.smk"
 
 
 wildcard_constraints:
-    cca_method="appgrad|sappgrad",
-    heuristic=r"nw_cca|dw_cca|pca_cca-m\d+",
+    cca_method="|".join(APPGRAD_METHODS),
+    heuristic="|".join(map(re.escape, CCA_HEURISTICS)) or "__no_heuristic__",
 
 
 rule cca_stats:
@@ -19,7 +19,7 @@ rule cca_stats:
     output:
         csv="results/cca/{dataset}/stats.csv",
     params:
-        settings=lambda w: cca_common(w.dataset),
+        settings=lambda w: cca_params(w.dataset, "stats"),
     log:
         "logs/cca_stats/{dataset}.log",
     conda:
@@ -35,7 +35,8 @@ rule cca_exact:
     output:
         csv="results/cca/{dataset}/exact.csv",
     params:
-        settings=lambda w: {**cca_common(w.dataset), "method": CCA["exact_method"]},
+        settings=lambda w: cca_params(w.dataset, "exact"),
+        config_keys=lambda w: cca_keys(w.dataset, "exact"),
     log:
         "logs/cca_exact/{dataset}.log",
     benchmark:
@@ -56,7 +57,8 @@ rule cca_appgrad:
     output:
         csv="results/cca/{dataset}/{cca_method}.csv",
     params:
-        settings=lambda w: cca_appgrad_params(w.dataset, w.cca_method),
+        settings=lambda w: cca_params(w.dataset, w.cca_method),
+        config_keys=lambda w: cca_keys(w.dataset, w.cca_method),
     log:
         "logs/cca_appgrad/{dataset}/{cca_method}.log",
     benchmark:
@@ -77,7 +79,8 @@ rule cca_heuristic:
     output:
         csv="results/cca/{dataset}/heuristics/{heuristic}.csv",
     params:
-        settings=lambda w: cca_heuristic_params(w.dataset, w.heuristic),
+        settings=lambda w: cca_params(w.dataset, w.heuristic),
+        config_keys=lambda w: cca_keys(w.dataset, w.heuristic),
     log:
         "logs/cca_heuristic/{dataset}/{heuristic}.log",
     benchmark:
@@ -93,6 +96,7 @@ rule cca_heuristic:
 
 
 rule cca_tidy_pcc:
+    localrule: True
     input:
         traces=expand(
             "results/cca/{dataset}/{method}.csv",
@@ -113,12 +117,13 @@ rule cca_tidy_pcc:
 
 
 rule cca_tidy_tcc:
+    localrule: True
     input:
         traces=expand("results/cca/{dataset}/sappgrad.csv", dataset=CCA_FIGURE2),
         heuristics=expand(
             "results/cca/{dataset}/heuristics/{heuristic}.csv",
             dataset=CCA_FIGURE2,
-            heuristic=cca_heuristics(),
+            heuristic=CCA_HEURISTICS,
         ),
     output:
         csv="results/cca/tidy/tcc_flops.csv",
@@ -132,8 +137,9 @@ rule cca_tidy_tcc:
 
 
 rule cca_tidy_datasets:
+    localrule: True
     input:
-        stats=expand("results/cca/{dataset}/stats.csv", dataset=cca_datasets()),
+        stats=expand("results/cca/{dataset}/stats.csv", dataset=CCA_DATASETS),
     output:
         csv="results/cca/tidy/datasets.csv",
     log:
@@ -146,6 +152,7 @@ rule cca_tidy_datasets:
 
 
 rule cca_figure1:
+    localrule: True
     input:
         csv="results/cca/tidy/appgrad_trace.csv",
         published=published_files(),
@@ -171,6 +178,7 @@ rule cca_figure1:
 
 
 rule cca_figure2:
+    localrule: True
     input:
         csv="results/cca/tidy/tcc_flops.csv",
     output:
@@ -195,6 +203,7 @@ rule cca_figure2:
 
 
 rule cca_table1:
+    localrule: True
     input:
         csv="results/cca/tidy/datasets.csv",
     output:
@@ -203,7 +212,7 @@ rule cca_table1:
             caption="../report/cca_table1.rst",
             category="AppGrad CCA",
             subcategory="Table 1",
-            labels={"table": "Table 1", "dataset": ", ".join(cca_datasets())},
+            labels={"table": "Table 1", "dataset": ", ".join(CCA_DATASETS)},
         ),
         csv="results/tables/cca/table1_datasets.csv",
         tex="results/tables/cca/table1_datasets.tex",

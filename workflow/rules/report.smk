@@ -9,6 +9,7 @@ SCORECARD_PAPERS = {"SMS-Nyström": "sms_nystrom", "Vec2vec": "vec2vec", "AppGra
 
 
 rule report_scorecard:
+    localrule: True
     input:
         papers=paper_outputs,
         published=published_files(),
@@ -40,6 +41,7 @@ rule report_scorecard:
 
 
 rule report_summary:
+    localrule: True
     input:
         papers=paper_outputs,
         scorecard="results/tables/report/scorecard.csv",

@@ -15,12 +15,15 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .._validation import ArgumentValueError
 from .appgrad import AppGradCCA, checkpoint_iterations
 from .exact import ExactCCA
 from .heuristics import DWCCA, NWCCA, PCACCA
+from .methods import APPGRAD_METHODS, RESCALINGS
 
-__all__ = ["Views", "training_views", "load_views", "dataset_stats", "checkpoint_iterations", "run_exact",
-           "run_appgrad", "run_heuristic", "add_pcc", "table_datasets", "HEURISTICS"]
+__all__ = ["Views", "training_views", "load_views", "dataset_stats", "checkpoint_iterations",
+           "run_exact", "run_appgrad", "run_heuristic", "add_pcc", "tcc_points",
+           "table_datasets", "HEURISTICS", "TCC_COLUMNS"]
 
 #: Heuristic method name -> estimator class (Figure 2).
 HEURISTICS = {"nw_cca": NWCCA, "dw_cca": DWCCA, "pca_cca": PCACCA}
@@ -91,8 +94,9 @@ def training_views(dataset, *, rescale: str = "none", heldout_fraction: float = 
     if dataset.kind != "two_view" or dataset.Y is None:
         raise ValueError(f"dataset {dataset.name!r} is not a two-view dataset "
                          f"(kind {dataset.kind!r})")
-    if rescale not in ("none", "max_abs"):
-        raise ValueError(f"`rescale` must be 'none' or 'max_abs', got {rescale!r}")
+    if rescale not in RESCALINGS:
+        raise ArgumentValueError(f"`rescale` must be one of {list(RESCALINGS)}, got {rescale!r}",
+                                 "rescale")
     n = dataset.X.shape[0]
     if dataset.train_idx is not None and dataset.test_idx is not None:
         train, test = dataset.train_idx[0], dataset.test_idx[0]
@@ -224,8 +228,9 @@ def run_appgrad(views: Views, *, method: str, n_components: int, reg: float, ste
     >>> trace[["iteration", "tcc_in"]].round(2).to_numpy().tolist()
     [[1.0, 1.77], [10.0, 1.78], [100.0, 1.78]]
     """
-    if method not in ("appgrad", "sappgrad"):
-        raise ValueError(f"`method` must be 'appgrad' or 'sappgrad', got {method!r}")
+    if method not in APPGRAD_METHODS:
+        raise ArgumentValueError(f"`method` must be one of {list(APPGRAD_METHODS)}, got "
+                                 f"{method!r}", "method")
     est = AppGradCCA(n_components, reg=reg, step_size=step_size, max_iter=max_iter, tol=0,
                      batch_size=batch_size if method == "sappgrad" else None,
                      normalization_size=normalization_size if method == "sappgrad" else None,
@@ -258,7 +263,8 @@ def run_heuristic(views: Views, *, method: str, n_components: int, reg: float,
     ('pca_cca', 'm=4', 1.55)
     """
     if method not in HEURISTICS:
-        raise ValueError(f"`method` must be one of {sorted(HEURISTICS)}, got {method!r}")
+        raise ArgumentValueError(f"`method` must be one of {sorted(HEURISTICS)}, got {method!r}",
+                                 "method")
     kw = dict(reg=reg, oversample=oversample, n_iter=n_iter, random_state=seed)
     if method == "pca_cca":
         kw["n_pca_components"] = n_pca_components
@@ -298,6 +304,52 @@ def add_pcc(trace: pd.DataFrame, exact: pd.DataFrame) -> pd.DataFrame:
     out["pcc_out"] = out["tcc_out"] / out["dataset"].map(ref["tcc_out"])
     out["log_flops"] = np.log(out["flops"])
     return out
+
+
+#: Columns of Figure 2's tidy points (:func:`tcc_points`), in order.
+TCC_COLUMNS = ["dataset", "method", "setting", "iteration", "flops", "log_flops",
+               "flops_performed", "seconds", "tcc_in", "tcc_out"]
+
+
+def tcc_points(traces, heuristics) -> pd.DataFrame:
+    """Figure 2's points: stochastic AppGrad's checkpoints and one row per heuristic run.
+
+    Parameters
+    ----------
+    traces : list of DataFrame
+        :func:`run_appgrad` traces (``method="sappgrad"``) with a ``dataset`` column.
+    heuristics : list of DataFrame
+        :func:`run_heuristic` rows with a ``dataset`` column.
+
+    Returns
+    -------
+    DataFrame
+        Columns :data:`TCC_COLUMNS`: a trace's ``setting`` is empty (a heuristic's is
+        ``m=<m>`` for PCA-CCA), ``log_flops`` the natural log of ``flops``, and columns
+        a row does not have are empty (a heuristic has no ``iteration``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from lowdim.cca.experiments import Views, run_appgrad, run_heuristic, tcc_points
+    >>> rng = np.random.default_rng(0)
+    >>> Z = rng.standard_normal((600, 2))
+    >>> X = np.hstack([Z, rng.standard_normal((600, 3))])
+    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((600, 2)), rng.standard_normal((600, 2))])
+    >>> views = Views(X, Y)
+    >>> trace = run_appgrad(views, method="sappgrad", n_components=2, reg=0.005, step_size="auto",
+    ...                     max_iter=100, checkpoints=[10, 100], batch_size=50).assign(dataset="toy")
+    >>> heuristic = pd.DataFrame([run_heuristic(views, method="pca_cca", n_components=2, reg=0.005,
+    ...                                         n_pca_components=4)]).assign(dataset="toy")
+    >>> points = tcc_points([trace], [heuristic])
+    >>> points[["method", "setting", "iteration"]].to_dict("records")
+    [{'method': 'sappgrad', 'setting': '', 'iteration': 10.0}, {'method': 'sappgrad', 'setting': '', 'iteration': 100.0}, {'method': 'pca_cca', 'setting': 'm=4', 'iteration': nan}]
+    """
+    points = pd.concat([trace.assign(setting="") for trace in traces] + list(heuristics),
+                       ignore_index=True)
+    points["log_flops"] = np.log(points["flops"])
+    return points.reindex(columns=TCC_COLUMNS)
 
 
 def table_datasets(stats: pd.DataFrame) -> pd.DataFrame:

@@ -28,7 +28,8 @@ from .own_formats import (FORMATS, OwnDataError, guess_format, inspect_folder, i
                           read_folder, read_matrix)
 from .parsing import encode_labels, kept_rows, subsample
 from .prepared import Dataset
-from .registry import DatasetSpec
+from .registry import REGISTRY, DatasetSpec, get_spec
+from .text import text_dataset
 
 __all__ = ["FILE_KEYS", "OWN_KINDS", "OWN_OPTIONS", "OwnDataError", "declares_own_data",
            "own_files", "own_spec"]
@@ -316,8 +317,6 @@ def _label_order(text: str):
 
 
 def _text(declared) -> Dataset:
-    from .sources.text_corpora import text_dataset
-
     options = declared.options
     texts = read_folder(declared.documents, f"datasets.{declared.name}.file",
                         options["encoding"])
@@ -328,3 +327,25 @@ def _text(declared) -> Dataset:
     if declared.labels is None:
         dataset.y, dataset.label_names = None, None
     return dataset
+
+
+def dataset_spec(name: str, options=None) -> DatasetSpec:
+    """The spec of dataset ``name`` as the config declares it: the registry's, or, for a
+    name the registry does not have whose ``options`` give a ``file`` (or ``file_x`` and
+    ``file_y``), one for the user's own data (:func:`lowdim.data.own.own_spec`).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data import dataset_spec
+    >>> path = Path(tempfile.mkdtemp()) / "mine.csv"
+    >>> _ = path.write_text("a,b,label\\n1,2,x\\n3,4,y\\n")
+    >>> dataset_spec("digits").name
+    'digits'
+    >>> dataset_spec("mine", {"file": str(path), "label": "label"}).kind
+    'dense'
+    """
+    if name not in REGISTRY and declares_own_data(options):
+        return own_spec(name, options)
+    return get_spec(name)
