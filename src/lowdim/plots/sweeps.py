@@ -7,7 +7,29 @@ import pandas as pd
 
 from .style import fit_layout, legend_below, method_style, panel_grid, suptitle_fitted, use_style
 
-__all__ = ["sweep_figure"]
+__all__ = ["error_bars", "sweep_figure"]
+
+
+def error_bars(tidy: pd.DataFrame) -> str:
+    """What the error bars of a sweep's figure show (``error bars: mean ± 2 sd over 4
+    folds``), or that there are none and what one point is, from its tidy table.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.plots.sweeps import error_bars
+    >>> from lowdim.sweeps import sweep_tidy
+    >>> params = {"name": "cca_reg", "key": "cca.reg", "section": "cca", "metric": "pcc_in",
+    ...           "values": [0.001, 0.01], "settings": [{}, {}]}
+    >>> traces = [pd.DataFrame({"dataset": "digits_halves", "method": "appgrad",
+    ...                         "iteration": [10, 100], "pcc_in": [0.9, pcc]})
+    ...           for pcc in (0.97, 0.99)]
+    >>> error_bars(sweep_tidy(params, traces))
+    'no error bars: one seeded run per value (sweep `seed` for the spread over seeds)'
+    """
+    summary = tidy["summary"].iloc[0]  # one per sweep (lowdim.sweeps.sweep_tidy)
+    has_bars = np.isfinite(tidy["spread"].to_numpy(dtype=float)).any()
+    return f"{'error bars' if has_bars else 'no error bars'}: {summary}"
 
 
 def _positions(tidy: pd.DataFrame):
@@ -25,7 +47,8 @@ def _positions(tidy: pd.DataFrame):
 
 def sweep_figure(tidy: pd.DataFrame, label: str = "", profile: str = "", ncols: int = 3):
     """One panel per dataset (or matrix): ``score`` against the swept value, one line per
-    method, with error bars where the tidy table has a ``spread`` (2 std over folds).
+    method, with error bars where the tidy table has a ``spread`` (2 std over folds). The
+    y axis says what the error bars show, or that there are none (``error_bars``).
 
     Parameters
     ----------
@@ -50,10 +73,13 @@ def sweep_figure(tidy: pd.DataFrame, label: str = "", profile: str = "", ncols: 
     ...                      "value": ["0.001", "0.01"] * 2, "numeric_value": [0.001, 0.01] * 2,
     ...                      "dataset": "digits_halves", "method": ["appgrad"] * 2 + ["sappgrad"] * 2,
     ...                      "metric": "pcc_in", "score": [0.97, 0.99, 0.95, 0.96],
-    ...                      "spread": float("nan")})
+    ...                      "spread": float("nan"), "runs": 1,
+    ...                      "summary": "one seeded run per value"})
     >>> fig = sweep_figure(tidy, label="in-sample PCC")
-    >>> fig.axes[0].get_xlabel(), fig.axes[0].get_ylabel()
-    ('cca.reg', 'in-sample PCC')
+    >>> print(fig.axes[0].get_xlabel()); print(fig.axes[0].get_ylabel())
+    cca.reg
+    in-sample PCC
+    (no error bars: one seeded run per value)
     >>> plt.close(fig)
     """
     use_style()
@@ -72,7 +98,8 @@ def sweep_figure(tidy: pd.DataFrame, label: str = "", profile: str = "", ncols: 
         ax.set_xticks(ticks, tick_labels, rotation=30 if max(map(len, tick_labels)) > 6 else 0)
         ax.minorticks_off()
         ax.set_xlabel(tidy["key"].iloc[0])
-        ax.set_ylabel(label or tidy["metric"].iloc[0])
+        ax.set_ylabel(f"{label or tidy['metric'].iloc[0]}\n({error_bars(tidy)})",
+                      fontsize="small")
         ax.set_title(dataset)
     handles = {}
     for ax in axes:

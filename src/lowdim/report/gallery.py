@@ -1,16 +1,12 @@
-"""The README gallery: key figures of a run and a 'what reproduces' section from its scorecard."""
+"""The README gallery: key figures of a run."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
-import pandas as pd
-
-from .render import verdict_counts
-
 __all__ = ["GALLERY", "SCREENSHOTS", "copy_figures", "gallery_section", "replace_section",
-           "reproduction_section", "screenshots"]
+           "screenshots"]
 
 #: (file under results/figures, caption) of the figures shown in the README.
 GALLERY = (
@@ -95,74 +91,13 @@ def screenshots(docs_dir) -> list[tuple[str, str]]:
     return [(name, caption) for name, caption in SCREENSHOTS if (Path(docs_dir) / name).exists()]
 
 
-def reproduction_section(card: pd.DataFrame, profile: str) -> str:
-    """Markdown: per paper, what reproduces, what differs and what did not run.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import pandas as pd
-    >>> from lowdim.report import PublishedEntry, scorecard
-    >>> root = Path(tempfile.mkdtemp())
-    >>> (root / "results").mkdir()
-    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
-    ...              ).to_csv(root / "results" / "knn.csv", index=False)
-    >>> entry = PublishedEntry(
-    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
-    ...     provenance="the authors' plotting script", published=0.9462,
-    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
-    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
-    >>> card = scorecard([entry], root=root)
-    >>> from lowdim.report.gallery import reproduction_section
-    >>> print(reproduction_section(card, "offline"))
-    ### What reproduces and what does not (profile `offline`)
-    <BLANKLINE>
-    **Vec2vec**: 1 reproduced, 0 differ, 0 not run in this profile.
-    <BLANKLINE>
-    - ✅ Figure 4 — MNIST (published 0.9462, ours 0.96)
-    <BLANKLINE>
-    """
-    lines = [f"### What reproduces and what does not (profile `{profile}`)", ""]
-    for paper, part in card.groupby("paper", sort=False):
-        counts = verdict_counts(part)
-        lines.append(f"**{paper}**: {counts['reproduced']} reproduced, {counts['differs']} "
-                     f"differ, {counts['not run']} not run in this profile.")
-        lines.append("")
-        for _, row in part[part["verdict"] != "not run"].iterrows():
-            mark = "✅" if row["verdict"] == "reproduced" else "❌"
-            # A claim's `published` is "less/greater than reference"; its reason holds both values.
-            is_claim = str(row["published"]).endswith(" than reference")
-            detail = row["reason"] if is_claim or pd.isna(row["published"]) else (
-                f"published {row['published']}, ours {row['reproduced']:.4g}")
-            lines.append(f"- {mark} {row['artifact']} — {row['setting']} ({detail})")
-        lines.append("")
-    return "\n".join(lines)
-
-
-def gallery_section(figures, card: pd.DataFrame | None, profile: str,
-                    docs_prefix="docs/gallery") -> str:
+def gallery_section(figures, profile: str, docs_prefix="docs/gallery") -> str:
     """The README block between the gallery markers.
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import pandas as pd
-    >>> from lowdim.report import PublishedEntry, scorecard
-    >>> root = Path(tempfile.mkdtemp())
-    >>> (root / "results").mkdir()
-    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
-    ...              ).to_csv(root / "results" / "knn.csv", index=False)
-    >>> entry = PublishedEntry(
-    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
-    ...     provenance="the authors' plotting script", published=0.9462,
-    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
-    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
-    >>> card = scorecard([entry], root=root)
     >>> from lowdim.report.gallery import gallery_section
-    >>> section = gallery_section([("similarity_figure1.png", "Figure 1.")], card, "offline")
-    >>> print(section)
+    >>> print(gallery_section([("similarity_figure1.png", "Figure 1.")], "offline"))
     <!-- gallery:start -->
     <BLANKLINE>
     Figures from the default `offline` run (regenerate with `python docs/update_gallery.py` after `snakemake --cores 2`).
@@ -171,26 +106,19 @@ def gallery_section(figures, card: pd.DataFrame | None, profile: str,
     <BLANKLINE>
     *Figure 1.*
     <BLANKLINE>
-    ### What reproduces and what does not (profile `offline`)
-    <BLANKLINE>
-    **Vec2vec**: 1 reproduced, 0 differ, 0 not run in this profile.
-    <BLANKLINE>
-    - ✅ Figure 4 — MNIST (published 0.9462, ours 0.96)
-    <BLANKLINE>
     <!-- gallery:end -->
     """
     lines = [START, "", f"Figures from the default `{profile}` run (regenerate with "
              "`python docs/update_gallery.py` after `snakemake --cores 2`).", ""]
     for name, caption in figures:
         lines += [f"![{caption}]({docs_prefix}/{name})", "", f"*{caption}*", ""]
-    if card is not None:
-        lines.append(reproduction_section(card, profile))
     lines.append(END)
     return "\n".join(lines)
 
 
-def replace_section(text: str, section: str) -> str:
-    """Put ``section`` between the markers of ``text`` (appended when there are none).
+def replace_section(text: str, section: str, start=START, end=END) -> str:
+    """Put ``section`` between the markers ``start`` and ``end`` of ``text`` (appended
+    when there are none).
 
     Examples
     --------
@@ -203,9 +131,14 @@ def replace_section(text: str, section: str) -> str:
     <BLANKLINE>
     More.
     <BLANKLINE>
+    >>> print(replace_section("Text.", "<!-- a -->x<!-- b -->", "<!-- a -->", "<!-- b -->"))
+    Text.
+    <BLANKLINE>
+    <!-- a -->x<!-- b -->
+    <BLANKLINE>
     """
-    if START in text and END in text:
-        before, rest = text.split(START, 1)
-        _, after = rest.split(END, 1)
+    if start in text and end in text:
+        before, rest = text.split(start, 1)
+        _, after = rest.split(end, 1)
         return before + section + after
     return text.rstrip("\n") + "\n\n" + section + "\n"

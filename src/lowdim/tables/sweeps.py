@@ -7,7 +7,7 @@ import pandas as pd
 
 from ..plots.style import method_label
 
-__all__ = ["sweep_table"]
+__all__ = ["sweep_caption", "sweep_table"]
 
 
 def _cell(score: float, spread: float, digits: int) -> str:
@@ -15,6 +15,20 @@ def _cell(score: float, spread: float, digits: int) -> str:
         return "–"
     text = f"{score:.{digits}f}"
     return f"{text} ± {spread:.{digits}f}" if np.isfinite(spread) else text
+
+
+def sweep_caption(tidy: pd.DataFrame, caption: str) -> str:
+    """Append what a cell is to ``caption`` (``Cells: mean ± 2 sd over 4 folds.``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.tables.sweeps import sweep_caption
+    >>> tidy = pd.DataFrame({"score": [0.97, 0.99], "summary": "mean ± 2 sd over 4 folds"})
+    >>> sweep_caption(tidy, "kNN accuracy against the number of neighbours.")
+    'kNN accuracy against the number of neighbours. Cells: mean ± 2 sd over 4 folds.'
+    """
+    return f"{caption} Cells: {tidy['summary'].iloc[0]}."
 
 
 def sweep_table(tidy: pd.DataFrame, higher_is_better: bool = True,
