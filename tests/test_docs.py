@@ -159,3 +159,15 @@ def test_every_examples_section_runs_code():
     assert not empty, f"Examples sections without a doctest: {empty}"
     options = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
     assert "--doctest-modules" in options["addopts"] and "src/lowdim" in options["testpaths"]
+
+
+def test_ci_runs_the_readme_test_command_with_the_docs_extra():
+    """CI (``.ci/run``) runs the README's test command, which installs the ``docs`` extra,
+    so this module (the ``sphinx-build -W`` build) and the doctests run in CI."""
+    readme = (ROOT / "README.md").read_text()
+    command = next(line for line in readme.splitlines()
+                   if line.startswith("pip install -e") and line.endswith("&& pytest"))
+    extras = re.search(r'"\.\[([^\]]*)\]"', command).group(1).split(",")
+    assert "docs" in extras and "test" in extras, command
+    ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    assert command in ci, f".ci/run does not run the README's test command {command!r}"
