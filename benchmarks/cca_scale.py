@@ -31,8 +31,12 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "src")]  # this checkout's lowdim
 
+from _report import read_json, write_json, write_report  # noqa: E402
 from cca_scale_report import render  # noqa: E402
 from lowdim.memory import available_memory  # noqa: E402
+from url_replica import ROWS as REPLICA_ROWS  # noqa: E402
+
+TITLE = "CCA at scale (`benchmarks/cca_scale.py`)"
 
 GIB = 2 ** 30
 HEURISTICS = ["randomized", "nw_cca", "dw_cca"]
@@ -51,7 +55,7 @@ CASES = {
         reg=0.005, batch_size=50, sappgrad_iter=5000, sappgrad_step=0.02, appgrad_iter=300,
         oversample=100, pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=60),
     "sparse8000": dict(
-        kind="sparse", description="sparse_two_view, binary columns",
+        kind="sparse", description="`sparse_two_view`, binary columns",
         n=160000, n_test=20000, p1=8000, p2=8000, n_factors=400, noise_nnz=5, k=20, reg=1e-3,
         batch_size=50, sappgrad_iter=20000, sappgrad_step="auto", appgrad_iter=100,
         oversample=100, pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=900),
@@ -63,12 +67,12 @@ CASES = {
         sappgrad_iter=20000, sappgrad_step="auto", appgrad_iter=500, oversample=100,
         pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=300, speed_goal=False),
     "sparse32000": dict(
-        kind="sparse", description="sparse_two_view, binary columns, four times wider",
+        kind="sparse", description="`sparse_two_view`, binary columns, four times wider",
         n=640000, n_test=80000, p1=32000, p2=32000, n_factors=1600, noise_nnz=5, k=20,
         reg=1e-3, batch_size=50, sappgrad_iter=20000, sappgrad_step="auto", appgrad_iter=40,
         oversample=100, pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=900),
     "url": dict(
-        kind="sparse", description="URL Reputation's shape: sparse_two_view with host and "
+        kind="sparse", description="URL Reputation's shape: `sparse_two_view` with host and "
         "lexical binary columns split as in the paper", n=2400000, n_test=100000, p1=1200000, p2=2000000, n_factors=2000,
         noise_nnz=53, k=20, reg=1e-4, batch_size=50, sappgrad_iter=4000, sappgrad_step="auto",
         appgrad_iter=10, oversample=100, pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=900,
@@ -310,7 +314,8 @@ def main():
     parser.add_argument("--case", action="append", help="case name (repeatable)")
     parser.add_argument("--methods", nargs="+", help="only these methods")
     parser.add_argument("--list", action="store_true")
-    parser.add_argument("--render", action="store_true", help="only rewrite --out from --results")
+    parser.add_argument("--render", action="store_true", help="only rewrite --out's tables "
+                        "from --results (its hand-written interpretation is kept)")
     parser.add_argument("--quick", action="store_true", help="n / 20: a smoke run")
     parser.add_argument("--fraction", type=float, help="run the case on this fraction of its "
                         "rows (training and held-out), stored as CASE@FRACTION: the URL case "
@@ -333,12 +338,12 @@ def main():
         return run_worker(Path(args.worker[0]), args.worker[1])
     extra = ["per_iteration", "url_parser", "url_parser_small", "url_step"]
     if args.render:
-        args.out.write_text(render(json.loads(args.results.read_text()), CASES))
+        write_report(args.out, TITLE, render(read_json(args.results), CASES, REPLICA_ROWS))
         return None
     if args.list or not args.case:
         print("cases:", ", ".join(list(CASES) + extra))
         return None
-    stored = json.loads(args.results.read_text()) if args.results.exists() else {}
+    stored = read_json(args.results) if args.results.exists() else {}
     for name in args.case:
         if name == "per_iteration":
             stored[name] = per_iteration(args)
@@ -363,8 +368,8 @@ def main():
             _store(stored, name, run_case(name, args), args.methods)
         else:
             sys.exit(f"unknown case {name!r}; --list shows them")
-        args.results.write_text(json.dumps(stored, indent=1))
-    args.out.write_text(render(stored, CASES))
+        write_json(args.results, stored)
+    write_report(args.out, TITLE, render(stored, CASES, REPLICA_ROWS))
     print(f"wrote {args.out}")
     return None
 
