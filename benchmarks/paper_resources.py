@@ -103,11 +103,11 @@ def measure_grid(kinds=None, again=False) -> None:
         done.to_csv(POINTS, index=False)
 
 
-def grid_points() -> pd.DataFrame:
+def grid_points(path=POINTS) -> pd.DataFrame:
     """The stored points that ``GRID`` lists (a point dropped from the grid is not fitted)."""
     from paper_resources_points import GRID
 
-    points = pd.read_csv(POINTS)
+    points = pd.read_csv(path)
     keep = [any(kind == k and _measured(points.loc[[i]], k, p) for k, p in GRID)
             for i, kind in points["kind"].items()]
     return points[keep].reset_index(drop=True)
@@ -183,6 +183,8 @@ def main():
     parser.add_argument("--again", action="store_true", help="measure the points again")
     parser.add_argument("--dry-run", action="store_true", help="list the paper profile's jobs "
                         "again (snakemake -n)")
+    parser.add_argument("--points", type=Path, default=POINTS, help="the measured points to "
+                        "fit (a copy, while a measurement still writes the file)")
     args = parser.parse_args()
     if args.child:
         return _child(args.child[0], json.loads(args.child[1]))
@@ -190,7 +192,8 @@ def main():
         measure_grid(args.kinds, args.again)
     if args.dry_run or not JOBS.exists():
         dry_run().to_csv(JOBS, index=False)
-    fits, projection, sections = build(grid_points(), pd.read_csv(JOBS), stored_measurements())
+    fits, projection, sections = build(grid_points(args.points), pd.read_csv(JOBS),
+                                       stored_measurements())
     fits.to_csv(FITS, index=False)
     projection.to_csv(PROJECTION, index=False)
     write_report(MARKDOWN, TITLE, sections)
