@@ -374,8 +374,11 @@ def cca_appgrad(job, config, stored):
 
 
 def cca_exact(job, config, stored):
-    n, p, _ = _cca_size(config, job["dataset"], stored)
-    return Cost([("exact", {"n": n, "p": p}, 1)], "dense views measured")
+    n, p, nnz = _cca_size(config, job["dataset"], stored)
+    return Cost([("exact", {"n": n, "p": p, "nnz": nnz}, 1)],
+                "dense views measured" + ("" if nnz >= n * p else "; these views are sparse: "
+                                          "their Gram matrices are cheap, the p × p "
+                                          "factorisations are not"))
 
 
 def cca_heuristic(job, config, stored):
@@ -451,8 +454,9 @@ def arrays_mb(kind, work) -> float:
         return 2 * 8 * n * n / 1e6       # spectral clustering's affinity and its Laplacian
     if family == "appgrad":
         return (2 * 12 * work["nnz"] + 6 * 8 * work["p"] * 20) / 1e6
-    if family == "exact":
-        return (8 * n * work["p"] + 4 * 8 * work["p"] ** 2) / 1e6
+    if family == "exact":  # the views (CSR when sparse), the Gram matrices and their factors
+        data = min(8 * n * work["p"], 12 * work.get("nnz", np.inf))
+        return (data + 4 * 8 * work["p"] ** 2) / 1e6
     raise KeyError(kind)
 
 
@@ -500,8 +504,11 @@ def project(jobs: pd.DataFrame, fits: pd.DataFrame, config: dict, stored: dict,
     out = []
     for job in jobs.to_dict("records"):
         wildcards = json.loads(job["wildcards"])
+        hints = json.loads(job["resources"])
         row = {"job": _job_name(job["rule"], wildcards), "rule": job["rule"],
-               "threads": job["threads"]}
+               "threads": job["threads"],
+               "runtime hint h": float(hints["runtime"]) / 60 if "runtime" in hints else None,
+               "mem hint GB": float(hints["mem_mb"]) / GB if "mem_mb" in hints else None}
         cost = job_cost(job["rule"], wildcards, config, stored)
         if isinstance(cost, str):
             out.append({**row, "not projected": cost})
@@ -577,6 +584,8 @@ def report_sections(points, fits, projection, memory) -> list[str]:
     heavy = jobs.sort_values("core_hours", ascending=False)[
         ["job", "kind", "threads", "core_hours", "wall_hours", "peak_gb", "beyond measured ×"]]
     over = jobs[jobs["over_limits"]]
+    short = jobs[(jobs["wall_hours"] > jobs["runtime hint h"])
+                 | (jobs["peak_gb"] > jobs["mem hint GB"])]
     return [
         section("Summary", _summary(projection)),
         section("By rule", _table(by_rule(projection))),
@@ -590,6 +599,11 @@ def report_sections(points, fits, projection, memory) -> list[str]:
         section(f"Jobs beyond {LIMITS['memory_gb']:g} GB or {LIMITS['wall_days']:g} days",
                 _table(over[["job", "threads", "wall_hours", "peak_gb"]]) if len(over)
                 else "None."),
+        section("Projections beyond the jobs' own hints",
+                "Jobs whose projected wall time (at their threads) or peak is above the "
+                "`runtime` or `mem_mb` their rule gives the cluster (from the dry run):",
+                _table(short[["job", "threads", "wall_hours", "runtime hint h", "peak_gb",
+                              "mem hint GB"]]) if len(short) else "None."),
         section("Every projected job", _table(heavy)),
         section("Measured points", _table(shown[["kind", "point", "compute_s", "wall_s",
                                                  "max_rss_mb", "load_1min"]])),

@@ -23,9 +23,9 @@ CLASSIFY_METHODS = ("wme", "sms_nystrom", "nystrom", "sicur", "stacur", "optimal
 #: above the approximate-search switch (UMAP from 4,096 rows, Vec2vec from 5,000), except
 #: where one fit beyond would not fit a shared machine (LLE's dense eigensolver: n^2 memory,
 #: n^3 time; SMACOF MDS: n^2 per iteration)
-EMBED_ROWS = {"vec2vec": (2000, 5000, 10000, 20000, 30000),
-              "vec2vec_cooccurrence": (2000, 5000, 10000, 20000, 30000),
-              "umap": (2000, 5000, 10000, 20000, 30000), "le": (2000, 5000, 10000, 20000, 30000),
+EMBED_ROWS = {"vec2vec": (2000, 5000, 10000, 30000),
+              "vec2vec_cooccurrence": (2000, 5000, 10000, 30000),
+              "umap": (2000, 5000, 10000, 30000), "le": (2000, 5000, 10000, 30000),
               "lle": (2000, 5000, 10000), "isomap": (1000, 2000, 5000),
               "pca": (1000, 2000, 5000), "cmds": (1000, 2000, 5000), "mds": (500, 1000, 2000)}
 #: Columns of the dense timing data (the paper's ``timing.n_features_at``, SVHN's width)
@@ -254,7 +254,7 @@ KINDS = {"wmd": point_wmd, "wme": point_wme, "wmd_classify": point_wmd_classify,
 
 #: The measured points: (kind, arguments), cheapest kinds first.
 GRID = (
-    [("wmd", {"n": n, "words": 25}) for n in (30, 60, 120, 240)]
+    [("wmd", {"n": n, "words": 25}) for n in (30, 60, 120, 240, 480)]
     + [("wmd", {"n": 60, "words": w}) for w in (10, 50, 100)]
     + [("wme", {"n": 60, "words": 25, "n_random": r, "d_max": d})
        for r, d in ((64, 6), (256, 6), (64, 21), (256, 21))]
