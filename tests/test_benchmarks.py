@@ -138,6 +138,7 @@ def test_a_rewrite_keeps_the_hand_written_interpretation_and_replaces_the_tables
 
 #: Each committed report and the command that rewrites its tables from its stored data
 RENDERED = {
+    "cca_appgrad.md": ("cca_appgrad.py", "--render"),
     "cca_normalization.md": ("cca_normalization.py", "--render"),
     "sms_tasks.md": ("sms_tasks.py", "--render"),
     "sms_wmd_lee.md": ("sms_wmd.py", "--dataset", "lee", "--render"),
