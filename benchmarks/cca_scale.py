@@ -301,10 +301,15 @@ def step_selection(args):
 
 
 def _store(stored, key, entry, methods):
-    """Keep ``entry``; with ``--methods``, the other methods' results of the same case too."""
+    """Keep ``entry``; with ``--methods``, the other methods' results of the same case too,
+    each stamped with the date of the run it came from."""
+    for result in entry["results"].values():
+        result.setdefault("run_date", entry["meta"]["date"])
     old = stored.get(key)
     if methods and old and all(old["case"].get(f) == entry["case"].get(f)
                                for f in ("n", "n_test", "p1", "p2", "noise_nnz", "reg", "k")):
+        for result in old["results"].values():
+            result.setdefault("run_date", old["meta"]["date"])
         entry["results"] = {**old["results"], **entry["results"]}
     stored[key] = entry
 

@@ -129,8 +129,11 @@ def methods_frame(entry) -> pd.DataFrame:
         if "peak_rss" in r:
             row.update({"peak RSS GiB": r["peak_rss"] / GIB,
                         "beyond data MiB": (r["peak_rss"] - r["rss_before"]) / MIB})
+        row["run"] = r.get("run_date")
         out.append(row)
-    frame = pd.DataFrame(out, columns=METHOD_COLUMNS)
+    frame = pd.DataFrame(out, columns=METHOD_COLUMNS + ["run"])
+    if frame["run"].nunique() < 2:  # one run: the caption's date
+        frame = frame.drop(columns="run")
     return frame.loc[:, [frame[c].replace("", None).notna().any() for c in frame.columns]]
 
 
