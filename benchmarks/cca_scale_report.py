@@ -8,6 +8,7 @@ their thresholds come from the issue that set them (:data:`GOALS`), verdicts fro
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -40,9 +41,14 @@ def table(frame, floatfmt=".3g"):
     return _table(frame, floatfmt, FORMATS)
 
 
+#: A PCA-CCA run's name in the results (``pca_cca-m100``), with its m.
+PCA_RUN = re.compile(r"pca_cca-m(\d+)")
+
+
 def label(method: str) -> str:
-    if method.startswith("pca_cca-m"):
-        return f"PCA-CCA (m = {method.removeprefix('pca_cca-m')})"
+    pca = PCA_RUN.fullmatch(method)
+    if pca:
+        return f"PCA-CCA (m = {pca[1]})"
     return LABELS.get(method, method)
 
 

@@ -188,12 +188,8 @@ def _sizes(config, dataset) -> dict:
 
 def _cca(config, dataset, job) -> dict:
     """The values a CCA job on ``dataset`` passes to the library (overrides applied)."""
-    try:
-        from lowdim.settings import cca_settings, values
-    except ImportError:  # until lowdim.settings is on main: the override, else the section's
-        cca = config["cca"]
-        return {"max_iter": cca["overrides"].get(dataset, {}).get(f"{job}_max_iter",
-                                                                  cca[job]["max_iter"])}
+    from lowdim.settings import cca_settings, values
+
     return values(cca_settings(config, dataset, job))
 
 

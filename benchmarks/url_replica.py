@@ -97,8 +97,8 @@ def _add(tar, name, data):
 
 
 def _stacked(archive):
-    """The peer: every day as scikit-learn's ``load_svmlight_file`` returns it (int64 CSR),
-    all days stacked, then both column subsets sliced."""
+    """The peer of the library's parser, written the direct way: every day as scikit-learn
+    returns it (int64 CSR), all days stacked, then sliced by column."""
     import re
 
     from sklearn.datasets import load_svmlight_file

@@ -3,8 +3,10 @@
     snakemake --cores 2 && python docs/update_gallery.py [--results results]
 
 Copies the key figures to docs/gallery/ and rewrites the README block between
-the gallery markers, including the 'what reproduces' section generated from
-results/tables/report/scorecard.csv.
+the gallery markers: the figures, the report screenshots that
+`LOWDIM_UPDATE_GALLERY=1 pytest tests/test_report_browser.py` saves there, and the
+'what reproduces' section
+generated from results/tables/report/scorecard.csv.
 """
 
 import argparse
@@ -13,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from lowdim.report.gallery import copy_figures, gallery_section, replace_section
+from lowdim.report.gallery import copy_figures, gallery_section, replace_section, screenshots
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -23,7 +25,8 @@ def main():
     parser.add_argument("--results", default=ROOT / "results", type=Path)
     parser.add_argument("--readme", default=ROOT / "README.md", type=Path)
     args = parser.parse_args()
-    figures = copy_figures(args.results, ROOT / "docs" / "gallery")
+    docs = ROOT / "docs" / "gallery"
+    figures = copy_figures(args.results, docs) + screenshots(docs)
     scorecard = args.results / "tables" / "report" / "scorecard.csv"
     card = pd.read_csv(scorecard) if scorecard.exists() else None
     profile = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["profile"]

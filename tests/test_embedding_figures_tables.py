@@ -17,7 +17,7 @@ CLASSIFICATION = pd.DataFrame({
 
 def test_accuracy_figure_and_table(tmp_path):
     fig = accuracy_figure(CLASSIFICATION, profile="test", methods=["umap", "vec2vec"])
-    bars = [p.get_height() for p in fig.axes[0].patches]
+    bars = [p.get_width() for p in fig.axes[0].patches]  # horizontal bars, in method order
     np.testing.assert_allclose(bars, [0.8, 0.93])
     paths = save_figure(fig, tmp_path / "fig4")
     assert all(p.stat().st_size > 0 for p in paths)

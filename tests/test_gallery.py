@@ -2,8 +2,8 @@
 
 import pandas as pd
 
-from lowdim.report.gallery import (END, START, copy_figures, gallery_section,
-                                   reproduction_section, replace_section)
+from lowdim.report.gallery import (END, SCREENSHOTS, START, copy_figures, gallery_section,
+                                   reproduction_section, replace_section, screenshots)
 
 
 def _card():
@@ -45,3 +45,11 @@ def test_copy_figures_skips_missing_and_section_links_them(tmp_path):
     section = gallery_section(shown, None, "offline")
     assert section.startswith(START) and section.endswith(END)
     assert "(docs/gallery/cca_figure2_tcc.png)" in section
+
+
+def test_report_screenshots_are_shown_when_the_browser_test_saved_them(tmp_path):
+    assert screenshots(tmp_path) == []
+    name, caption = SCREENSHOTS[0]
+    (tmp_path / name).write_bytes(b"\x89PNG")
+    assert screenshots(tmp_path) == [(name, caption)]
+    assert f"(docs/gallery/{name})" in gallery_section(screenshots(tmp_path), None, "offline")

@@ -10,7 +10,7 @@ import yaml
 
 from lowdim.config import ConfigError, validate_config
 from lowdim.config_checks import check_config
-from lowdim.sweeps import expand_sweeps, parse_key, sweep_tidy, value_text
+from lowdim.sweeps import METRICS, expand_sweeps, parse_key, sweep_tidy, value_text
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
@@ -146,7 +146,7 @@ def test_table_bolds_the_best_value_and_figure_has_a_panel_per_dataset():
     runs = [pd.concat(errors), pd.concat([f.assign(error=f["error"] / 2) for f in errors])]
     tidy = sweep_tidy(_params("similarity", "error", [1.0, 20.0], [{"table_fraction": 0.1}] * 2),
                       runs)
-    table = sweep_table(tidy)
+    table = sweep_table(tidy, METRICS[("similarity", "error")].higher_is_better)
     assert list(table.columns) == ["similarity.x", "a: SMS-Nyström", "b: SMS-Nyström"]
     assert table["a: SMS-Nyström"].tolist() == ["0.3000", "**0.1500**"]  # lower error wins
     fig = sweep_figure(tidy, label="error")

@@ -9,4 +9,5 @@ from lowdim.tables.sweeps import sweep_table
 
 tidy = pd.read_csv(snakemake.input.csv, dtype={"value": str}, keep_default_na=False,
                    na_values=[""])
-write_table(sweep_table(tidy), snakemake.output.md, caption=snakemake.params.caption)
+write_table(sweep_table(tidy, snakemake.params.higher_is_better), snakemake.output.md,
+            caption=snakemake.params.caption)

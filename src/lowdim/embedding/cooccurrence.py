@@ -20,7 +20,7 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_number
+from .._validation import ArgumentValueError, check_number
 from ._sgns_kernels import (alias_table, cooccurrence_counts, pair_alias_tables,
                             sgns_updates)
 from .walks import numba_threads
@@ -43,11 +43,12 @@ def _check_walks(walks, n_nodes):
             or not np.issubdtype(array.dtype, np.integer)):
         what = (f"{type(walks).__name__} of shape {array.shape} and dtype {array.dtype}"
                 if array is not None else type(walks).__name__)
-        raise ValueError("`walks` must be an integer array of shape (n_walks, walk_length >= 2), "
-                         f"got a {what}")
+        raise ArgumentValueError("`walks` must be an integer array of shape (n_walks, "
+                                 f"walk_length >= 2), got a {what}", "walks")
     if array.size and (array.min() < 0 or array.max() >= n_nodes):
-        raise ValueError(f"`walks` must hold node ids in range(n_nodes) = range({n_nodes}), got "
-                         f"ids from {array.min()} to {array.max()}")
+        raise ArgumentValueError("`walks` must hold node ids in range(n_nodes) = "
+                                 f"range({n_nodes}), got ids from {array.min()} to {array.max()}",
+                                 ("walks", "n_nodes"))
     return np.ascontiguousarray(array, dtype=np.int32)
 
 
@@ -178,8 +179,10 @@ def cooccurrence_sgns(walks, n_nodes, n_components, *, window=10, negative=5, sa
     walks = _check_walks(walks, n_nodes)
     occurrences = np.bincount(walks.ravel(), minlength=n_nodes)
     if np.any(occurrences == 0):
-        raise ValueError(f"`walks` must visit every node of range(n_nodes) = range({n_nodes}) "
-                         f"at least once; {int(np.sum(occurrences == 0))} never occur")
+        raise ArgumentValueError("`walks` must visit every node of range(n_nodes) = "
+                                 f"range({n_nodes}) at least once; "
+                                 f"{int(np.sum(occurrences == 0))} never occur",
+                                 ("walks", "n_nodes"))
     rng = np.random.default_rng(int(seed))
     update_seed = int(rng.integers(0, 2**63))
     # gensim's initialisation: inputs uniform in [-0.5, 0.5) / d, outputs zero.

@@ -14,13 +14,13 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
-from .._validation import check_number
+from .._validation import ArgumentValueError, check_number
 from ..seeding import spawn_seeds
 from ._base import EmbeddingEstimator
 from ._validation import (check_choice, check_embedding_input, check_float, check_int,
                           check_n_components, check_n_neighbors)
 from .cooccurrence import UPDATES_PER_NODE, cooccurrence_sgns
-from .graph import add_self_loops_to_isolated, cosine_knn_graph
+from .graph import KNN_MODES, add_self_loops_to_isolated, cosine_knn_graph
 from .skipgram import skipgram_embedding
 from .walks import effective_n_jobs, random_walks
 
@@ -162,7 +162,7 @@ class Vec2Vec(EmbeddingEstimator):
         check_int(self.epochs, "epochs", min_val=1)
         check_int(self.negative, "negative", min_val=1)
         check_float(self.sample, "sample", min_val=0.0)
-        check_choice(self.knn, "knn", ("auto", "exact", "approximate"))
+        check_choice(self.knn, "knn", KNN_MODES)
         check_choice(self.solver, "solver", SOLVERS)
         check_number(self.updates_per_node, "updates_per_node", minimum=0.0,
                      strict_minimum=True)
@@ -170,7 +170,8 @@ class Vec2Vec(EmbeddingEstimator):
         if self.n_jobs is not None:
             check_int(self.n_jobs, "n_jobs")
             if self.n_jobs == 0:
-                raise ValueError("`n_jobs` must be a positive int, -1 or None, got 0")
+                raise ArgumentValueError("`n_jobs` must be a positive int, -1 or None, got 0",
+                                         "n_jobs")
 
     def fit(self, X, y=None):
         """Learn the embedding of the rows of ``X``.

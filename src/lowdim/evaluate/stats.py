@@ -11,6 +11,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._validation import ArgumentValueError
+
 __all__ = ["paired_ttest", "ttests_against"]
 
 
@@ -34,9 +36,10 @@ def paired_ttest(a, b, alpha=0.1) -> dict:
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(f"`a` and `b` must be 1-d of equal length, got {a.shape} and {b.shape}")
+        raise ArgumentValueError(f"`a` and `b` must be 1-d of equal length, got {a.shape} and "
+                                 f"{b.shape}", ("a", "b"))
     if not 0 < alpha < 1:
-        raise ValueError(f"`alpha` must be in (0, 1), got {alpha}")
+        raise ArgumentValueError(f"`alpha` must be in (0, 1), got {alpha}", "alpha")
     diff = a - b
     if a.size < 2 or np.allclose(diff, diff[0]):
         t, p = float("nan"), float("nan")
@@ -66,8 +69,8 @@ def ttests_against(scores: pd.DataFrame, reference="vec2vec", alpha=0.1) -> pd.D
         ``mean_difference`` (reference minus method).
     """
     if reference not in scores.columns:
-        raise ValueError(f"`reference` {reference!r} is not a column of `scores` "
-                         f"({list(scores.columns)})")
+        raise ArgumentValueError(f"`reference` {reference!r} is not a column of `scores` "
+                                 f"({list(scores.columns)})", "reference")
     rows = []
     for method in scores.columns:
         if method == reference:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .style import method_style, panel_grid, use_style
+from .style import fit_layout, legend_below, method_style, panel_grid, suptitle_fitted, use_style
 
 __all__ = ["sweep_figure"]
 
@@ -59,8 +59,11 @@ def sweep_figure(tidy: pd.DataFrame, label: str = "", profile: str = "", ncols: 
         ax.set_xlabel(tidy["key"].iloc[0])
         ax.set_ylabel(label or tidy["metric"].iloc[0])
         ax.set_title(dataset)
-    axes[0].legend(frameon=False, loc="best", fontsize="small")
-    title = f"sweep {tidy['sweep'].iloc[0]}" + (f" ({profile})" if profile else "")
-    fig.suptitle(title)
-    fig.tight_layout()
+    handles = {}
+    for ax in axes:
+        for handle, name in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(name, handle)
+    bottom = legend_below(fig, list(handles.values()), list(handles), max_cols=5)
+    top = suptitle_fitted(fig, f"sweep {tidy['sweep'].iloc[0]}" + (f" ({profile})" if profile else ""))
+    fit_layout(fig, bottom, top)
     return fig

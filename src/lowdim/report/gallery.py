@@ -9,7 +9,8 @@ import pandas as pd
 
 from .render import verdict_counts
 
-__all__ = ["GALLERY", "copy_figures", "reproduction_section", "gallery_section", "replace_section"]
+__all__ = ["GALLERY", "SCREENSHOTS", "copy_figures", "gallery_section", "replace_section",
+           "reproduction_section", "screenshots"]
 
 #: (file under results/figures, caption) of the figures shown in the README.
 GALLERY = (
@@ -19,17 +20,30 @@ GALLERY = (
     ("similarity/figure2_spectra.png",
      "SMS-Nyström paper, Figure 2: spectra and the smallest eigenvalue of random principal submatrices."),
     ("embedding/figure4_knn_accuracy.png",
-     "Vec2vec paper, Figure 4: kNN accuracy (mean ± 2 sd over 4 folds) of Vec2vec and the baselines."),
+     "Vec2vec paper, Figure 4: kNN accuracy (mean ± 2 sd over 4 folds) of Vec2vec and the baselines. "
+     "The paper profile marks each bar with the published accuracy (hollow diamonds); the offline "
+     "datasets are stand-ins, so none is drawn here."),
     ("embedding/figure3_timing.png",
      "Vec2vec paper, Figure 3: wall time against number of points and input dimensionality."),
     ("cca/figure1_pcc.png",
-     "AppGrad paper, Figure 1: proportion of correlations captured against log(FLOP)."),
+     "AppGrad paper, Figure 1: proportion of correlations captured against log(FLOP). The paper "
+     "profile adds the published MNIST values at the FLOPs of their iterations (none offline)."),
     ("cca/figure2_tcc.png",
      "AppGrad paper, Figure 2: total correlation captured by stochastic AppGrad and the heuristics "
      "on sparse high-dimensional data."),
     ("cca/kernel_cca_tcc.png",
      "Kernel CCA (SMS-Nyström features + AppGrad): held-out TCC against landmarks and "
      "similarity evaluations, against linear CCA and exact kernel CCA."),
+)
+
+#: (file in docs/gallery, caption) of the report's screenshots, which
+#: tests/test_report_browser.py takes of the tiny test run's report in headless Chromium.
+SCREENSHOTS = (
+    ("report_front_page.png",
+     "The HTML report's front page (the tiny test run, headless Chromium at 1,400 px): what ran, "
+     "the scorecard totals, and links to the Overview's tables, beside the rule graph."),
+    ("report_figure_page.png",
+     "A figure in the HTML report: Vec2vec Figure 4 in its category (the tiny test run)."),
 )
 
 START, END = "<!-- gallery:start -->", "<!-- gallery:end -->"
@@ -50,6 +64,11 @@ def copy_figures(results_dir, docs_dir) -> list[tuple[str, str]]:
             shutil.copyfile(path, target)
             shown.append((target.name, caption))
     return shown
+
+
+def screenshots(docs_dir) -> list[tuple[str, str]]:
+    """(file name, caption) of the report screenshots present in ``docs_dir``."""
+    return [(name, caption) for name, caption in SCREENSHOTS if (Path(docs_dir) / name).exists()]
 
 
 def reproduction_section(card: pd.DataFrame, profile: str) -> str:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 import pandas as pd
 
 from ..io import atomic_path
 from ..tables import write_table
 from .scorecard import VERDICTS
-from .summary import to_rst_table
 
-__all__ = ["scorecard_display", "write_scorecards", "summary_rst", "verdict_counts"]
+__all__ = ["overview_html", "scorecard_display", "summary_rst", "verdict_counts",
+           "write_scorecards"]
 
 
 def _fmt(value, digits=4):
@@ -53,26 +55,97 @@ def verdict_counts(card: pd.DataFrame) -> dict:
     return {v: int((card["verdict"] == v).sum()) for v in VERDICTS}
 
 
-def summary_rst(profile, seed, parts, datasets, stages, scorecard, similarity, cca) -> str:
-    """The reStructuredText included at the top of the HTML report."""
+def _scorecard_counts(scorecard: pd.DataFrame) -> pd.DataFrame:
+    """paper, reproduced, differs, not run: one row per paper, in the scorecard's order."""
+    return pd.DataFrame([{"paper": paper, **verdict_counts(part)}
+                         for paper, part in scorecard.groupby("paper", sort=False)],
+                        columns=["paper", *VERDICTS])
+
+
+def summary_rst(parts, datasets, stages, scorecard) -> str:
+    """The short reStructuredText on the report's front page: what ran and what came of it.
+
+    The tables are in the *Overview* result (:func:`overview_html`); the front page keeps
+    to text, which wraps beside the rule graph.
+    """
     ran = [name for name, on in parts.items() if on]
-    lines = ["Run summary", "-----------", "",
-             f"Profile ``{profile}``, base seed ``{seed}``. Parts run: "
-             f"{', '.join(ran) or 'none'}. Datasets: {', '.join(datasets) or 'none'}.", ""]
     total = stages["wall time (s)"].sum() if len(stages) else 0.0
-    lines += [f"**Time per stage** (from Snakemake benchmark files; {total:.0f} s of job time "
-              "in all, jobs may overlap):", "", to_rst_table(stages), ""]
+    counts = verdict_counts(scorecard)
+    lines = [f"**This run:** parts {', '.join(ran) or 'none'}; datasets "
+             f"{', '.join(datasets) or 'none'}. "
+             f"Its jobs took {total:,.0f} s in all (they may overlap).", ""]
     if len(scorecard):
-        by_paper = pd.DataFrame.from_dict(
-            {paper: verdict_counts(part) for paper, part in scorecard.groupby("paper")},
-            orient="index").rename_axis("paper")
-        lines += ["**Scorecard** (details under each paper's *Scorecard*):", "",
-                  to_rst_table(by_paper.reset_index()), ""]
+        lines += [f"**Against the published numbers:** {counts['reproduced']} reproduced, "
+                  f"{counts['differs']} differ, {counts['not run']} not run in this profile.", ""]
+    lines += ["Time per stage, the scorecard per paper and the similarity evaluations and "
+              "FLOPs saved are tables in Overview_; each paper's figures, tables and "
+              "scorecard are in its own category.", ""]
+    return "\n".join(lines)
+
+
+_STYLE = """body { font-family: system-ui, sans-serif; font-size: 14px; margin: 12px; color: #222; }
+h2 { font-size: 16px; margin: 18px 0 6px; } p { max-width: 60em; }
+div.table { overflow-x: auto; }
+table { border-collapse: collapse; margin-bottom: 8px; }
+th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; white-space: nowrap; }
+th { background: #f2f2f2; } td.num { text-align: right; font-variant-numeric: tabular-nums; }"""
+
+
+def _html_table(df: pd.DataFrame, digits: int = 4) -> str:
+    """``df`` as an HTML table in a horizontally scrolling box; numbers right-aligned."""
+    if df.empty:
+        return "<p><em>(nothing to show)</em></p>"
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+    rows = []
+    for record in df.itertuples(index=False):
+        cells = []
+        for value in record:
+            number = isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
+            text = _fmt(value, digits) if number else str(value)
+            cell = '<td class="num">' if number else "<td>"
+            cells.append(f"{cell}{html.escape(text)}</td>")
+        rows.append(f"<tr>{''.join(cells)}</tr>")
+    return (f'<div class="table"><table><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table></div>")
+
+
+def overview_html(profile, stages, scorecard, similarity, cca) -> str:
+    """The *Overview* result of the report: the run summary's tables as one HTML page.
+
+    Parameters
+    ----------
+    profile : str
+    stages : DataFrame
+        :func:`lowdim.report.summary.stage_times`.
+    scorecard : DataFrame
+        The whole scorecard (one row per published entry, with ``paper`` and ``verdict``).
+    similarity, cca : DataFrame
+        :func:`~lowdim.report.summary.similarity_savings`,
+        :func:`~lowdim.report.summary.cca_savings` (may be empty).
+
+    Returns
+    -------
+    str
+        A self-contained HTML document.
+    """
+    total = stages["wall time (s)"].sum() if len(stages) else 0.0
+    sections = [
+        ("Scorecard", "Published numbers per paper: reproduced, differ, or not run in this "
+                      "profile (details under each paper's <em>Scorecard</em>).",
+         _scorecard_counts(scorecard)),
+        ("Time per stage", f"From Snakemake benchmark files: {total:,.0f} s of job time in "
+                           "all; jobs may overlap.", stages),
+    ]
     if len(similarity):
         keep = similarity[similarity["method"].isin(["sms_nystrom", "nystrom", "sicur", "stacur"])]
-        lines += ["**Similarity evaluations saved** against forming the full matrix:", "",
-                  to_rst_table(keep), ""]
+        sections.append(("Similarity evaluations saved",
+                         "Against forming the full matrix, at the sample fraction compared.", keep))
     if len(cca):
-        lines += ["**FLOPs saved** by AppGrad against exact CCA (ratio > 1: AppGrad cheaper; "
-                  "– : target not reached):", "", to_rst_table(cca), ""]
-    return "\n".join(lines) + "\n"
+        sections.append(("FLOPs saved", "By AppGrad against exact CCA (ratio &gt; 1: AppGrad "
+                                        "cheaper; – : target not reached).", cca))
+    body = "".join(f"<h2>{title}</h2><p>{text}</p>{_html_table(table)}"
+                   for title, text, table in sections)
+    return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Run summary "
+            f"({html.escape(profile)})</title><style>{_STYLE}</style></head><body>"
+            f"<h1 style=\"font-size:18px\">Run summary, profile {html.escape(profile)}</h1>"
+            f"{body}</body></html>\n")
