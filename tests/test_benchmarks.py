@@ -138,6 +138,7 @@ def test_a_rewrite_keeps_the_hand_written_interpretation_and_replaces_the_tables
 
 #: Each committed report and the command that rewrites its tables from its stored data
 RENDERED = {
+    "cca_scale.md": ("cca_scale.py", "--render", "--results", "{dir}/cca_scale.json"),
     "cca_appgrad.md": ("cca_appgrad.py", "--render"),
     "cca_normalization.md": ("cca_normalization.py", "--render"),
     "kernel_cca.md": ("kernel_cca.py", "--render"),
