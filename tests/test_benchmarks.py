@@ -13,6 +13,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _benchmarks():
+    # benchmarks/ first on the path, to import a benchmark's modules; the caller removes it
+    sys.path[:0] = [str(ROOT / "benchmarks")]
+
+
 def _run(script, *args, cwd):
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args],
@@ -80,7 +85,7 @@ def test_cca_scale_benchmark_runs_each_method_in_its_own_process(tmp_path):
 def test_continued_stochastic_appgrad_repeats_the_paper_iterations_then_sets_the_verdict():
     # sappgrad_long is the URL case's equal-FLOPs run: it must pass through the same iterates
     # as the paper's iteration count, and the equal-FLOPs verdict must read its trace
-    sys.path[:0] = [str(ROOT / "benchmarks")]
+    _benchmarks()
     try:
         import cca_scale
         from cca_scale_methods import run_method
@@ -114,11 +119,32 @@ def test_kernel_cca_benchmark_writes_its_ratios(tmp_path):
     assert f"{2 * (2000 * 2001 // 2 + 200 * 2000):,} (counted)" in text
 
 
+def test_vec2vec_benchmark_writes_its_tables_from_its_measurements(tmp_path):
+    results, report = tmp_path / "v.json", tmp_path / "v.md"
+    _run("vec2vec_vs_umap.py", "--case", "peers", "--quick", "--dims", "2,10", "--repeats", "2",
+         "--skip", "pacmap,trimap,pymde", "--results", str(results), "--out", str(report),
+         cwd=tmp_path)
+    text = report.read_text()
+    rows = re.findall(r"^\| images \|\s+600 \|\s+1 \|\s+(\d+) \| (\S[^|]*?)\s+\|"
+                      r"\s+([\d.]+) \|\s+2 \|", text, re.MULTILINE)
+    assert {(d, m) for d, m, _ in rows} == {(d, m) for d in ("2", "10") for m in
+                                             ("umap", "vec2vec (co-occurrence)")} | {
+        ("2", "opentsne")}  # two repeats each; openTSNE only at d = 2 ...
+    assert re.search(r"\|\s+10 \| opentsne\s+\| openTSNE's FFT", text)  # ... n/a, with why, at 10
+    # the .md is rebuilt from the stored measurements alone, keeping the hand-written part
+    _benchmarks()
+    try:
+        from _report import START
+    finally:
+        del sys.path[0]
+    report.write_text(text.replace(START, START + "\n\nRead by hand."))
+    _run("vec2vec_vs_umap.py", "--case", "report", "--results", str(results), "--out",
+         str(report), cwd=tmp_path)
+    rebuilt = report.read_text()
+    assert "Read by hand." in rebuilt and rebuilt.split("-->")[-1] == text.split("-->")[-1]
+
+
 # -- reports built from data ----------------------------------------------------------------
-def _benchmarks():
-    sys.path[:0] = [str(ROOT / "benchmarks")]
-
-
 def test_a_rewrite_keeps_the_hand_written_interpretation_and_replaces_the_tables(tmp_path):
     _benchmarks()
     try:
@@ -145,6 +171,8 @@ RENDERED = {
     "sms_tasks.md": ("sms_tasks.py", "--render"),
     "sms_wmd_lee.md": ("sms_wmd.py", "--dataset", "lee", "--render"),
     "sms_wmd_pang_lee.md": ("sms_wmd.py", "--dataset", "pang_lee", "--render"),
+    "vec2vec_vs_umap.md": ("vec2vec_vs_umap.py", "--case", "report", "--results",
+                           "{dir}/vec2vec_vs_umap.json"),
 }
 
 

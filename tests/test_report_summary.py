@@ -87,8 +87,8 @@ def test_overview_shows_each_summary_as_a_table():
                         "FLOPs to target": [np.nan]})
     tables = _Tables(overview_html("offline", stages, card, pd.DataFrame(), cca)).tables
     assert len(tables) == 3  # scorecard, stages, FLOPs; no similarity part ran
-    assert tables[0] == [["paper", "reproduced", "differs", "not run"], ["B", "1", "1", "0"],
-                         ["A", "0", "0", "1"]]
+    assert tables[0] == [["paper", "reproduced", "differs", "ran on replica", "not computed",
+                          "not run"], ["B", "1", "1", "0", "0", "0"], ["A", "0", "0", "0", "0", "1"]]
     assert tables[1][2] == ["AppGrad CCA", "cca_appgrad", "3", "10.25"]
     assert tables[2][1][-1] == "–"  # a target never reached
 
@@ -98,5 +98,8 @@ def test_front_page_summary_is_text_only():
     card = pd.DataFrame({"paper": ["A", "A"], "verdict": ["reproduced", "not run"]})
     text = summary_rst({"cca": True, "embedding": False}, ["digits"], stages, card)
     assert "parts cca; datasets digits" in text and "took 14 s" in text
-    assert "1 reproduced, 0 differ, 1 not run" in text and "Overview_" in text
+    assert "published numbers:** 1 reproduced, 1 not run." in text and "Overview_" in text
+    replica = pd.DataFrame({"paper": "A", "verdict": ["ran on replica", "not computed"]})
+    assert "published numbers:** 1 ran on replica, 1 not computed." in summary_rst(
+        {"cca": True}, ["mnist"], stages, replica)
     assert "|" not in text and "+--" not in text  # no table beside the rule graph

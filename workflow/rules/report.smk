@@ -2,10 +2,9 @@
 # short text on the front page, its tables in the Overview result). Both read only tidy
 # result files, benchmark files and config/published/*.yaml.
 
-REPORT = config["report"]
+from lowdim.report.render import SCORECARD_FILES as SCORECARD_PAPERS, describe_data
 
-#: Scorecard files: paper (the `paper:` of config/published/*.yaml) -> file stem.
-SCORECARD_PAPERS = {"SMS-Nyström": "sms_nystrom", "Vec2vec": "vec2vec", "AppGrad CCA": "appgrad_cca"}
+REPORT = config["report"]
 
 
 rule report_scorecard:
@@ -29,8 +28,10 @@ rule report_scorecard:
     params:
         papers=SCORECARD_PAPERS,
         profile=config["profile"],
-        # a rehearsal's sweeps are smaller: score a setting not run at the nearest one
-        nearest_settings=config["profile"] == "rehearsal",
+        # a rehearsal runs replicas, in smaller sweeps: its entries read "ran on replica",
+        # each scored at the nearest setting run where the published one was not
+        replica=bool(config["resources"]["replica_manifest"]),
+        data=describe_data(config["datasets"], bool(config["resources"]["replica_manifest"])),
     log:
         "logs/report_scorecard/scorecard.log",
     conda:

@@ -134,7 +134,9 @@ class TunedSVM(ClassifierMixin, BaseEstimator):
         """
         grid = self._check_params()
         if y is None:
-            raise ArgumentValueError("`y` is required: one class label per row of `X`", "y")
+            raise ArgumentValueError(
+                f"{type(self).__name__} requires y to be passed, but the target y is None: "
+                "`y` holds one class label per row of `X`", "y")
         if hasattr(X, "shape") and len(X.shape) == 2:
             check_label_count(y, X.shape[0])
         with naming("X"):

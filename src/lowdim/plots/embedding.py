@@ -32,7 +32,8 @@ def timing_figure(timing: pd.DataFrame, profile: str = "", max_samples=None):
     timing : DataFrame
         Columns ``axis`` ("n_samples" or "n_features"), ``value``, ``method``,
         ``fit_seconds`` (wall seconds of the fit after the warm-up) and
-        ``compile_seconds`` (the job's one-off compilation, shown in the legend).
+        ``compile_seconds`` (the job's one-off compilation, shown in the legend);
+        ``n_jobs`` (threads of the fits), if present, is shown in the title.
     profile : str
         Shown in the title.
     max_samples : dict, optional
@@ -65,7 +66,10 @@ def timing_figure(timing: pd.DataFrame, profile: str = "", max_samples=None):
                   bbox_transform=offset_copy(ax.transAxes, fig, y=-0.5, units="inches"),
                   title="method (one-off compilation)", title_fontsize=6)
     fig.set_size_inches(fig.get_size_inches() + (0.0, 0.13 * len(set(timing["method"]))))
-    top = suptitle_fitted(fig, f"Vec2vec Figure 3, timing ({profile} profile)") if profile else 0.0
+    threads = sorted(set(timing["n_jobs"])) if "n_jobs" in timing else []
+    run = ", ".join(([f"{profile} profile"] if profile else [])
+                    + ([f"{'/'.join(map(str, threads))} thread(s)"] if threads else []))
+    top = suptitle_fitted(fig, f"Vec2vec Figure 3, timing ({run})") if run else 0.0
     fit_layout(fig, top=top)
     return fig
 

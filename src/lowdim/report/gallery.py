@@ -1,16 +1,12 @@
-"""The README gallery: key figures of a run and a 'what reproduces' section from its scorecard."""
+"""The README gallery: key figures of a run."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
-import pandas as pd
-
-from .render import verdict_counts
-
 __all__ = ["GALLERY", "SCREENSHOTS", "copy_figures", "gallery_section", "replace_section",
-           "reproduction_section", "screenshots"]
+           "screenshots"]
 
 #: (file under results/figures, caption) of the figures shown in the README.
 GALLERY = (
@@ -71,42 +67,21 @@ def screenshots(docs_dir) -> list[tuple[str, str]]:
     return [(name, caption) for name, caption in SCREENSHOTS if (Path(docs_dir) / name).exists()]
 
 
-def reproduction_section(card: pd.DataFrame, profile: str) -> str:
-    """Markdown: per paper, what reproduces, what differs and what did not run."""
-    lines = [f"### What reproduces and what does not (profile `{profile}`)", ""]
-    for paper, part in card.groupby("paper", sort=False):
-        counts = verdict_counts(part)
-        lines.append(f"**{paper}**: {counts['reproduced']} reproduced, {counts['differs']} "
-                     f"differ, {counts['not run']} not run in this profile.")
-        lines.append("")
-        for _, row in part[part["verdict"] != "not run"].iterrows():
-            mark = "✅" if row["verdict"] == "reproduced" else "❌"
-            # A claim's `published` is "less/greater than reference"; its reason holds both values.
-            is_claim = str(row["published"]).endswith(" than reference")
-            detail = row["reason"] if is_claim or pd.isna(row["published"]) else (
-                f"published {row['published']}, ours {row['reproduced']:.4g}")
-            lines.append(f"- {mark} {row['artifact']} — {row['setting']} ({detail})")
-        lines.append("")
-    return "\n".join(lines)
-
-
-def gallery_section(figures, card: pd.DataFrame | None, profile: str,
-                    docs_prefix="docs/gallery") -> str:
+def gallery_section(figures, profile: str, docs_prefix="docs/gallery") -> str:
     """The README block between the gallery markers."""
     lines = [START, "", f"Figures from the default `{profile}` run (regenerate with "
              "`python docs/update_gallery.py` after `snakemake --cores 2`).", ""]
     for name, caption in figures:
         lines += [f"![{caption}]({docs_prefix}/{name})", "", f"*{caption}*", ""]
-    if card is not None:
-        lines.append(reproduction_section(card, profile))
     lines.append(END)
     return "\n".join(lines)
 
 
-def replace_section(text: str, section: str) -> str:
-    """Put ``section`` between the markers of ``text`` (appended when there are none)."""
-    if START in text and END in text:
-        before, rest = text.split(START, 1)
-        _, after = rest.split(END, 1)
+def replace_section(text: str, section: str, start=START, end=END) -> str:
+    """Put ``section`` between the markers ``start`` and ``end`` of ``text`` (appended
+    when there are none)."""
+    if start in text and end in text:
+        before, rest = text.split(start, 1)
+        _, after = rest.split(end, 1)
         return before + section + after
     return text.rstrip("\n") + "\n\n" + section + "\n"

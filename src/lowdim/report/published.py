@@ -21,8 +21,10 @@ Each file covers one paper::
 
 ``where`` selects rows by equality; ``nearest: {column: value}`` then keeps the
 rows whose (numeric) column is closest to ``value`` (e.g. ``s/n`` near 0.1, where
-the fraction actually run is ``round(0.1 n) / n``). ``aggregate`` is ``mean``
-(default) or ``median`` over the selected rows.
+the fraction actually run is ``round(0.1 n) / n``), ``.inf`` the largest (e.g. the
+last iteration). The scorecard names a nearest value more than 10% from ``value``
+as scored instead of it. ``aggregate`` is ``mean`` (default) or ``median`` over the
+selected rows.
 
 A *claim* entry has no published number; it states a comparison the paper
 makes (``expect: less`` or ``greater``) between our value (``reproduced``) and a

@@ -11,8 +11,12 @@ from ..io import atomic_path
 from ..tables import write_table
 from .scorecard import VERDICTS
 
-__all__ = ["overview_html", "scorecard_display", "summary_rst", "verdict_counts",
-           "write_scorecards"]
+__all__ = ["SCORECARD_FILES", "describe_data", "overview_html", "scorecard_display",
+           "summary_rst", "verdict_counts", "write_scorecards"]
+
+#: Scorecard files: paper (the ``paper:`` of config/published/*.yaml) -> file stem.
+SCORECARD_FILES = {"SMS-Nyström": "sms_nystrom", "Vec2vec": "vec2vec",
+                   "AppGrad CCA": "appgrad_cca"}
 
 
 def _fmt(value, digits=4):
@@ -37,26 +41,58 @@ def scorecard_display(card: pd.DataFrame) -> pd.DataFrame:
     return shown
 
 
+def describe_data(datasets: dict, replica: bool = False) -> str:
+    """What data a run's numbers come from, for the scorecard captions.
+
+    Parameters
+    ----------
+    datasets : dict
+        The config's ``datasets`` (name -> options).
+    replica : bool, default=False
+        The downloads are format-exact replicas (a rehearsal), not the real files.
+
+    Returns
+    -------
+    str
+        ``real: the papers' datasets, downloaded (mnist, ...); offline stand-ins ...``.
+    """
+    from ..data import dataset_spec, declares_own_data
+
+    kinds = {"downloaded": [], "offline": [], "own": []}
+    for name, options in datasets.items():
+        kind = "own" if declares_own_data(options) else (
+            "offline" if dataset_spec(name, options).offline else "downloaded")
+        kinds[kind].append(name)
+    downloaded = ("replicas of the papers' datasets, not the real data" if replica else
+                  "real: the papers' datasets, downloaded")
+    parts = [f"{downloaded} ({', '.join(kinds['downloaded'])})" if kinds["downloaded"] else "",
+             f"offline stand-ins for the papers' datasets, shipped with the dependencies or "
+             f"synthetic ({', '.join(kinds['offline'])})" if kinds["offline"] else "",
+             f"your own data ({', '.join(kinds['own'])})" if kinds["own"] else ""]
+    return "; ".join(filter(None, parts)) or "none"
+
+
 def write_scorecards(card: pd.DataFrame, papers: dict, csv_paths: dict, md_paths: dict,
-                     profile: str) -> None:
-    """One table per paper (CSV with raw numbers, Markdown for reading)."""
+                     profile: str, data: str) -> None:
+    """One table per paper (CSV with raw numbers, Markdown for reading); the caption
+    names the profile, the data (:func:`describe_data`) and the verdict counts."""
     for paper, stem in papers.items():
         part = card[card["paper"] == paper].reset_index(drop=True)
-        counts = verdict_counts(part)
-        caption = (f"Scorecard, {paper} (profile {profile}): " +
-                   ", ".join(f"{n} {v}" for v, n in counts.items()))
+        counts = [f"{n} {v}" for v, n in verdict_counts(part).items() if n]
+        caption = (f"Scorecard, {paper} (profile {profile}; data: {data}): "
+                   f"{', '.join(counts) or 'no entries'}.")
         with atomic_path(csv_paths[stem]) as tmp:
             part.to_csv(tmp, index=False)
         write_table(scorecard_display(part), md_paths[stem], formats=("md",), caption=caption)
 
 
 def verdict_counts(card: pd.DataFrame) -> dict:
-    """``{verdict: count}`` in the order reproduced, differs, not run."""
+    """``{verdict: count}`` in the order of :data:`~lowdim.report.scorecard.VERDICTS`."""
     return {v: int((card["verdict"] == v).sum()) for v in VERDICTS}
 
 
 def _scorecard_counts(scorecard: pd.DataFrame) -> pd.DataFrame:
-    """paper, reproduced, differs, not run: one row per paper, in the scorecard's order."""
+    """paper and a count per verdict: one row per paper, in the scorecard's order."""
     return pd.DataFrame([{"paper": paper, **verdict_counts(part)}
                          for paper, part in scorecard.groupby("paper", sort=False)],
                         columns=["paper", *VERDICTS])
@@ -70,13 +106,12 @@ def summary_rst(parts, datasets, stages, scorecard) -> str:
     """
     ran = [name for name, on in parts.items() if on]
     total = stages["wall time (s)"].sum() if len(stages) else 0.0
-    counts = verdict_counts(scorecard)
+    counts = ", ".join(f"{n} {verdict}" for verdict, n in verdict_counts(scorecard).items() if n)
     lines = [f"**This run:** parts {', '.join(ran) or 'none'}; datasets "
              f"{', '.join(datasets) or 'none'}. "
              f"Its jobs took {total:,.0f} s in all (they may overlap).", ""]
     if len(scorecard):
-        lines += [f"**Against the published numbers:** {counts['reproduced']} reproduced, "
-                  f"{counts['differs']} differ, {counts['not run']} not run in this profile.", ""]
+        lines += [f"**Against the published numbers:** {counts}.", ""]
     lines += ["Time per stage, the scorecard per paper and the similarity evaluations and "
               "FLOPs saved are tables in Overview_; each paper's figures, tables and "
               "scorecard are in its own category.", ""]
@@ -130,8 +165,9 @@ def overview_html(profile, stages, scorecard, similarity, cca) -> str:
     """
     total = stages["wall time (s)"].sum() if len(stages) else 0.0
     sections = [
-        ("Scorecard", "Published numbers per paper: reproduced, differ, or not run in this "
-                      "profile (details under each paper's <em>Scorecard</em>).",
+        ("Scorecard", "Published numbers per paper, by verdict: reproduced, differs, ran on "
+                      "replica, not computed or not run in this profile (details under each "
+                      "paper's <em>Scorecard</em>).",
          _scorecard_counts(scorecard)),
         ("Time per stage", f"From Snakemake benchmark files: {total:,.0f} s of job time in "
                            "all; jobs may overlap.", stages),

@@ -7,7 +7,7 @@ import pandas as pd
 
 from ..plots.style import method_label
 
-__all__ = ["sweep_table"]
+__all__ = ["sweep_caption", "sweep_table"]
 
 
 def _cell(score: float, spread: float, digits: int) -> str:
@@ -15,6 +15,11 @@ def _cell(score: float, spread: float, digits: int) -> str:
         return "–"
     text = f"{score:.{digits}f}"
     return f"{text} ± {spread:.{digits}f}" if np.isfinite(spread) else text
+
+
+def sweep_caption(tidy: pd.DataFrame, caption: str) -> str:
+    """``caption`` followed by what a cell is: ``Cells: mean ± 2 sd over 4 folds.``"""
+    return f"{caption} Cells: {tidy['summary'].iloc[0]}."
 
 
 def sweep_table(tidy: pd.DataFrame, higher_is_better: bool = True,
