@@ -330,9 +330,7 @@ def main():
                         "times, alternating; each keeps its run of median fit time")
     parser.add_argument("--timeout", type=float, default=4 * 3600, help="seconds per method")
     parser.add_argument("--min-free-gib", type=float, help="free memory a case asks for at "
-                        "its start (default: the case's; 20 GiB for url and url_parser); one "
-                        "url method peaks at about 7 GiB (randomized CCA 16), the full-size parser at "
-                        "about 8 GiB (measured)")
+                        "its start (default: the case's; each method's peak is in the report)")
     parser.add_argument("--zoo-dense-gib", type=float, default=4.0,
                         help="largest dense copy of the views cca-zoo may get")
     parser.add_argument("--results", type=Path, default=HERE / "cca_scale.json")

@@ -33,6 +33,7 @@ ROOT = HERE.parent
 sys.path[:0] = [str(HERE), str(ROOT / "src")]  # this checkout's lowdim
 
 from _report import write_report  # noqa: E402
+from lowdim.io import atomic_path  # noqa: E402
 
 POINTS = HERE / "paper_resources_points.csv"
 JOBS = HERE / "paper_resources_jobs.csv"
@@ -100,7 +101,8 @@ def measure_grid(kinds=None, again=False) -> None:
         done = pd.concat([done, pd.DataFrame([row])], ignore_index=True)
         keys = [c for c in done.columns if c == "kind" or c.startswith("arg_")]
         done = done.drop_duplicates(keys, keep="last")
-        done.to_csv(POINTS, index=False)
+        with atomic_path(POINTS) as tmp:  # --points may copy it while this runs
+            done.to_csv(tmp, index=False)
 
 
 def grid_points(path=POINTS) -> pd.DataFrame:
@@ -160,8 +162,10 @@ def build(points: pd.DataFrame, jobs: pd.DataFrame, stored_measurements: dict) -
 
     config = paper_config()
     fits = model.fit_all(points, stored_measurements)
-    projection = model.project(jobs, fits, config, stored_measurements, model.base_mb(points))
-    sections = model.report_sections(points, fits, projection, model.memory_check(points))
+    memory = model.memory_models(points)
+    projection = model.project(jobs, fits, config, stored_measurements, memory)
+    sections = model.report_sections(points, fits, projection,
+                                     model.memory_check(points, memory))
     return fits, projection, sections
 
 

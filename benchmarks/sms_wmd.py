@@ -34,6 +34,9 @@ from lowdim.data.word_vectors import load_glove50
 from lowdim.similarity import WMDOracle, full_matrix, in_vocabulary_counts
 from lowdim.similarity.wmd import _import_ot
 
+#: SMS-Nyström's sample size as a share of the documents, s / n
+FRACTION = 0.1
+
 
 def documents(name, n, seed=0):
     """The first ``n`` usable documents of a text dataset, as bag-of-words rows."""
@@ -94,7 +97,7 @@ def main():
         return WMDOracle.from_bow(bow, vocab, glove, args.gamma, n_jobs=jobs)
 
     K, full_seconds = timed(full_matrix, oracle(args.jobs))
-    s = int(round(0.1 * n))
+    s = int(round(FRACTION * n))
     sms_oracle = oracle(args.jobs)
     approx, sms_seconds = timed(sms_nystrom, sms_oracle, s, random_state=0)
     error = relative_frobenius_error(approx, K)
@@ -135,12 +138,12 @@ def title(stored) -> str:
 
 def render(stored) -> list[str]:
     """The table of ``sms_wmd_<dataset>.md`` from the stored measurements."""
-    ev, sec, meta, pairs = stored["evaluations"], stored["seconds"], stored["meta"], stored["pairs"]
-    jobs = stored["jobs"]
-    evaluations = pd.DataFrame([{"comparison": "similarity evaluations: SMS-Nyström s/n = 0.1 "
-                                               "vs whole matrix", "ours": ev["sms"],
-                                 "peer": ev["whole"], "ratio (peer / ours)": ev["whole"] / ev["sms"]}])
-    rows = [("SMS-Nyström s/n = 0.1 vs the whole matrix", sec["sms"], sec["whole"]),
+    ev, sec, meta = stored["evaluations"], stored["seconds"], stored["meta"]
+    pairs, jobs = stored["pairs"], stored["jobs"]
+    evaluations = pd.DataFrame([{
+        "comparison": f"similarity evaluations: SMS-Nyström s/n = {FRACTION:g} vs whole matrix",
+        "ours": ev["sms"], "peer": ev["whole"], "ratio (peer / ours)": ev["whole"] / ev["sms"]}])
+    rows = [(f"SMS-Nyström s/n = {FRACTION:g} vs the whole matrix", sec["sms"], sec["whole"]),
             ("the pair block: oracle, 1 process vs plain ot.emd2 loop", sec["serial"],
              sec["plain"]),
             (f"the pair block: oracle, {jobs} process{'es' if jobs > 1 else ''} vs plain "
@@ -151,7 +154,7 @@ def render(stored) -> list[str]:
         {"measure": "documents n", "value": stored["n"]},
         {"measure": "distinct words per document", "value": stored["words_per_document"]},
         {"measure": "pairs in the throughput block", "value": pairs},
-        {"measure": "SMS-Nyström relative Frobenius error at s/n = 0.1",
+        {"measure": f"SMS-Nyström relative Frobenius error at s/n = {FRACTION:g}",
          "value": stored["relative_error"]},
         {"measure": "largest difference, oracle vs plain loop WMD",
          "value": stored["largest_difference"]},

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -223,9 +224,25 @@ def test_wmd_fit_recovers_a_fixed_cost_and_a_per_pair_cost():
     assert (1.5 + 2e-5 * work) / (c * work ** a) > 100
 
 
+def test_memory_model_covers_every_measured_peak_and_grows_with_the_arrays():
+    _, model = _paper_resources()
+    # spectrum points whose peak is 200 MB plus three copies of the n x n arrays it counts
+    n = np.array([500.0, 1000, 2000, 4000])
+    arrays = 3 * 8 * n ** 2 / 1e6
+    points = pd.DataFrame({"kind": "spectrum", "n": n, "max_rss_mb": 200 + 3 * arrays})
+    points.loc[1, "max_rss_mb"] += 40  # one noisy peak: the model must still cover it
+    memory = model.memory_models(points)["spectrum"]
+    assert 2.5 < memory.factor < 3.5
+    check = model.memory_check(points, memory={"spectrum": memory})
+    assert check["model / measured, min"].item() == pytest.approx(1.0)
+    assert memory.peak("spectrum", {"n": 20000}) > 3 * 3 * 8 * 20000 ** 2 / 1e6 * 0.8
+    # arrays that hardly change between points cannot show a slope: they count once
+    flat = pd.DataFrame({"kind": "wme", "n": 0.0, "max_rss_mb": [220.0, 233.0]})
+    assert model.memory_models(flat)["wme"] == model.Memory(233.0, 1.0)
+
+
 def test_paper_resources_report_is_what_the_stored_points_and_jobs_give():
     resources, _ = _paper_resources()
-    import pandas as pd
 
     from _report import generated_part
 
@@ -244,8 +261,6 @@ def test_paper_resources_report_is_what_the_stored_points_and_jobs_give():
 @pytest.mark.workflow
 def test_paper_resources_job_list_is_the_paper_profiles_dry_run():
     resources, _ = _paper_resources()
-    import pandas as pd
-
     stored = pd.read_csv(resources.JOBS)
     fresh = resources.dry_run()
     pd.testing.assert_frame_equal(fresh.reset_index(drop=True), stored, check_dtype=False)
