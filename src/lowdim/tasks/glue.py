@@ -108,7 +108,7 @@ def glue_matrix(sentences, model, n_jobs=1, **options):
     n_jobs : int
         Torch threads.
     **options
-        ``score``, ``label_index``, ``batch_size``, ``max_length`` of
+        ``score``, ``label_index``, ``batch_size``, ``max_length``, ``device`` of
         :class:`~lowdim.similarity.CrossEncoderOracle`.
 
     Returns

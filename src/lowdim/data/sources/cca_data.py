@@ -324,7 +324,7 @@ register(DatasetSpec(
                 "43,907 shots",
     source="Snoek et al. 2006 (Mediamill challenge), LIBSVM multilabel exp1",
     licence="research use; cite Snoek et al. 2006",
-    labelled=False, sizes=lambda o: {"p1": 120, "p2": 101}))
+    labelled=False, sizes=lambda o: {"n": 43907, "n_train": 30993, "p1": 120, "p2": 101}))
 
 register(DatasetSpec(
     name="mnist_halves", kind="two_view", parser=_mnist_halves, files=MNIST_FILES,
@@ -354,7 +354,9 @@ register(DatasetSpec(
         "eos": {"type": "boolean", "default": True,
                 "description": "add an <eos> token at the end of each sentence (line)"}},
     labelled=False,
-    sizes=lambda o: {"p1": o["vocab_size"], "p2": 2 * o["window"] * o["vocab_size"]}))
+    # tokens (rows), with <eos>: 929,589 in ptb.train.txt, 73,760 valid, 82,430 test
+    sizes=lambda o: {"n": 1085779, "n_train": 929589, "p1": o["vocab_size"],
+                     "p2": 2 * o["window"] * o["vocab_size"]}))
 
 register(DatasetSpec(
     name="url_reputation", kind="two_view", parser=_url_reputation,

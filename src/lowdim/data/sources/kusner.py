@@ -32,7 +32,7 @@ from ..parsing import FormatError, load_mat, require_variables
 from ..prepared import Dataset
 from ..registry import DatasetSpec, RemoteFile, register
 
-__all__ = ["KUSNER_CORPORA", "parse_kusner"]
+__all__ = ["KUSNER_CORPORA", "KUSNER_TABLE", "parse_kusner"]
 
 _DROPBOX = "https://www.dropbox.com/sh/nf532hddgdt68ix"
 #: Registry name -> (file name, Dropbox id, description, documents as published).
@@ -56,6 +56,14 @@ KUSNER_CORPORA = {
                    "20 Newsgroups (at most 500 words per post), 20 classes, 18,829 documents, "
                    "fixed split"),
 }
+
+
+#: registry name -> (documents, mean distinct words per document, train/test splits) as
+#: Kusner et al. (2015) describe the corpora (their Table 1; five random splits or one fixed)
+KUSNER_TABLE = {"wmd_bbcsport": (737, 117.0, 5), "wmd_twitter": (3108, 9.9, 5),
+                "wmd_recipe": (4370, 48.5, 5), "wmd_classic": (7093, 38.6, 5),
+                "wmd_amazon": (8000, 45.0, 5), "wmd_ohsumed": (9152, 59.2, 1),
+                "wmd_r8": (7674, 22.6, 1), "wmd_20news": (18829, 72.0, 1)}
 
 
 def _cells(mat, name) -> list:
@@ -223,4 +231,5 @@ for _name, (_filename, _dropbox_id, _description) in KUSNER_CORPORA.items():
         description=_description,
         source=f"Kusner et al. 2015 (github.com/mkusner/wmd), {_filename}",
         licence="research use; derived from the original corpora (see Kusner et al. 2015); "
-                "word2vec vectors Apache-2.0"))
+                "word2vec vectors Apache-2.0",
+        sizes=lambda o, n=KUSNER_TABLE[_name][0]: {"n": n}))
