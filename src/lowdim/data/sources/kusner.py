@@ -59,7 +59,7 @@ KUSNER_CORPORA = {
 
 
 #: registry name -> (documents, mean distinct words per document, train/test splits) as
-#: Kusner et al. (2015) describe the corpora (their Table 1; five random splits or one fixed)
+#: Kusner et al. (2015) describe the corpora (their Table 1; five random splits or one fixed).
 KUSNER_TABLE = {"wmd_bbcsport": (737, 117.0, 5), "wmd_twitter": (3108, 9.9, 5),
                 "wmd_recipe": (4370, 48.5, 5), "wmd_classic": (7093, 38.6, 5),
                 "wmd_amazon": (8000, 45.0, 5), "wmd_ohsumed": (9152, 59.2, 1),
