@@ -1,2 +1,0 @@
-FILE = 'src/lowdim/data/replicas/ecbplus.py'
-EXAMPLES = {'write_ecbplus': '>>> import tempfile\n>>> from pathlib import Path\n>>> import numpy as np\n>>> from lowdim.data import get_spec\n>>> from lowdim.data.replicas import write_ecbplus\n>>> files, truth = write_ecbplus(Path(tempfile.mkdtemp()), np.random.default_rng(0))\n>>> sorted(files)\n>>> data = get_spec("ecbplus").prepare(files)  # the real parser reads the replica\n>>> data.kind, data.n\n'}

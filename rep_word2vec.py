@@ -1,2 +1,0 @@
-FILE = 'src/lowdim/data/replicas/word2vec.py'
-EXAMPLES = {}
