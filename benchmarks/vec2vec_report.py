@@ -17,7 +17,8 @@ def _context(entry):
             "shared, and seconds are longer than on an idle machine; the ratios compare "
             "methods run alternately in one process)"
             + (f"; co-occurrence solver at {c['updates_per_node']:,} updates per node."
-               if "updates_per_node" in c else "."))
+               if "updates_per_node" in c else ".")
+            + (f" {c['note']}" if c.get("note") else ""))
 
 
 def _peer_frame(results):
