@@ -267,7 +267,8 @@ def test_paper_resources_job_list_is_the_paper_profiles_dry_run():
 
 
 #: Benchmark reports whose numbers README's "Speed and memory" table quotes
-QUOTED = ("sms_wmd_", "cca_appgrad", "kernel_cca", "cca_scale", "paper_resources")
+QUOTED = ("sms_wmd_", "cca_appgrad", "kernel_cca", "cca_scale", "paper_resources",
+          "vec2vec_vs_umap")
 
 
 def test_readme_quotes_the_benchmark_tables():
