@@ -19,12 +19,19 @@ as in the paper; dense and scipy.sparse views are accepted, and sparse views
 are never densified.
 """
 
-from .appgrad import AppGradCCA
-from .exact import ExactCCA
-from .heuristics import DWCCA, NWCCA, PCACCA
-from .kernel import KernelCCA, exact_kernel_cca
-from .metrics import canonical_correlations, pcc, tcc
-from .randomized import RandomizedCCA
+from .._lazy import lazy_exports
+
+# Submodule of each public name, loaded on first use (lowdim._lazy): the workflow's
+# start-up reads `lowdim.cca.methods` and must not import scikit-learn for it.
+_EXPORTS = {
+    "appgrad": ["AppGradCCA"],
+    "exact": ["ExactCCA"],
+    "heuristics": ["DWCCA", "NWCCA", "PCACCA"],
+    "kernel": ["KernelCCA", "exact_kernel_cca"],
+    "metrics": ["canonical_correlations", "pcc", "tcc"],
+    "randomized": ["RandomizedCCA"],
+}
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 __all__ = ["AppGradCCA", "ExactCCA", "NWCCA", "DWCCA", "PCACCA", "RandomizedCCA",
            "canonical_correlations", "tcc", "pcc", "KernelCCA", "exact_kernel_cca"]

@@ -8,6 +8,7 @@ measurement, with the method, the setting, FLOPs, seconds and TCC in-sample
 
 from __future__ import annotations
 
+import importlib
 import time
 from dataclasses import dataclass
 
@@ -15,15 +16,23 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .appgrad import AppGradCCA, checkpoint_iterations
-from .exact import ExactCCA
-from .heuristics import DWCCA, NWCCA, PCACCA
-
+# The estimators (and scikit-learn with them) load on first use: the tidy and table jobs
+# that read add_pcc and table_datasets from here start without them.
 __all__ = ["Views", "training_views", "load_views", "dataset_stats", "checkpoint_iterations", "run_exact",
            "run_appgrad", "run_heuristic", "add_pcc", "table_datasets", "HEURISTICS"]
 
-#: heuristic method name -> estimator class (Figure 2)
-HEURISTICS = {"nw_cca": NWCCA, "dw_cca": DWCCA, "pca_cca": PCACCA}
+#: heuristic method name -> name of its estimator class in lowdim.cca.heuristics (Figure 2)
+_HEURISTIC_CLASSES = {"nw_cca": "NWCCA", "dw_cca": "DWCCA", "pca_cca": "PCACCA"}
+
+
+def __getattr__(name):
+    # HEURISTICS: heuristic method name -> estimator class (Figure 2).
+    if name == "HEURISTICS":
+        module = importlib.import_module(".heuristics", __package__)
+        return {method: getattr(module, cls) for method, cls in _HEURISTIC_CLASSES.items()}
+    if name == "checkpoint_iterations":
+        return importlib.import_module(".appgrad", __package__).checkpoint_iterations
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -132,6 +141,8 @@ def run_exact(views: Views, *, n_components: int, reg: float, method: str = "aut
     row : dict
         method, n_components, reg, flops, seconds, tcc_in, tcc_out.
     """
+    from .exact import ExactCCA
+
     start = time.perf_counter()
     est = ExactCCA(n_components, reg=reg, method=method).fit(views.X, views.Y)
     seconds = time.perf_counter() - start
@@ -154,6 +165,8 @@ def run_appgrad(views: Views, *, method: str, n_components: int, reg: float, ste
         formula), flops_performed, seconds, tcc_in, tcc_out, step_size_x,
         step_size_y, solver.
     """
+    from .appgrad import AppGradCCA
+
     if method not in ("appgrad", "sappgrad"):
         raise ValueError(f"`method` must be 'appgrad' or 'sappgrad', got {method!r}")
     est = AppGradCCA(n_components, reg=reg, step_size=step_size, max_iter=max_iter, tol=0,
@@ -173,13 +186,15 @@ def run_heuristic(views: Views, *, method: str, n_components: int, reg: float,
                   n_pca_components: int = 100, oversample: int = 10, n_iter: int = 4,
                   seed: int = 0) -> dict:
     """One of NW-CCA, DW-CCA, PCA-CCA (Figure 2): a single (FLOPs, TCC) point."""
-    if method not in HEURISTICS:
-        raise ValueError(f"`method` must be one of {sorted(HEURISTICS)}, got {method!r}")
+    if method not in _HEURISTIC_CLASSES:
+        raise ValueError(f"`method` must be one of {sorted(_HEURISTIC_CLASSES)}, got {method!r}")
     kw = dict(reg=reg, oversample=oversample, n_iter=n_iter, random_state=seed)
     if method == "pca_cca":
         kw["n_pca_components"] = n_pca_components
+    from . import heuristics
+
     start = time.perf_counter()
-    est = HEURISTICS[method](n_components, **kw).fit(views.X, views.Y)
+    est = getattr(heuristics, _HEURISTIC_CLASSES[method])(n_components, **kw).fit(views.X, views.Y)
     seconds = time.perf_counter() - start
     return {"method": method, "setting": f"m={n_pca_components}" if method == "pca_cca" else "",
             "flops": est.flops_, "seconds": seconds, "tcc_in": _tcc(est, views.X, views.Y),

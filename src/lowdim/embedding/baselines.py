@@ -18,6 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy import linalg
 
+from .._numba_cache import cache_jit_functions
 from ._base import EmbeddingEstimator
 from ._validation import (check_embedding_input, check_float, check_n_components,
                           check_n_neighbors)
@@ -225,6 +226,7 @@ class UMAPEmbedding(_LibraryEmbedding):
     def _make_estimator(self, X):
         from umap import UMAP
 
+        cache_jit_functions("umap", "pynndescent")
         check_float(self.min_dist, "min_dist", min_val=0.0)
         if not isinstance(self.metric, str) and not callable(self.metric):
             raise TypeError(f"`metric` must be a metric name or a function, got {self.metric!r}")
