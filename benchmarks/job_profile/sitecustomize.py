@@ -9,7 +9,9 @@ JSON record there when it exits:
 - ``startup_cpu_s``: CPU of the process before this module ran (interpreter start-up);
 - ``import_cpu_s``: CPU of the main thread inside outermost imports (``import x`` and
   ``importlib.import_module`` both end in ``importlib._bootstrap._find_and_load``), per
-  top-level package in ``imports``; numba work done during an import is not counted here;
+  top-level package imported in ``imports``, and per package whose modules' own code ran
+  (the imports they made left out) in ``import_own``; numba work done during an import is
+  not counted here;
 - ``numba_cpu_s``: CPU of the thread holding numba's compiler lock, outermost acquisitions
   only: compiling, and loading or saving numba's on-disk cache;
 - ``total_cpu_s``: user + system CPU of the whole process (all threads) at exit, and
@@ -38,29 +40,28 @@ if _DIR:
     _MAIN = _thread.get_ident()
     _STARTUP = _cpu()
     _imports = {}  # top-level package -> CPU s of the main thread in its outermost imports
+    _own = {}  # top-level package -> CPU s of its own modules' code, nested imports excluded
     _numba = {"cpu_s": 0.0, "depth": {}, "start": {}, "in_import": 0.0}
-    _depth = [0]
+    _children = []  # per import under way (main thread): CPU s of the imports it made
     _original = _bootstrap._find_and_load
 
     def _find_and_load(name, import_):
-        if _thread.get_ident() != _MAIN or _depth[0]:
-            _depth[0] += _thread.get_ident() == _MAIN
-            try:
-                return _original(name, import_)
-            finally:
-                _depth[0] -= _thread.get_ident() == _MAIN
-                if name == "numba.core.event":
-                    _listen_to_numba()
-        _depth[0] = 1
+        if _thread.get_ident() != _MAIN:
+            return _original(name, import_)
         start, numba_before = time.thread_time(), _numba["cpu_s"]
+        _children.append(0.0)
         try:
             return _original(name, import_)
         finally:
-            _depth[0] = 0
-            spent = time.thread_time() - start - (_numba["cpu_s"] - numba_before)
-            _numba["in_import"] += _numba["cpu_s"] - numba_before
+            numba = _numba["cpu_s"] - numba_before
+            spent = time.thread_time() - start - numba
             top = name.partition(".")[0]
-            _imports[top] = _imports.get(top, 0.0) + spent
+            _own[top] = _own.get(top, 0.0) + spent - _children.pop()
+            if _children:
+                _children[-1] += spent
+            else:
+                _imports[top] = _imports.get(top, 0.0) + spent
+                _numba["in_import"] += numba
             if name == "numba.core.event":
                 _listen_to_numba()
 
@@ -101,7 +102,7 @@ if _DIR:
         record = {
             "pid": os.getpid(), "ppid": os.getppid(), "argv": sys.argv[:3],
             "job": _job(), "startup_cpu_s": _STARTUP,
-            "import_cpu_s": sum(_imports.values()), "imports": _imports,
+            "import_cpu_s": sum(_imports.values()), "imports": _imports, "import_own": _own,
             "numba_cpu_s": _numba["cpu_s"], "numba_in_import_cpu_s": _numba["in_import"],
             "total_cpu_s": _cpu(), "children_cpu_s": _cpu(resource.RUSAGE_CHILDREN),
         }
