@@ -36,7 +36,6 @@ include: "workflow/rules/cca.smk"
 include: "workflow/rules/kernel_cca.smk"
 include: "workflow/rules/sweeps.smk"
 include: "workflow/rules/report.smk"
-include: "workflow/rules/cluster.smk"
 
 
 rule all:

@@ -20,6 +20,8 @@ from lowdim.cca.exact import exact_cca_from_grams
 from lowdim.cca.metrics import canonical_correlations
 from lowdim.memory import current_rss, peak_rss, reset_peak_rss
 
+from cca_scale_report import PCA_RUN
+
 __all__ = ["run_method", "load_views", "save_views"]
 
 
@@ -185,8 +187,8 @@ def run_method(views, case, method):
         out = _one_shot(views, case, NWCCA)
     elif method == "dw_cca":
         out = _one_shot(views, case, DWCCA)
-    elif method.startswith("pca_cca-m"):
-        out = _one_shot(views, case, PCACCA, n_pca_components=int(method.split("-m")[1]))
+    elif PCA_RUN.fullmatch(method):
+        out = _one_shot(views, case, PCACCA, n_pca_components=int(PCA_RUN.fullmatch(method)[1]))
     else:
         raise ValueError(f"unknown method {method!r}")
     out.update(peak_rss=peak_rss(), rss_before=before)

@@ -27,9 +27,14 @@ def _appgrad_trace(results, method):
     return longer["trace"] if longer else results.get(method, {}).get("trace")
 
 
+#: A PCA-CCA run's name in the results (``pca_cca-m100``), with its m.
+PCA_RUN = re.compile(r"pca_cca-m(\d+)")
+
+
 def label(method):
-    if method.startswith("pca_cca-m"):
-        return f"PCA-CCA (m = {method.split('-m')[1]})"
+    pca = PCA_RUN.fullmatch(method)
+    if pca:
+        return f"PCA-CCA (m = {pca[1]})"
     return LABELS.get(method, method)
 
 

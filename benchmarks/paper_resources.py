@@ -290,6 +290,8 @@ GB = 1024.0  # MB
 
 def _paper_jobs(config: dict) -> list[dict]:
     """The heavy jobs of the paper profile: kind, job name, threads and the work counts."""
+    from lowdim.settings import cca_settings
+
     jobs = []
     for m in config["similarity"]["matrices"]:
         if m["kind"] == "wmd":
@@ -349,9 +351,8 @@ def _paper_jobs(config: dict) -> list[dict]:
                          "scale_n": timing["n_samples_at"] / 1000})
     cca = config["cca"]
     url = config["datasets"]["url_reputation"]["n_rows"]
-    over = cca["overrides"].get("url_reputation", {})
-    for method, iters in (("appgrad", over.get("appgrad_max_iter", cca["appgrad"]["max_iter"])),
-                          ("sappgrad", over.get("sappgrad_max_iter", cca["sappgrad"]["max_iter"]))):
+    for method in ("appgrad", "sappgrad"):
+        iters = cca_settings(config, "url_reputation", method)["max_iter"][0]
         jobs.append({"kind": f"appgrad:{method}", "job": f"cca_appgrad/url_reputation/{method}",
                      "threads": cca["threads"], "nnz": url * 116.0, "p": 3.2e6,
                      "iterations": iters, "n": url})
@@ -553,7 +554,10 @@ def main():
     print(table.to_string(index=False))
     import yaml
 
-    config = yaml.safe_load((HERE.parent / "config" / "paper.yaml").read_text())
+    from lowdim.config import validate_config
+
+    config = validate_config(yaml.safe_load((HERE.parent / "config" / "paper.yaml").read_text()),
+                             HERE.parent / "workflow" / "schemas" / "config.schema.yaml")
     jobs = project(table, config)
     jobs.to_csv(PROJECTION, index=False)
     MARKDOWN.write_text(markdown(points, table, jobs))

@@ -97,7 +97,8 @@ def _add(tar, name, data):
 
 
 def _stacked(archive):
-    """The former parser: every day as returned by scikit-learn, stacked, then sliced by column."""
+    """The peer of the library's parser, written the direct way: every day as scikit-learn
+    returns it (int64 CSR), all days stacked, then sliced by column."""
     import re
 
     from sklearn.datasets import load_svmlight_file
@@ -180,7 +181,7 @@ def parser_memory(full: bool, quick: bool = False, fraction: float | None = None
         f"{DAYS} day files, {rows:,} rows × {columns:,} columns ({scale:g} of the real data's "
         f"{'rows' if fraction else 'size'}), archive {size / 2**30:.2f} GiB written in {written:.0f} s. `streamed`: the "
         f"library's parser (days kept as int32 CSR, views filled day by day); `stacked`: the "
-        f"former one (scikit-learn's int64 CSR per day, all days stacked, then both column "
+        f"direct way (scikit-learn's int64 CSR per day, all days stacked, then both column "
         f"subsets sliced). Each in its own process; peak RSS is the process's high-water mark "
         f"(VmHWM), the interpreter and libraries included. Run {time.strftime('%Y-%m-%d %H:%M')}, "
         f"load average {os.getloadavg()[0]:.1f}.")}

@@ -1,10 +1,13 @@
-"""Regenerate the README gallery from a finished run.
+"""Regenerate the README gallery and scorecard section from a finished run.
 
     snakemake --cores 2 && python docs/update_gallery.py [--results results]
 
-Copies the key figures to docs/gallery/ and rewrites the README block between
-the gallery markers, including the 'what reproduces' section generated from
-results/tables/report/scorecard.csv.
+Copies the key figures to docs/gallery/ and rewrites the README block between the
+gallery markers: the figures and the report screenshots that
+`LOWDIM_UPDATE_GALLERY=1 pytest tests/test_report_browser.py` saves there. Rewrites
+the scorecard section (between its own markers) from
+results/tables/report/scorecard.csv; it holds no measured number
+(``lowdim.report.readme``), and tests/test_workflow.py checks it against the tiny run.
 """
 
 import argparse
@@ -13,7 +16,8 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from lowdim.report.gallery import copy_figures, gallery_section, replace_section
+from lowdim.report import readme
+from lowdim.report.gallery import copy_figures, gallery_section, replace_section, screenshots
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -23,13 +27,16 @@ def main():
     parser.add_argument("--results", default=ROOT / "results", type=Path)
     parser.add_argument("--readme", default=ROOT / "README.md", type=Path)
     args = parser.parse_args()
-    figures = copy_figures(args.results, ROOT / "docs" / "gallery")
-    scorecard = args.results / "tables" / "report" / "scorecard.csv"
-    card = pd.read_csv(scorecard) if scorecard.exists() else None
+    docs = ROOT / "docs" / "gallery"
+    figures = copy_figures(args.results, docs) + screenshots(docs)
     profile = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["profile"]
-    section = gallery_section(figures, card, profile)
-    args.readme.write_text(replace_section(args.readme.read_text(), section))
-    print(f"gallery: {len(figures)} figures, scorecard {'found' if card is not None else 'missing'}")
+    text = replace_section(args.readme.read_text(), gallery_section(figures, profile))
+    scorecard = args.results / "tables" / "report" / "scorecard.csv"
+    if scorecard.exists():
+        text = replace_section(text, readme.scorecard_section(pd.read_csv(scorecard)),
+                               readme.START, readme.END)
+    args.readme.write_text(text)
+    print(f"gallery: {len(figures)} figures, scorecard {'found' if scorecard.exists() else 'missing'}")
 
 
 if __name__ == "__main__":

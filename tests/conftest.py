@@ -3,7 +3,7 @@
 import pytest
 
 from fixtures.http_server import LocalHTTPServer, RefusedAddress
-from fixtures.workflow import ROOT, TINY, BackgroundRun
+from fixtures.workflow import ROOT, TINY, BackgroundRun, snakemake
 
 #: The session's long workflow runs: fixture name -> (directory name, config file).
 #: Each starts as soon as the session's first test does, if a selected test uses it, so
@@ -68,3 +68,10 @@ def tiny_run(_long_runs):
 def rehearsal_run(_long_runs):
     """Working directory of one local run of config/rehearsal.yaml (replicas, offline)."""
     return _finished(_long_runs, "rehearsal_run")
+
+
+@pytest.fixture(scope="session")
+def tiny_report(tiny_run):
+    """``results/report.html`` of the tiny run (``snakemake --report``), built once."""
+    snakemake(tiny_run, "--report", "results/report.html")
+    return tiny_run / "results" / "report.html"

@@ -4,8 +4,9 @@ One table, :data:`CASES`: for each callable, every argument under test with a
 good value and the bad values hypothesis draws for it (wrong types, NaN and
 inf, empty, wrong shapes, out of range). Each test calls the callable with one
 argument bad and the others good, and asserts a ValueError or TypeError whose
-message names that argument. A new estimator is one more ``case(...)`` line; a
-new parameter of an existing one is one more keyword in its line.
+message names that argument and that is about it (``lowdim._validation.arguments_of``,
+which a workflow job maps to a config key). A new estimator is one more ``case(...)``
+line; a new parameter of an existing one is one more keyword in its line.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lowdim._validation import arguments_of
 from lowdim.approx import (lambda_min, nystrom, optimal, pinv,
                            pinv_symmetric, relative_frobenius_error, shifted_nystrom_exact,
                            sicur, sms_nystrom, stacur)
@@ -27,11 +29,15 @@ from lowdim.approx.cur import STACUR_ROWS
 from lowdim.approx.features import eigen_feature_map, feature_map, sicur_feature_map
 from lowdim.approx.wme import random_documents, wme_features
 from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, KernelCCA, RandomizedCCA
+from lowdim.cca._linalg import NORMALIZATIONS
+from lowdim.cca.appgrad import STOCHASTIC_SOLVERS
 from lowdim.cca.kernel import APPROXIMATIONS, SOLVERS
+from lowdim.cca.methods import EXACT_METHODS
 from lowdim.similarity.kernel import KERNELS
 from lowdim.embedding import (ClassicalMDS, IsomapEmbedding, LaplacianEigenmaps, LLEEmbedding,
                               MDSEmbedding, PCAEmbedding, UMAPEmbedding, Vec2Vec)
 from lowdim.embedding.cooccurrence import cooccurrence_sgns, window_cooccurrences
+from lowdim.embedding.graph import KNN_MODES
 from lowdim.embedding.vec2vec import SOLVERS as VEC2VEC_SOLVERS
 from lowdim.evaluate.svm import TunedSVM
 from lowdim.similarity import DenseOracle, PairwiseMLP
@@ -175,7 +181,7 @@ _CCA = dict(X=matrix(X_CCA), Y=second_view(Y_CCA), n_components=count(2, below=5
 _HEURISTIC = dict(_CCA, oversample=count(5, minimum=0), n_iter=count(2, minimum=0))
 _APPGRAD = dict(_CCA, step_size=step("auto"), max_iter=count(5), tol=real(1e-6, minimum=0.0),
                 precompute=choice("auto", ("auto", True, False)), checkpoints=iterations(None),
-                normalization=choice("paper", ("paper", "authors")))
+                normalization=choice("paper", NORMALIZATIONS))
 _ORACLE = dict(oracle=matrix(K, square=True), s=count(5, below=20),
                rtol=real(None, minimum=0.0, none_ok=True))
 
@@ -213,7 +219,7 @@ CASES = [
     case("Vec2Vec", fit(Vec2Vec), **_EMBED, topk=count(3, below=N),
          walks_per_node=count(2), walk_length=count(5, minimum=2), window=count(3),
          epochs=count(1), negative=count(2), sample=real(1e-3, minimum=0.0),
-         knn=choice("exact", ("auto", "exact", "approximate")),
+         knn=choice("exact", KNN_MODES),
          solver=choice("gensim", VEC2VEC_SOLVERS),
          alpha=real(None, minimum=0.0, bounds_ok=False, none_ok=True), n_jobs=threads()),
     case("Vec2Vec co-occurrence", fit(Vec2Vec), **_EMBED, solver=("cooccurrence", st.nothing()),
@@ -241,13 +247,13 @@ CASES = [
     case("UMAPEmbedding", fit(UMAPEmbedding), heavy=True, **_EMBED,
          n_neighbors=count(5, below=N), min_dist=real(0.1, minimum=0.0)),
     case("ExactCCA", fit(ExactCCA, ("X", "Y")), **_CCA,
-         method=choice("auto", ("auto", "cholesky", "eigh", "qr"))),
+         method=choice("auto", EXACT_METHODS)),
     case("AppGradCCA", fit(AppGradCCA, ("X", "Y")), **_APPGRAD,
          normalization_size=(None, st.one_of(st.integers(), st.text(max_size=3)))),
     case("AppGradCCA stochastic", fit(AppGradCCA, ("X", "Y")), **_APPGRAD,
          batch_size=count(10, below=41),
          normalization_size=count(20, minimum=2, below=41, none_ok=True),
-         stochastic_solver=choice("lazy", ("lazy", "dense"))),
+         stochastic_solver=choice("lazy", tuple(STOCHASTIC_SOLVERS))),
     # its features have n_landmarks (10) columns, not p: n_components up to 10 can be valid
     case("KernelCCA", fit(KernelCCA, ("X", "Y")), **{**_CCA, "n_components": count(2, below=11)},
          kernel=choice("rbf", tuple(KERNELS)), n_landmarks=count(10),  # s >= n uses every row (documented)
@@ -302,6 +308,9 @@ def test_bad_value_is_refused_by_name(c, argument, data):
             c["call"](**kwargs)
     assert _names(str(info.value), argument), \
         f"{c['name']}({argument}={bad!r}) raised {info.value!r}, which does not name {argument!r}"
+    # ... and says so in `argument`, which a workflow job maps to its config key
+    assert argument in arguments_of(info.value), \
+        f"{c['name']}({argument}={bad!r}) raised {info.value!r} about {arguments_of(info.value)}"
 
 
 # -- the inputs users tried (issue 13) --------------------------------------------------------

@@ -100,3 +100,38 @@ def test_kernel_cca_benchmark_writes_its_ratios(tmp_path):
         assert line in text, text
     # Exact kernel CCA's evaluations are counted, not estimated: n (n + 1) / 2 + q n per view.
     assert f"{2 * (2000 * 2001 // 2 + 200 * 2000):,} (counted)" in text
+
+
+def test_vec2vec_benchmark_writes_its_tables_from_its_measurements(tmp_path):
+    results, report = tmp_path / "v.json", tmp_path / "v.md"
+    _run("vec2vec_vs_umap.py", "--case", "peers", "--quick", "--dims", "2,10", "--repeats", "2",
+         "--skip", "pacmap,trimap,pymde", "--results", str(results), "--out", str(report),
+         cwd=tmp_path)
+    text = report.read_text()
+    rows = re.findall(r"^\| images \|\s+600 \|\s+1 \|\s+(\d+) \| (\S[^|]*?)\s+\|"
+                      r"\s+([\d.]+) \|\s+2 \|", text, re.MULTILINE)
+    assert {(d, m) for d, m, _ in rows} == {(d, m) for d in ("2", "10") for m in
+                                             ("umap", "vec2vec (co-occurrence)")} | {
+        ("2", "opentsne")}  # two repeats each; openTSNE only at d = 2 ...
+    assert re.search(r"\|\s+10 \| opentsne\s+\| openTSNE's FFT", text)  # ... n/a, with why, at 10
+    # the .md is rebuilt from the stored measurements alone, keeping the hand-written part
+    marker = "<!-- interpretation: written by hand, kept when the benchmark rewrites this file -->"
+    report.write_text(text.replace(marker, marker + "\n\nRead by hand."))
+    _run("vec2vec_vs_umap.py", "--case", "report", "--results", str(results), "--out",
+         str(report), cwd=tmp_path)
+    rebuilt = report.read_text()
+    assert "Read by hand." in rebuilt and rebuilt.split("-->")[-1] == text.split("-->")[-1]
+
+
+def test_committed_vec2vec_report_is_what_its_measurements_give(tmp_path):
+    sys.path[:0] = [str(ROOT / "benchmarks")]
+    try:
+        import vec2vec_report
+        from _report import generated_part, read_json
+    finally:
+        del sys.path[0]
+    committed = ROOT / "benchmarks" / "vec2vec_vs_umap.md"
+    copy = tmp_path / "v.md"
+    copy.write_text(committed.read_text())
+    generated = vec2vec_report.write(read_json(ROOT / "benchmarks" / "vec2vec_vs_umap.json"), copy)
+    assert generated == generated_part(committed)

@@ -5,9 +5,9 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 
-from lowdim.cca.experiments import (Views, add_pcc, checkpoint_iterations, dataset_stats,
-                                    run_appgrad, run_exact, run_heuristic, table_datasets,
-                                    training_views)
+from lowdim.cca.experiments import (TCC_COLUMNS, Views, add_pcc, checkpoint_iterations,
+                                    dataset_stats, run_appgrad, run_exact, run_heuristic,
+                                    table_datasets, tcc_points, training_views)
 from lowdim.data import Dataset, get_spec
 from lowdim.data.sources.word_context import ptb_style_tokens
 from fixtures.cca_data import planted_views
@@ -93,14 +93,21 @@ def test_runs_produce_consistent_tidy_rows():
     stochastic = run_appgrad(views, method="sappgrad", n_components=2, reg=0.0,
                              step_size="auto", max_iter=50, checkpoints=[50], batch_size=20)
     assert stochastic["solver"].iloc[0] == "stochastic" and stochastic["tcc_out"].notna().all()
+    rows = []
     for method in ("nw_cca", "dw_cca", "pca_cca"):
         row = run_heuristic(views, method=method, n_components=2, reg=0.0, n_pca_components=4)
         assert 0 < row["tcc_in"] <= exact["tcc_in"] + 1e-9 and row["flops"] > 0
+        rows.append(pd.DataFrame([{"dataset": "toy", **row}]))
+    points = tcc_points([stochastic.assign(dataset="toy")], rows)
+    assert list(points.columns) == TCC_COLUMNS and len(points) == len(stochastic) + 3
+    assert points["setting"].tolist() == [""] * len(stochastic) + ["", "", "m=4"]
+    assert points["iteration"].iloc[-3:].isna().all()  # a heuristic is one point
+    np.testing.assert_allclose(points["log_flops"], np.log(points["flops"]))
 
 
 def test_unknown_methods_are_rejected():
     views = Views(np.eye(3), np.eye(3))
-    with pytest.raises(ValueError, match="`method` must be 'appgrad' or 'sappgrad'"):
+    with pytest.raises(ValueError, match=r"`method` must be one of \['appgrad', 'sappgrad'\]"):
         run_appgrad(views, method="sgd", n_components=1, reg=0, step_size="auto", max_iter=1,
                     checkpoints=[1])
     with pytest.raises(ValueError, match="`method` must be one of"):

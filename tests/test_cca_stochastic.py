@@ -66,6 +66,38 @@ def test_estimator_gives_the_same_fit_with_either_solver():
     assert lazy.step_size_ == dense.step_size_
 
 
+@pytest.mark.parametrize("eta_reg", [1.0, 1.0 - 1e-9, 2.0],
+                         ids=["shrink-0", "shrink-1e-9", "shrink-minus-1"])
+def test_lazy_solver_follows_the_dense_one_when_the_ridge_shrink_vanishes(eta_reg):
+    """With ηλ = 1 the shrink 1 − ηλ is zero: the lazy scalar c cannot hold it (a step
+    divides by c), so the solver folds it into T and G; the iterates stay the dense ones."""
+    X, Y = check_views(*sparse_views(2000, 300, 200, nnz_per_row=5, k=5, random_state=1))
+    eta = 0.2
+    lazy, fast = _drive(StochasticSolver, X, Y, 100, reg=eta_reg / eta, eta=eta)
+    dense, slow = _drive(DenseStochasticSolver, X, Y, 100, reg=eta_reg / eta, eta=eta)
+    for a, b in zip(fast, slow):
+        for u, v in zip(a, b):
+            np.testing.assert_allclose(u, v, rtol=1e-9, atol=1e-12 * np.abs(v).max())
+    assert np.abs(slow[-1][0]).max() > 0.01  # the iterates are not trivially zero
+    assert abs(lazy.x.c) >= StochasticSolver.SMALLEST_SCALE
+    np.testing.assert_allclose(lazy.x.G, lazy.x.T.T @ lazy.x.T, rtol=1e-9, atol=1e-12)
+
+
+def test_estimator_fits_with_step_size_times_reg_equal_to_one():
+    """The issue's case: the first attempt has ηλ = 1; it diverges and is halved, as with the
+    dense solver, instead of stopping on a division by zero."""
+    X, Y = planted_views(300, 10, 8, [0.9, 0.8, 0.7, 0.6], random_state=0)[:2]
+    kw = dict(reg=0.5, step_size=2.0, batch_size=30, max_iter=50, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the step halvings
+        lazy = AppGradCCA(4, **kw).fit(X, Y)
+        dense = AppGradCCA(4, stochastic_solver="dense", **kw).fit(X, Y)
+    assert lazy.n_step_halvings_ == dense.n_step_halvings_
+    np.testing.assert_allclose(lazy.x_weights_, dense.x_weights_, rtol=1e-8, atol=1e-11)
+    np.testing.assert_allclose(lazy.canonical_correlations_, dense.canonical_correlations_,
+                               rtol=1e-8)
+
+
 def test_a_lazy_step_changes_only_the_minibatch_columns():
     X, Y = check_views(*sparse_views(3000, 5000, 4000, nnz_per_row=4, k=5, random_state=0))
     rng = np.random.default_rng(0)

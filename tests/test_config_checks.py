@@ -6,33 +6,17 @@ registry facts they rely on (kind, labels, size bounds) are checked against
 the prepared data.
 """
 
-import copy
-import logging
 from pathlib import Path
 
 import pytest
 import yaml
+from fixtures.workflow import SCHEMA, tiny_config
 
 from lowdim.config import ConfigError, validate_config
-from lowdim.config_checks import (cca_job_keys, check_config, config_problems, dataset_facts,
-                                  embedding_job_keys, naming_config_keys)
+from lowdim.config_checks import check_config, config_problems, dataset_facts
 from lowdim.data import REGISTRY, get_spec
-from lowdim.embedding.experiments import embed_sweep, sweep_settings
 
 ROOT = Path(__file__).resolve().parents[1]
-SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
-TINY = yaml.safe_load((ROOT / "tests" / "config" / "tiny.yaml").read_text())
-
-
-def tiny_with(*edits):
-    """The validated tiny config after ``(keys, value)`` edits."""
-    config = copy.deepcopy(TINY)
-    for keys, value in edits:
-        node = config
-        for key in keys[:-1]:
-            node = node[key]
-        node[keys[-1]] = value
-    return validate_config(config, SCHEMA)
 
 
 @pytest.mark.parametrize("name", ["config/config.yaml", "config/paper.yaml",
@@ -112,6 +96,30 @@ MISTAKES = {
                              "listed datasets of kind text: pang_lee, lee"),
     "mlp matrix unlabelled": ([(("similarity", "matrices", 1, "dataset"), "lee")],
                               "similarity.matrices[1].dataset: got 'lee'", "no labels"),
+    "kernel cca on one view": ([(("kernel_cca", "settings"), [{"name": "x", "dataset": "digits"}])],
+                               "kernel_cca.settings[0].dataset: got 'digits'",
+                               "must be a two-view dataset"),
+    "kernel cca names twice": (
+        [(("kernel_cca", "settings"), [{"name": "x", "dataset": "digits_halves"}] * 2)],
+        "kernel_cca.settings: got ['x', 'x']", "repeated: x"),
+    "matrix names twice": ([(("similarity", "matrices", 1, "name"), "wmd_pang_lee")],
+                           "similarity.matrices: got ['wmd_pang_lee', 'wmd_pang_lee']",
+                           "repeated: wmd_pang_lee"),
+    "table fraction not swept": ([(("similarity", "table_fraction"), 0.3)],
+                                 "similarity.table_fraction: got 0.3",
+                                 "must be one of similarity.fractions [0.1, 0.2]"),
+    "sms sample above n": ([(("similarity", "sms"), {"multiplier": 6})],
+                           "similarity.fractions: got [0.1, 0.2]",
+                           "times similarity.sms.multiplier = 6 must be <= 1 (|S2| would exceed n "
+                           "for [0.2])"),
+    "small rank above a corpus's large rank": (
+        [(("sms_tasks", "wmd_classification", "corpora", 1, "large_rank_max"), 2)],
+        "sms_tasks.wmd_classification.corpora[1].large_rank_max: got 2",
+        ">= sms_tasks.wmd_classification.small_rank_max = 4"),
+    "wmd corpus names a matrix of another dataset": (
+        [(("sms_tasks", "wmd_classification", "corpora", 0, "matrix"), "mlp_digits")],
+        "sms_tasks.wmd_classification.corpora[0].matrix: got 'mlp_digits'",
+        "must name a similarity.matrices entry of kind wmd on dataset 'pang_lee'"),
     "wmd classification unlabelled": (
         [(("sms_tasks", "wmd_classification", "corpora", 1, "dataset"), "lee")],
         "sms_tasks.wmd_classification.corpora[1].dataset: got 'lee'", "no labels"),
@@ -121,7 +129,7 @@ MISTAKES = {
 @pytest.mark.parametrize("edits, key, allowed", MISTAKES.values(), ids=MISTAKES.keys())
 def test_mistake_stops_the_run_in_one_line_naming_the_key(edits, key, allowed):
     with pytest.raises(ConfigError) as info:
-        check_config(tiny_with(*edits))
+        check_config(tiny_config(*edits))
     message = str(info.value)
     assert "\n" not in message
     assert message.startswith(f"config: {key};"), message
@@ -129,14 +137,14 @@ def test_mistake_stops_the_run_in_one_line_naming_the_key(edits, key, allowed):
 
 
 def test_disabled_sections_are_not_checked():
-    config = tiny_with((("cca", "figure2", "dataset"), "digits"), (("cca", "enabled"), False),
+    config = tiny_config((("cca", "figure2", "dataset"), "digits"), (("cca", "enabled"), False),
                        (("embedding", "n_components"), 5000), (("embedding", "enabled"), False))
     assert check_config(config) is config
 
 
 def test_sizes_the_data_alone_can_tell_are_left_to_the_job():
     # word_context's row count is known only once its text is tokenised: no bound, no error.
-    config = tiny_with((("cca", "figure1", "datasets"), ["word_context"]),
+    config = tiny_config((("cca", "figure1", "datasets"), ["word_context"]),
                        (("cca", "figure2", "dataset"), None),
                        (("cca", "sappgrad", "batch_size"), 10**9))
     assert config_problems(config) == []
@@ -177,70 +185,3 @@ def test_every_sized_paper_dataset_with_a_split_bounds_its_training_rows():
     assert "n_train" in get_spec("mnist_halves").size_bounds()
     for name in ("ptb", "mediamill", "word_context"):
         assert "n" not in get_spec(name).size_bounds()
-
-
-# -- in a job: a library error names the config key -----------------------------------------
-def test_job_error_names_the_config_key_of_the_argument(caplog):
-    config = tiny_with((("embedding", "n_components"), 7))
-    with caplog.at_level(logging.ERROR, logger="lowdim"):
-        with pytest.raises(SystemExit) as info:
-            with naming_config_keys(embedding_job_keys(config, "embed"), "pca on digits"):
-                raise ValueError("`n_components` must be <= n_features = 5, got 7")
-    line = str(info.value)
-    assert line == ("config: embedding.n_components: got 7; `n_components` must be <= "
-                    "n_features = 5, got 7 (pca on digits)")
-    assert line in caplog.text
-
-
-def test_job_error_names_the_argument_it_is_about_not_the_first_one_listed():
-    config = tiny_with()
-    keys = embedding_job_keys(config, "sensitivity", "n_components")
-    with pytest.raises(SystemExit, match=r"^config: embedding.vec2vec.topk: got 5;"):
-        with naming_config_keys(keys):
-            raise ValueError("n_components=4: `topk` must be < n_samples = 3, got 5")
-
-
-def test_job_error_without_a_known_argument_lists_the_jobs_keys():
-    keys = cca_job_keys(tiny_with(), "digits_halves")
-    assert keys["batch_size"] == ("cca.sappgrad.batch_size", 20)
-    with pytest.raises(SystemExit, match=r"^config: singular matrix \(exact CCA\); with "
-                                         r"cca.n_components = 3, "):
-        with naming_config_keys(keys, "exact CCA"):
-            raise ValueError("singular matrix")
-
-
-def test_each_kind_of_job_names_only_the_keys_it_reads():
-    config = tiny_with()
-    assert set(embedding_job_keys(config, "score")) == {"k_grid", "n_splits", "gammas"}
-    sensitivity = embedding_job_keys(config, "sensitivity", "topk")
-    assert sensitivity["topk"] == ("embedding.sensitivity.topk", [2, 3])
-    assert sensitivity["n_components"] == ("embedding.n_components", 4)
-    # Figure 4's embed jobs take topk from the neighbour sweep, not embedding.vec2vec.topk.
-    assert embedding_job_keys(config, "embed")["topk"] == ("embedding.neighbors", [8])
-    assert embedding_job_keys(config, "embed")["n_init"] == ("embedding.mds.n_init", 1)
-
-
-def test_job_errors_of_other_kinds_pass_through():
-    with pytest.raises(KeyError):
-        with naming_config_keys({"n_components": ("embedding.n_components", 2)}):
-            raise KeyError("n_components")
-
-
-def test_overrides_give_the_override_key():
-    config = tiny_with((("cca", "overrides", "word_context"), {"n_components": 2}))
-    assert cca_job_keys(config, "word_context")["n_components"] == \
-        ("cca.overrides.word_context.n_components", 2)
-    assert cca_job_keys(config, "digits_halves")["n_components"] == ("cca.n_components", 3)
-
-
-def test_a_sweep_whose_every_setting_fails_is_an_error():
-    X = get_spec("digits").prepare(n_rows=300).X
-    with pytest.raises(ValueError, match=r"every setting of lle failed \(n_neighbors=1: "):
-        embed_sweep(X, "lle", n_components=4, settings=sweep_settings("lle", [1], 300),
-                    random_state=0)
-    with pytest.raises(ValueError, match=r"`neighbors` \[60, 80\] holds no neighbour count < "
-                                         r"n_samples = 60"):
-        sweep_settings("lle", [60, 80], 60)
-    partial = embed_sweep(X, "lle", n_components=4, settings=sweep_settings("lle", [1, 8], 300),
-                          random_state=0)
-    assert partial["errors"][0] and not partial["errors"][1]  # one failure is recorded, not fatal

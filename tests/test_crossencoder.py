@@ -3,8 +3,9 @@
 import numpy as np
 import pytest
 
-transformers = pytest.importorskip("transformers")
-torch = pytest.importorskip("torch")
+from fixtures.requirements import require_modules
+
+transformers, torch = require_modules("transformers", "torch")
 
 SENTENCES = ["a cat sat on the mat", "the dog sat", "a dog and a cat", "the mat is red",
              "red cat"]

@@ -1,4 +1,4 @@
-"""The co-occurrence SGNS solver: counts, alias sampling, SGD step, determinism, accuracy."""
+"""The co-occurrence SGNS solver: counts, pair sampling, SGD step, determinism, accuracy."""
 
 import numpy as np
 import pytest
@@ -7,8 +7,10 @@ from scipy import stats
 from sklearn.datasets import make_blobs
 
 from lowdim.embedding import Vec2Vec, window_cooccurrences
+from lowdim.embedding import _cooccurrence_kernels as CK
 from lowdim.embedding import _sgns_kernels as K
-from lowdim.embedding.cooccurrence import cooccurrence_sgns, keep_probabilities
+from lowdim.embedding.cooccurrence import (_pair_weights, cooccurrence_sgns,
+                                          keep_probabilities)
 from lowdim.evaluate.classification import knn_cv_accuracy
 
 
@@ -35,7 +37,7 @@ def test_counts_equal_a_brute_force_count(window):
 
 def test_kernel_stores_the_upper_triangle_sorted_in_window_units():
     walks = np.array([[0, 1, 2, 1], [3, 3, 0, 2]], dtype=np.int32)
-    indptr, indices, data = K.cooccurrence_counts(walks, 5, 2)
+    indptr, indices, data = CK.cooccurrence_counts(walks, 5, 2)
     upper = sp.csr_matrix((data, indices, indptr), shape=(5, 5)).toarray()
     np.testing.assert_array_equal(upper, np.triu(2 * _brute_force_counts(walks, 5, 2)))
     for u in range(5):
@@ -46,58 +48,77 @@ def test_kernel_stores_the_upper_triangle_sorted_in_window_units():
 
 def test_alias_table_draws_in_proportion_to_the_weights():
     weights = np.array([0.0, 1.0, 2.0, 3.0, 10.0, 0.5])
-    threshold, alias = K.alias_table(weights)
-    draws = K.alias_samples(threshold, alias, 200_000, 7)
+    draws = K.alias_samples(K.pack_alias(*K.alias_table(weights)), 200_000, 7)
     observed = np.bincount(draws, minlength=6)
     assert observed[0] == 0
     expected = 200_000 * weights[1:] / weights.sum()
     assert stats.chisquare(observed[1:], expected).pvalue > 1e-3
 
 
-def test_sampled_pair_frequencies_match_the_counts():
+def _solver_tables(walks, n, window, keep, per_node, n_blocks):
+    """The arrays cooccurrence_sgns hands to the kernels, for a direct call."""
+    starts = CK.occurrence_starts(walks, n)
+    positions = np.empty(walks.size, dtype=np.int32)
+    CK.fill_walk_steps(walks, starts, positions, int(walks.shape[1] - 1).bit_length())
+    offsets, step_keep, step_total = K.step_tables(walks.shape[1], window)
+    weight = _pair_weights(walks, n, step_total, keep)
+    rates = weight * (per_node * n / weight.sum() / n_blocks)
+    noise = np.bincount(walks.ravel(), minlength=n) ** 0.75
+    return (walks, starts, positions, offsets, step_keep, keep, K.pack_alias(*K.alias_table(noise)),
+            rates, K.node_phases(n, 5)), noise
+
+
+def test_drawn_pairs_follow_the_counts_and_the_noise_distribution():
     rng = np.random.default_rng(3)
-    n = 12
+    n, window = 12, 3
     walks = rng.integers(0, n, size=(30, 8)).astype(np.int32)
     walks[:, 1] = walks[:, 0]  # frequent self-pairs too
-    indptr, indices, data = K.cooccurrence_counts(walks, n, 3)
     keep = np.linspace(0.5, 1.0, n)  # downsampling weights each side of a pair
-    row_weight, pair_threshold, pair_alias = K.pair_alias_tables(indptr, indices, data, keep)
-    row_threshold, row_alias = K.alias_table(row_weight)
-    draws = 400_000
-    pairs = K.sample_pairs(indptr, indices, row_threshold, row_alias, pair_threshold, pair_alias,
-                           draws, 5, 11, 1)
+    tables, noise = _solver_tables(walks, n, window, keep, per_node=5000, n_blocks=25)
+    inputs, outputs = K.drawn_pairs(*tables, 25, 2, 11, 2)  # partitions of 4 nodes
+    positive = outputs >= 0
     observed = np.zeros((n, n))
-    np.add.at(observed, (pairs[:, 0], pairs[:, 1]), 1)
-    target = window_cooccurrences(walks, n, 3).toarray() * keep[:, None] * keep[None, :]
+    np.add.at(observed, (inputs[positive], outputs[positive]), 1)
+    target = window_cooccurrences(walks, n, window).toarray() * keep[:, None] * keep[None, :]
     mask = target > 0
     assert observed[~mask].sum() == 0
-    expected = draws * target[mask] / target.sum()
+    expected = positive.sum() * target[mask] / target.sum()
     assert stats.chisquare(observed[mask], expected).pvalue > 1e-3
+    # two noise nodes per kept pair from count^0.75, one equal to the pair's context skipped
+    drawn = np.bincount(-outputs[~positive] - 1, minlength=n)
+    contexts = np.bincount(outputs[positive], minlength=n)
+    expected = 2 * noise / noise.sum() * (positive.sum() - contexts)
+    assert stats.chisquare(drawn, expected * drawn.sum() / expected.sum()).pvalue > 1e-3
+    np.testing.assert_allclose(drawn.sum(), expected.sum(), rtol=0.01)
 
 
-def test_drawn_pairs_do_not_depend_on_the_thread_count():
-    rng = np.random.default_rng(4)
-    walks = rng.integers(0, 20, size=(50, 6)).astype(np.int32)
-    indptr, indices, data = K.cooccurrence_counts(walks, 20, 2)
-    row_weight, pt, pa = K.pair_alias_tables(indptr, indices, data, np.ones(20))
-    rt, ra = K.alias_table(row_weight)
-    one = K.sample_pairs(indptr, indices, rt, ra, pt, pa, 5000, 5, 3, 1)
-    two = K.sample_pairs(indptr, indices, rt, ra, pt, pa, 5000, 5, 3, 2)
-    np.testing.assert_array_equal(one, two)
+def test_each_node_draws_its_rate_per_block_and_exactly_its_total():
+    rates = np.array([0.3, 1.0, 2.5, 7.25])
+    phases = K.node_phases(4, 1)
+    per_block = np.array([[K._attempts.py_func(r, f, b) for r, f in zip(rates, phases)]
+                          for b in range(40)])
+    np.testing.assert_array_equal(per_block.sum(axis=0), np.round(40 * rates))
+    assert per_block.min() >= 0 and np.all(per_block.max(axis=0) <= np.ceil(rates))
 
 
 def test_one_sgns_step_is_gensims_update():
     rng = np.random.default_rng(5)
     syn0 = rng.normal(size=(4, 3)).astype(np.float32)
     syn1 = rng.normal(size=(4, 3)).astype(np.float32)
+    syn1[3] = 10 * syn0[1]  # score far above 6: gensim skips the pair
     z, theta = syn0[1].copy(), syn1[2].copy()
     lr = np.float32(0.05)
-    threshold, alias = K.alias_table(np.ones(4))
-    K._sgns_pair(1, 2, syn0, syn1, np.empty(3, np.float32), threshold, alias, 0, lr,
-                 np.uint64(0))
-    g = lr * (1.0 - 1.0 / (1.0 + np.exp(-z @ theta)))  # d log sigma(z.theta) / d(z.theta)
+    table = K.sigmoid_table()
+    us, ts = np.array([1, 1], np.int32), np.array([2, -3 - 1], np.int32)  # (1, 2) and noise 3
+    K._train_bucket(us, ts, 0, 2, syn0, syn1, lr, table, 2, np.empty(3, np.float32))
+    f = float(z @ theta)
+    assert -6 < f < 6
+    sigma = table[int((f + 6) * 1000 / 12)]
+    assert abs(sigma - 1 / (1 + np.exp(-f))) < 0.01  # gensim's table, not the exact sigmoid
+    g = lr * (1.0 - sigma)
     np.testing.assert_allclose(syn1[2], theta + g * z, rtol=1e-5)
     np.testing.assert_allclose(syn0[1], z + g * theta, rtol=1e-5)
+    np.testing.assert_array_equal(syn1[3], 10 * z)
 
 
 def test_keep_probabilities_are_gensims():
@@ -125,16 +146,15 @@ def test_the_two_solvers_reach_the_same_knn_accuracy(blobs):
     assert abs(accuracy["gensim"] - accuracy["cooccurrence"]) <= 0.02
 
 
-def test_one_thread_is_deterministic_and_two_threads_agree_in_quality(blobs):
+def test_the_embedding_is_the_same_at_any_thread_count(blobs):
     X, y = blobs
     fit = lambda seed, jobs: Vec2Vec(n_components=5, solver="cooccurrence", random_state=seed,
                                      n_jobs=jobs).fit(X)
-    a, b, c = fit(1, 1), fit(1, 1), fit(2, 1)
+    a, b, c = fit(1, 1), fit(1, 2), fit(2, 1)
     np.testing.assert_array_equal(a.embedding_, b.embedding_)
     assert not np.array_equal(a.embedding_, c.embedding_)
-    assert set(a.timings_) == {"graph", "walks", "counting", "sgd"}
-    hogwild = fit(1, 2).embedding_
-    assert knn_cv_accuracy(hogwild, y, random_state=0).mean > 0.9
+    assert set(a.timings_) == {"graph", "walks", "tables", "sgd"}
+    assert knn_cv_accuracy(b.embedding_, y, random_state=0).mean > 0.9
 
 
 def test_direct_call_checks_its_walks():

@@ -1,5 +1,7 @@
 """The Vec2vec experiment steps: features, sweeps, best-setting selection, t-tests, timing data."""
 
+import time
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -181,13 +183,47 @@ def test_timing_data_and_table(tmp_path):
 
 
 def test_timing_sweep_warms_up_then_times_each_value():
+    start = time.perf_counter()
     runs = timing_sweep("n_samples", [60, 90], "le", fixed=8, n_components=2, n_neighbors=5,
                         seed=0, warmup_samples=40)
+    elapsed = time.perf_counter() - start
     assert [r["value"] for r in runs] == [60, 90] and [r["n_samples"] for r in runs] == [60, 90]
-    assert all(r["fit_seconds"] > 0 and r["compile_seconds"] >= 0 for r in runs)
+    assert all(r["fit_seconds"] > 0 for r in runs)
+    # the compilation is part of the warm-up, which the call spent besides the timed fits
+    assert len({r["compile_seconds"] for r in runs}) == 1
+    assert elapsed >= sum(r["fit_seconds"] for r in runs) + runs[0]["compile_seconds"]
     assert timing_values("n_samples", [100, 1000, 3000], 64, max_samples=1000) == [100, 1000]
     assert timing_values("n_features", [100, 1000], 2000, max_samples=1000) == []
     assert timing_values("n_features", [100, 1000], 500, max_samples=None) == [100, 1000]
+
+
+class _Clock:
+    """A stand-in for the `time` module whose clock moves only when a fake fit runs."""
+
+    def __init__(self, durations):
+        self.now, self._durations = 0.0, iter(durations)
+
+    def perf_counter(self):
+        return self.now
+
+    def fit(self, X, **kw):
+        self.now += next(self._durations)
+
+
+@pytest.mark.parametrize("warmups, compile_seconds", [((5.0, 1.5), 3.5), ((1.0, 1.2), 0.0)],
+                         ids=["cold-fit-compiles", "warm-fit-slower-by-noise"])
+def test_compile_seconds_is_the_first_warmup_fit_minus_the_second(monkeypatch, warmups,
+                                                                  compile_seconds):
+    import lowdim.embedding.experiments as experiments
+    import lowdim.embedding.timing as timing
+
+    clock = _Clock([*warmups, 2.0, 3.0])  # two warm-up fits, then one per timed value
+    monkeypatch.setattr(timing, "time", clock)
+    monkeypatch.setattr(experiments, "fit_embedding", clock.fit)
+    runs = timing_sweep("n_samples", [60, 90], "le", fixed=8, n_components=2, n_neighbors=5,
+                        seed=0, warmup_samples=40)
+    assert [r["fit_seconds"] for r in runs] == [2.0, 3.0]
+    assert [r["compile_seconds"] for r in runs] == [compile_seconds] * 2
 
 
 def test_sparse_blobs_preserve_the_latent_geometry():

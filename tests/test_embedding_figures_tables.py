@@ -17,7 +17,7 @@ CLASSIFICATION = pd.DataFrame({
 
 def test_accuracy_figure_and_table(tmp_path):
     fig = accuracy_figure(CLASSIFICATION, profile="test", methods=["umap", "vec2vec"])
-    bars = [p.get_height() for p in fig.axes[0].patches]
+    bars = [p.get_width() for p in fig.axes[0].patches]  # horizontal bars, in method order
     np.testing.assert_allclose(bars, [0.8, 0.93])
     paths = save_figure(fig, tmp_path / "fig4")
     assert all(p.stat().st_size > 0 for p in paths)
@@ -37,10 +37,12 @@ def test_clustering_table_marks_the_best_and_missing():
 
 def test_significance_and_datasets_tables():
     tests = pd.DataFrame({"task": ["classification", "clustering"], "method": ["umap", "umap"],
-                          "t": [1.0, 2.0], "p": [0.1543, np.nan], "H": [0, 0], "alpha": 0.1,
-                          "n_pairs": [8, 8], "mean_difference": [0.01, 0.02]})
+                          "t": [1.0, np.nan], "p": [0.1543, np.nan], "H": [0, np.nan],
+                          "alpha": 0.1, "n_pairs": [8, 8], "mean_difference": [0.01, 0.02]})
     table = significance_table(tests)
     assert table.loc[0, "classification p"] == "0.1543" and table.loc[0, "clustering p"] == "–"
+    assert table.loc[0, "classification H"] == 0
+    assert table.loc[0, "clustering H"] == "not computed"
     datasets = pd.DataFrame({"dataset": ["d"], "source_kind": ["text"], "n": [10],
                              "n_features": [99], "n_classes": [2], "features": ["tf-idf"],
                              "sparsity": [0.95], "source": ["x"]})
@@ -53,8 +55,9 @@ def test_timing_and_sensitivity_figures(tmp_path):
                            "method": ["vec2vec", "vec2vec", "mds", "mds"] * 2,
                            "fit_seconds": [1.0, 5.0, 9.0, 12.0, 3.0, 3.5, 8.0, 30.0],
                            "compile_seconds": [0.5] * 2 + [0.0] * 2 + [0.7] * 2 + [0.1] * 2,
-                           "fixed": ["D = 64"] * 4 + ["n = 500"] * 4})
+                           "fixed": ["D = 64"] * 4 + ["n = 500"] * 4, "n_jobs": 1})
     fig = timing_figure(timing, profile="test", max_samples={"mds": 1000})
+    assert fig._suptitle.get_text() == "Vec2vec Figure 3, timing (test profile, 1 thread(s))"
     assert [ax.get_xlabel() for ax in fig.axes] == ["number of points n", "input dimensionality D"]
     assert fig.axes[0].get_yscale() == "log" and len(fig.axes[0].lines) == 2
     np.testing.assert_array_equal(fig.axes[0].lines[1].get_ydata(), [9.0, 12.0])  # fit times

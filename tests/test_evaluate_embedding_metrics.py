@@ -77,10 +77,16 @@ def test_paired_ttest_matches_scipy_and_sets_h_by_alpha():
     np.testing.assert_allclose(result["mean_difference"], (a - b).mean())
 
 
-def test_paired_ttest_degenerate_cases():
-    assert np.isnan(paired_ttest([0.5], [0.4])["p"])
+def test_paired_ttest_that_cannot_be_computed_says_so_and_has_no_h():
+    """H = 0 would read "not significant", which a test never run does not say."""
+    one = paired_ttest([0.5], [0.4])
+    assert np.isnan(one["p"]) and np.isnan(one["H"]) and np.isnan(one["t"])
+    assert one["reason"] == "not computed: 1 pair(s); a paired t-test needs at least 2"
     same_shift = paired_ttest([0.5, 0.6, 0.7], [0.4, 0.5, 0.6])
-    assert np.isnan(same_shift["p"]) and same_shift["H"] == 0
+    assert np.isnan(same_shift["p"]) and np.isnan(same_shift["H"])
+    assert same_shift["reason"] == ("not computed: all 3 differences equal 0.1, so their "
+                                    "variance is zero")
+    assert paired_ttest([0.9, 0.8], [0.5, 0.6])["reason"] == ""
     with pytest.raises(ValueError, match="alpha"):
         paired_ttest([1, 2], [2, 3], alpha=1.5)
 
@@ -93,5 +99,8 @@ def test_ttests_against_reference_over_datasets():
     assert list(table["n_pairs"]) == [3, 3]
     pca = stats.ttest_rel([0.9, 0.8, 0.7], [0.5, 0.4, 0.45])
     np.testing.assert_allclose(table.loc[1, "p"], pca.pvalue)
+    assert table["reason"].tolist() == ["", ""]
+    single = ttests_against(scores.iloc[2:], "vec2vec")  # one dataset has both scores
+    assert single["H"].isna().all() and single["reason"].str.startswith("not computed").all()
     with pytest.raises(ValueError, match="reference"):
         ttests_against(scores, "lle")

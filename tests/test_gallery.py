@@ -1,38 +1,49 @@
-"""README gallery: figures copied, reproduction section generated, markers respected."""
+"""README gallery and scorecard section: figures copied, sections generated, markers respected."""
+
+from pathlib import Path
 
 import pandas as pd
 
-from lowdim.report.gallery import (END, START, copy_figures, gallery_section,
-                                   reproduction_section, replace_section)
+from lowdim.report import load_published, readme
+from lowdim.report.gallery import (END, SCREENSHOTS, START, copy_figures, gallery_section,
+                                   replace_section, screenshots)
+from lowdim.report.scorecard import VERDICTS
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
-def _card():
-    return pd.DataFrame({
-        "paper": ["A", "A", "A", "B", "B"],
-        "artifact": ["Fig 1", "Fig 1", "Tab 2", "Fig 3", "Fig 4"],
-        "metric": ["acc", "claim", "acc", "acc", "wall_time"],
-        "setting": ["s1", "s2", "s3", "s4", "s5"],
-        "published": [0.9, "less than reference", 0.8, 0.7, "less than reference"],
-        "reproduced": [0.91, 1.0, None, 0.5, 9.0],
-        "verdict": ["reproduced", "differs", "not run", "differs", "reproduced"],
-        "reason": ["", "ours 1 vs reference 0.5", "dataset 'x' was not run", "",
-                   "ours 9 vs reference 30"]})
+def _card(papers):
+    return pd.DataFrame({"paper": papers, "verdict": "not run"})
 
 
-def test_reproduction_section_counts_and_lists_checked_entries():
-    text = reproduction_section(_card(), "offline")
-    assert "**A**: 1 reproduced, 1 differ, 1 not run" in text
-    assert "✅ Fig 1 — s1 (published 0.9, ours 0.91)" in text
-    assert "❌ Fig 1 — s2 (ours 1 vs reference 0.5)" in text
-    assert "✅ Fig 4 — s5 (ours 9 vs reference 30)" in text  # a claim on a measured metric
-    assert "Tab 2" not in text  # not-run entries are counted, not listed
+def test_scorecard_section_counts_entries_and_names_files_and_every_verdict():
+    text = readme.scorecard_section(_card(["AppGrad CCA"] * 2 + ["SMS-Nyström"] * 3))
+    assert text.startswith(readme.START) and text.endswith(readme.END)
+    flat = " ".join(text.split())
+    assert "against the 5 published numbers" in flat
+    assert "(3 for SMS-Nyström, 2 for AppGrad CCA)" in flat  # the report's order
+    assert "`scorecard_sms_nystrom.md`, `scorecard_appgrad_cca.md`" in flat
+    assert all(f"- *{verdict}*: " in text for verdict in VERDICTS)
+    assert "✅" not in text and "reproduced, " not in text  # no run's verdicts or numbers
+
+
+def test_readme_scorecard_section_is_the_generated_one():
+    """Nothing in it is hand-kept: it is what `python docs/update_gallery.py` writes for any
+    run (one scorecard row per published entry); test_workflow checks it on the tiny run."""
+    entries = [e for path in sorted((ROOT / "config" / "published").glob("*.yaml"))
+               for e in load_published(path)]
+    text = (ROOT / "README.md").read_text()
+    section = readme.scorecard_section(_card([e.paper for e in entries]))
+    assert section in text, "README's scorecard section is stale: run docs/update_gallery.py"
 
 
 def test_replace_section_keeps_text_outside_the_markers():
-    readme = f"intro\n{START}\nold\n{END}\noutro\n"
-    new = replace_section(readme, f"{START}\nnew\n{END}")
+    text = f"intro\n{START}\nold\n{END}\noutro\n"
+    new = replace_section(text, f"{START}\nnew\n{END}")
     assert new == f"intro\n{START}\nnew\n{END}\noutro\n"
     assert replace_section("no markers\n", "X").endswith("no markers\n\nX\n")
+    both = replace_section(new, f"{readme.START}\ncard\n{readme.END}", readme.START, readme.END)
+    assert both == f"{new.rstrip()}\n\n{readme.START}\ncard\n{readme.END}\n"
 
 
 def test_copy_figures_skips_missing_and_section_links_them(tmp_path):
@@ -42,6 +53,14 @@ def test_copy_figures_skips_missing_and_section_links_them(tmp_path):
     shown = copy_figures(tmp_path / "results", tmp_path / "docs")
     assert [name for name, _ in shown] == ["cca_figure2_tcc.png"]
     assert (tmp_path / "docs" / "cca_figure2_tcc.png").read_bytes() == b"\x89PNG"
-    section = gallery_section(shown, None, "offline")
+    section = gallery_section(shown, "offline")
     assert section.startswith(START) and section.endswith(END)
     assert "(docs/gallery/cca_figure2_tcc.png)" in section
+
+
+def test_report_screenshots_are_shown_when_the_browser_test_saved_them(tmp_path):
+    assert screenshots(tmp_path) == []
+    name, caption = SCREENSHOTS[0]
+    (tmp_path / name).write_bytes(b"\x89PNG")
+    assert screenshots(tmp_path) == [(name, caption)]
+    assert f"(docs/gallery/{name})" in gallery_section(screenshots(tmp_path), "offline")

@@ -1,9 +1,13 @@
-"""Run summary: stage times from benchmark files, and savings against exact methods."""
+"""Run summary: stage times from benchmark files, savings against exact methods, the
+front page's text and the Overview's tables."""
+
+from html.parser import HTMLParser
 
 import numpy as np
 import pandas as pd
 
-from lowdim.report.summary import cca_savings, similarity_savings, stage_times, to_rst_table
+from lowdim.report.render import overview_html, summary_rst
+from lowdim.report.summary import cca_savings, similarity_savings, stage_times
 
 BENCH_HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
 
@@ -49,8 +53,53 @@ def test_cca_savings_reports_first_iteration_reaching_target():
     assert np.isnan(table["FLOPs to target"].iloc[2])
 
 
-def test_rst_table_is_a_grid_with_one_row_per_record():
-    text = to_rst_table(pd.DataFrame({"a": [1, 2], "b": [0.5, np.nan]}))
-    lines = text.strip().splitlines()
-    assert lines[0].startswith("+-") and lines[2].startswith("+=") and len(lines) == 7
-    assert "–" in text
+class _Tables(HTMLParser):
+    """The cell texts of every table of an HTML page: [table][row][cell]."""
+
+    def __init__(self, page):
+        super().__init__()
+        self.tables, self._cell = [], None
+        self.feed(page)
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self.tables[-1].append([])
+        elif tag in ("td", "th"):
+            self._cell = ""
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell += data
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th"):
+            self.tables[-1][-1].append(self._cell)
+            self._cell = None
+
+
+def test_overview_shows_each_summary_as_a_table():
+    stages = pd.DataFrame({"part": ["Data", "AppGrad CCA"], "rule": ["prepare", "cca_appgrad"],
+                           "jobs": [2, 3], "wall time (s)": [3.5, 10.25]})
+    card = pd.DataFrame({"paper": ["B", "A", "B"], "verdict": ["reproduced", "not run", "differs"]})
+    cca = pd.DataFrame({"dataset": ["d"], "method": ["appgrad"], "target PCC (%)": [95.0],
+                        "FLOPs to target": [np.nan]})
+    tables = _Tables(overview_html("offline", stages, card, pd.DataFrame(), cca)).tables
+    assert len(tables) == 3  # scorecard, stages, FLOPs; no similarity part ran
+    assert tables[0] == [["paper", "reproduced", "differs", "ran on replica", "not computed",
+                          "not run"], ["B", "1", "1", "0", "0", "0"], ["A", "0", "0", "0", "0", "1"]]
+    assert tables[1][2] == ["AppGrad CCA", "cca_appgrad", "3", "10.25"]
+    assert tables[2][1][-1] == "–"  # a target never reached
+
+
+def test_front_page_summary_is_text_only():
+    stages = pd.DataFrame({"wall time (s)": [3.5, 10.25]})
+    card = pd.DataFrame({"paper": ["A", "A"], "verdict": ["reproduced", "not run"]})
+    text = summary_rst({"cca": True, "embedding": False}, ["digits"], stages, card)
+    assert "parts cca; datasets digits" in text and "took 14 s" in text
+    assert "published numbers:** 1 reproduced, 1 not run." in text and "Overview_" in text
+    replica = pd.DataFrame({"paper": "A", "verdict": ["ran on replica", "not computed"]})
+    assert "published numbers:** 1 ran on replica, 1 not computed." in summary_rst(
+        {"cca": True}, ["mnist"], stages, replica)
+    assert "|" not in text and "+--" not in text  # no table beside the rule graph

@@ -1,4 +1,7 @@
-"""Scorecard verdicts: tolerance boundaries on both sides, claims, and 'not run' reasons."""
+"""Scorecard verdicts: tolerance boundaries on both sides, claims, 'not run' reasons, and
+verdicts that mean what they say (replicas, statistics not computed, settings substituted)."""
+
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -8,6 +11,8 @@ import yaml
 from lowdim.report import load_published, score_entry, scorecard
 from lowdim.report.published import PublishedEntry
 from lowdim.report.scorecard import within_tolerance
+
+PUBLISHED = Path(__file__).resolve().parents[1] / "config" / "published"
 
 
 def _entry(published=90.0, tolerance=None, where=None, **kw):
@@ -122,12 +127,141 @@ def test_rehearsal_scores_a_setting_not_run_at_the_nearest_one(tmp_path):
     row = score_entry(entry, tmp_path, nearest_settings=True)
     # the nearest n run on x (1000, not y's 20000: categorical keys are matched first)
     assert row["reproduced"] == pytest.approx(0.9) and row["verdict"] == "reproduced"
-    assert row["reason"] == ("rehearsal: scored at the nearest setting run: n 1000 "
-                             "(published setting 20000)")
+    assert row["reason"] == ("ours 0.9 vs published 1, within ±0.2; scored at n = 1000, "
+                             "nearest run to the published 20000; value of 1 run of tidy.csv: "
+                             "dataset = x, n = 1000")
     # an unknown category is never replaced
     missing = _entry(where={"dataset": "z", "n": 100})
     assert score_entry(missing, tmp_path, nearest_settings=True)["verdict"] == "not run"
-    # an exact match is used as is, with no note
+    # an exact match is used as is: the reason says what matched, and no substitution
     exact = score_entry(_entry(published=0.3, where={"dataset": "x", "n": 300}), tmp_path,
                         nearest_settings=True)
-    assert exact["reproduced"] == pytest.approx(0.3) and exact["reason"] == ""
+    assert exact["reproduced"] == pytest.approx(0.3)
+    assert exact["reason"] == ("ours 0.3 vs published 0.3, within ±2; value of 1 run of "
+                               "tidy.csv: dataset = x, n = 300")
+
+
+# -- verdicts that mean what they say -----------------------------------------------------
+def test_every_scored_row_says_what_it_matched(root):
+    table = scorecard([_entry(), _entry(where={"method": "b"}), _entry(where={"method": "q"})],
+                      root, profile="offline")
+    assert table["profile"].eq("offline").all()
+    scored = table[table["verdict"] != "not run"]
+    assert len(scored) == 2
+    assert scored["reason"].str.contains("of tidy.csv: method = ").all()
+    assert table.loc[0, "reason"].endswith("mean of 3 runs of tidy.csv: method = a")
+
+
+def test_on_replicas_no_entry_reads_reproduced_or_differs(root):
+    entries = [_entry(published=0.92, tolerance={"abs": 0.1}),  # would be reproduced
+               _entry(published=0.10, tolerance={"abs": 0.1}),  # would differ
+               _entry(where={"method": "nothing"})]             # not run
+    card = scorecard(entries, root, replica=True, profile="rehearsal")
+    assert card["verdict"].tolist() == ["ran on replica", "ran on replica", "not run"]
+    np.testing.assert_allclose(card["reproduced"][:2], 0.92)  # the number is kept
+    assert card.loc[0, "reason"].startswith("on replica data, not the paper's")
+    assert "ours 0.92 vs published 0.92, within ±0.1" in card.loc[0, "reason"]
+    assert "outside ±0.1" in card.loc[1, "reason"]
+
+
+def test_a_statistic_that_was_not_computed_reads_not_computed(tmp_path):
+    """A t-test over one dataset has NaN H (lowdim.evaluate.stats): it must neither match a
+    published H = 0 ("not significant") nor count as not run."""
+    from lowdim.evaluate.stats import ttests_against
+
+    scores = pd.DataFrame({"vec2vec": [0.9], "umap": [0.8]}, index=["digits"])
+    ttests_against(scores).assign(task="classification").to_csv(tmp_path / "ttests.csv",
+                                                                  index=False)
+    entry = PublishedEntry(paper="P", artifact="t-tests", metric="ttest_H", setting="s",
+                           provenance="paper", published=0, tolerance={"abs": 0},
+                           reproduced={"file": "ttests.csv", "column": "H",
+                                       "where": {"task": "classification", "method": "umap"}})
+    for replica in (False, True):
+        row = score_entry(entry, tmp_path, replica=replica)
+        assert row["verdict"] == "not computed" and np.isnan(row["reproduced"])
+        assert row["reason"] == ("H is NaN in 1 matching row(s) of ttests.csv: not computed: "
+                                 "1 pair(s); a paired t-test needs at least 2")
+
+
+def test_nan_rows_beside_numbers_are_counted_and_named(tmp_path):
+    pd.DataFrame({"method": ["a"] * 3, "value": [0.5, np.nan, 0.7]}).to_csv(
+        tmp_path / "tidy.csv", index=False)
+    row = score_entry(_entry(published=0.6, tolerance={"abs": 0.1}), tmp_path)
+    assert row["runs"] == 2 and row["verdict"] == "reproduced"
+    assert row["reason"].endswith("mean of 2 runs of tidy.csv: method = a (1 NaN row left out)")
+
+
+def _errors(tmp_path, fractions):
+    rows = [{"matrix": "m", "method": "stacur", "s/n": f, "seed": seed, "error": 1 / f + seed}
+            for f in fractions for seed in (0, 1)]
+    pd.DataFrame(rows).to_csv(tmp_path / "errors.csv", index=False)
+
+
+def _stacur_claim():
+    """The StaCUR claims: error at s/n = 0.4 below that at s/n = 0.05."""
+    source = {"file": "errors.csv", "column": "error", "where": {"matrix": "m", "method": "stacur"},
+              "aggregate": "median"}
+    return PublishedEntry(paper="P", artifact="Figure 1", metric="claim", setting="s",
+                          provenance="p", expect="less",
+                          reproduced={**source, "nearest": {"s/n": 0.4}},
+                          than={**source, "nearest": {"s/n": 0.05}})
+
+
+def test_a_setting_scored_in_place_of_the_published_one_is_named(tmp_path):
+    _errors(tmp_path, [0.1, 0.2, 0.4])  # the rehearsal's fractions: no 0.05
+    row = score_entry(_stacur_claim(), tmp_path)
+    assert row["verdict"] == "reproduced"
+    assert "scored at s/n = 0.1, nearest run to the published 0.05" in row["reason"]
+    assert "s/n = 0.4, nearest" not in row["reason"]  # 0.4 was run: nothing to name
+    assert "reference: median of 2 runs of errors.csv: matrix = m, method = stacur, s/n = 0.1" \
+        in row["reason"]
+    _errors(tmp_path, [0.0502, 0.1, 0.4])  # round(0.05 n) / n is the published setting
+    assert "scored at" not in score_entry(_stacur_claim(), tmp_path)["reason"]
+
+
+def test_figure3_claims_say_the_n_and_d_scored(tmp_path):
+    """The published Figure 3 entries read n and D from their own columns, so a rehearsal's
+    reason names both as scored."""
+    timing = pd.DataFrame({"axis": "n_features", "method": ["vec2vec", "umap"] * 2,
+                           "n_samples": 200, "n_features": [1000, 1000, 2000, 2000],
+                           "fit_seconds": [1.0, 2.0, 1.5, 3.0]})
+    (tmp_path / "results/embedding/tidy").mkdir(parents=True)
+    timing.to_csv(tmp_path / "results/embedding/tidy/timing.csv", index=False)
+    entries = {e.artifact: e for e in load_published(PUBLISHED / "vec2vec.yaml")
+               if e.artifact.startswith("Figure 3(b)")}
+    row = score_entry(entries["Figure 3(b)"], tmp_path, nearest_settings=True)
+    assert row["verdict"] == "reproduced"
+    assert ("scored at n_features = 2000, nearest run to the published 100000; n_samples = 200, "
+            "nearest run to the published 2000") in row["reason"]
+    offline = score_entry(entries["Figure 3(b) (offline analogue, sparse blobs)"], tmp_path)
+    assert "scored at" not in offline["reason"]  # the largest D run is the entry's setting
+    assert ("ours: value of 1 run of timing.csv: axis = n_features, method = vec2vec, "
+            "n_features = 2000") in offline["reason"]
+
+
+def test_write_scorecards_gives_a_profile_column_and_names_the_data(root, tmp_path):
+    from lowdim.report.render import describe_data, write_scorecards
+
+    card = scorecard([_entry()], root, profile="offline")
+    paths = {"p": tmp_path / "p.csv"}
+    data = describe_data({"digits": {}, "planted_cca": {}})
+    write_scorecards(card, {"P": "p"}, paths, {"p": tmp_path / "p.md"}, "offline", data)
+    assert pd.read_csv(paths["p"])["profile"].tolist() == ["offline"]
+    caption = (tmp_path / "p.md").read_text()
+    assert ("Scorecard, P (profile offline; data: offline stand-ins for the papers' datasets, "
+            "shipped with the dependencies or synthetic (digits, planted_cca)): 1 differs.") \
+        in caption
+
+
+@pytest.mark.parametrize("datasets, replica, expected", [
+    ({"digits": {}}, False, "offline stand-ins for the papers' datasets, shipped with the "
+                            "dependencies or synthetic (digits)"),
+    ({"mnist": {}, "digits": {}}, False, "real: the papers' datasets, downloaded (mnist); "
+                                         "offline stand-ins"),
+    ({"mnist": {}}, True, "replicas of the papers' datasets, not the real data (mnist)"),
+    ({"mine": {"file": "mine.csv"}}, False, "your own data (mine)"),
+], ids=["offline", "paper", "rehearsal", "own"])
+def test_describe_data_names_real_stand_in_and_replica_data(datasets, replica, expected):
+    from lowdim.report.render import describe_data
+
+    assert describe_data(datasets, replica).startswith(expected)

@@ -12,7 +12,6 @@ Without slurm-wlm, munge or the executor plugin the cluster tests skip, naming w
 missing; with ``LOWDIM_REQUIRE_SLURM=1`` (set by ``.ci/run``) they fail instead.
 """
 
-import os
 import re
 import shlex
 import subprocess
@@ -24,18 +23,16 @@ import pandas as pd
 import pytest
 import yaml
 
+from fixtures.requirements import require
+from fixtures.results import result_tables
 from fixtures.slurm_cluster import SlurmCluster, missing_requirements
 from fixtures.workflow import ROOT, snakemake, tiny_with
 
 PROFILE = ROOT / "workflow" / "profiles" / "slurm" / "config.yaml"
-REQUIRE = os.environ.get("LOWDIM_REQUIRE_SLURM") == "1"
 #: What the cluster runs in: a checkout (the README's command uses relative paths).
 CHECKOUT_ENTRIES = ("Snakefile", "workflow", "config", "src", "tests")
-#: Columns that hold wall times or memory peaks, or are derived from them: they differ
-#: between any two runs of the same config.
-MEASURED_COLUMN = re.compile(r"second|time|speed|rss", re.I)
-#: What a local rule must not read (see workflow/rules/cluster.smk): datasets, matrices,
-#: features and embeddings (.npz) and raw downloads.
+#: What a local rule (`localrule: True`) must not read: datasets, matrices, features and
+#: embeddings (.npz) and raw downloads.
 LARGE_SUFFIXES = (".npz", ".npy", ".mat")
 #: Local rules that wait for every final target (the prepared datasets among them) but
 #: read only tidy files, benchmark files and config/published/ (lowdim.report).
@@ -93,16 +90,6 @@ def readme_cluster_command(configfile: str = "tests/config/tiny.yaml") -> list[s
     return argv[:1] + list(CLUSTER_TARGETS) + argv[1:]  # --configfile takes several files
 
 
-def result_tables(workdir: Path) -> dict[str, pd.DataFrame]:
-    """Every CSV the run wrote under results/, measured (timing, memory) columns dropped."""
-    tables = {}
-    for path in sorted((workdir / "results").rglob("*.csv")):
-        frame = pd.read_csv(path)
-        tables[str(path.relative_to(workdir))] = frame.drop(
-            columns=[c for c in frame.columns if MEASURED_COLUMN.search(str(c))])
-    return tables
-
-
 def files_under(directory: Path) -> set[str]:
     return {str(p.relative_to(directory)) for p in directory.rglob("*") if p.is_file()}
 
@@ -110,12 +97,7 @@ def files_under(directory: Path) -> set[str]:
 # -- fixtures ------------------------------------------------------------------------
 def require_slurm():
     """Skip (fail under LOWDIM_REQUIRE_SLURM=1) when this machine cannot run the cluster."""
-    missing = missing_requirements()
-    if missing:
-        reason = "the SLURM tests need " + "; ".join(missing)
-        if REQUIRE:
-            pytest.fail(reason + " (LOWDIM_REQUIRE_SLURM=1: .ci/run installs them)")
-        pytest.skip(reason)
+    require(missing_requirements(), "LOWDIM_REQUIRE_SLURM", "the SLURM tests")
 
 
 @pytest.fixture(scope="module")
@@ -257,10 +239,10 @@ def test_the_cluster_stops_its_daemons_when_the_code_inside_fails(tmp_path):
 
 # -- which rules run on the submit host ----------------------------------------------
 def local_rules() -> list[str]:
-    """The rules workflow/rules/cluster.smk declares local."""
-    text = (ROOT / "workflow" / "rules" / "cluster.smk").read_text()
-    block = text[text.index("localrules:"):]
-    return re.findall(r"^    (\w+),", block, re.M)
+    """The rules that say `localrule: True` (the line after their `rule` line)."""
+    return [name for path in sorted((ROOT / "workflow" / "rules").glob("*.smk"))
+            for name in re.findall(r"^\s*rule (\w+):\n\s+localrule: True$", path.read_text(),
+                                   re.M)]
 
 
 @pytest.mark.workflow

@@ -6,6 +6,7 @@ import pytest
 from scipy.cluster.hierarchy import fcluster, linkage
 from scipy.spatial.distance import squareform
 
+from fixtures.requirements import require_modules
 from lowdim.data import Dataset
 from lowdim.tables.sms_tasks import coreference_table
 from lowdim.tasks.coreference import (average_linkage, cluster_topics, coreference_method,
@@ -167,8 +168,7 @@ def test_table_puts_published_numbers_beside_ours():
 
 
 def test_transformer_mention_embeddings(tmp_path):
-    transformers = pytest.importorskip("transformers")
-    torch = pytest.importorskip("torch")
+    transformers, torch = require_modules("transformers", "torch")
     from lowdim.tasks.encoders import mention_embeddings
 
     words = ["the", "cat", "sat", "dog", "ran"]

@@ -6,6 +6,7 @@ import pytest
 import scipy.stats
 
 from fixtures import formats
+from fixtures.requirements import require_modules
 from lowdim.data import get_spec
 from lowdim.tables.sms_tasks import glue_table, not_run_table
 from lowdim.tasks.glue import (glue_matrix, glue_scores, labelled_pairs, load_glue_matrix,
@@ -77,8 +78,7 @@ WRITERS = {"stsb": formats.write_stsb, "mrpc": formats.write_mrpc, "rte": format
 
 @pytest.mark.parametrize("task", ["stsb", "mrpc", "rte"])
 def test_cross_encoder_code_path_on_a_tiny_random_model(tmp_path, task):
-    transformers = pytest.importorskip("transformers")
-    torch = pytest.importorskip("torch")
+    transformers, torch = require_modules("transformers", "torch")
     files, _ = WRITERS[task](tmp_path, np.random.default_rng(3))
     dataset = get_spec(task).prepare(files, splits=["train", "dev"])
     sentences, a, b, gold = labelled_pairs(dataset, "train")

@@ -10,7 +10,10 @@ import yaml
 
 from lowdim.config import ConfigError, validate_config
 from lowdim.config_checks import check_config
-from lowdim.sweeps import expand_sweeps, parse_key, sweep_tidy, value_text
+from lowdim.plots.sweeps import error_bars
+from lowdim.sweeps import (METRICS, _unique, expand_sweeps, module_name, parse_key, sweep_tidy,
+                           value_text)
+from lowdim.tables.sweeps import sweep_caption
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
@@ -58,6 +61,27 @@ def test_list_entries_and_list_values_get_readable_folders():
                                                  "hidden_layer_sizes~8-4"]
     assert sweep.runs[1].config["similarity"]["matrices"][1]["mlp"]["hidden_layer_sizes"] == [8, 4]
     assert sweep.metric.name == "error" and len({r.module for r in sweep.runs}) == 2
+
+
+def test_module_names_never_collide():
+    """A sweep "x" at cca.reg = 1.5 and a sweep "x_1" at cca.n_components = 5 once both made
+    module sweep_x_1_5_; every module (and so every rule name built on one) is distinct."""
+    sweeps = sweeps_of({"key": "cca.reg", "values": [1.5, 0.01], "name": "x"},
+                       {"key": "cca.n_components", "values": [5, 3], "name": "x_1"},
+                       {"key": "cca.reg", "values": [0.1] * 11, "name": "x_1_1"})
+    modules = [run.module for sweep in sweeps for run in sweep.runs]
+    assert len(set(modules)) == len(modules) == 15
+    # no module is the start of another's rule names (rule names start with a letter)
+    assert not [(a, b) for a in modules for b in modules if a != b and b.startswith(a)]
+    assert module_name("x", 1) != module_name("x_1", 0)
+    assert all(m.isidentifier() for m in modules)
+
+
+def test_folder_labels_never_collide():
+    # a repeated text gets its position, which must not read as another value's text
+    assert _unique(["a", "a", "a_1", "b"]) == ["a_0", "a_1_1", "a_1", "b"]
+    labels = _unique(["a_1", "a", "a", "a_2_2", "a_2"])
+    assert len(set(labels)) == 5
 
 
 def test_parse_key_and_value_text():
@@ -120,6 +144,10 @@ def test_cca_metric_is_pcc_at_the_last_checkpoint():
                           "pcc_in": [0.2, 0.9, 0.5], "pcc_out": [0.1, 0.8, 0.4]})
     tidy = sweep_tidy(_params("cca", "pcc_in", [0.1, 0.2]), [trace, trace.assign(pcc_in=0.7)])
     assert tidy["score"].tolist() == [0.9, 0.7] and tidy["numeric_value"].tolist() == [0.1, 0.2]
+    # one seeded fit per value: no spread, and the figure says so rather than drawing none
+    assert tidy["spread"].isna().all() and tidy["runs"].eq(1).all()
+    assert error_bars(tidy) == ("no error bars: one seeded run per value (sweep `seed` for the "
+                                "spread over seeds)")
 
 
 def test_embedding_metric_is_the_fold_mean_with_two_sd():
@@ -128,6 +156,8 @@ def test_embedding_metric_is_the_fold_mean_with_two_sd():
     np.testing.assert_allclose(tidy["score"], 0.9)
     np.testing.assert_allclose(tidy["spread"], 2 * np.std([0.8, 0.9, 1.0, 0.9]))
     assert tidy["value"].tolist() == ["a"] and tidy["numeric_value"].isna().all()
+    assert error_bars(tidy) == "error bars: mean ± 2 sd over 4 folds"
+    assert sweep_caption(tidy, "Sweep s.") == "Sweep s. Cells: mean ± 2 sd over 4 folds."
 
 
 def test_similarity_metric_is_the_median_at_the_table_fraction():
@@ -135,6 +165,7 @@ def test_similarity_metric_is_the_median_at_the_table_fraction():
                            "error": [1.0, 3.0, 2.0, 9.0, 9.0, 9.0]})
     tidy = sweep_tidy(_params("similarity", "error", [1], [{"table_fraction": 0.1}]), [errors])
     assert tidy["score"].tolist() == [2.0] and tidy["dataset"].tolist() == ["m"]
+    assert error_bars(tidy) == "no error bars: the median of 3 seeds per value"
 
 
 def test_table_bolds_the_best_value_and_figure_has_a_panel_per_dataset():
@@ -146,10 +177,23 @@ def test_table_bolds_the_best_value_and_figure_has_a_panel_per_dataset():
     runs = [pd.concat(errors), pd.concat([f.assign(error=f["error"] / 2) for f in errors])]
     tidy = sweep_tidy(_params("similarity", "error", [1.0, 20.0], [{"table_fraction": 0.1}] * 2),
                       runs)
-    table = sweep_table(tidy)
+    table = sweep_table(tidy, METRICS[("similarity", "error")].higher_is_better)
     assert list(table.columns) == ["similarity.x", "a: SMS-Nyström", "b: SMS-Nyström"]
     assert table["a: SMS-Nyström"].tolist() == ["0.3000", "**0.1500**"]  # lower error wins
     fig = sweep_figure(tidy, label="error")
     panels = [ax for ax in fig.axes if ax.get_visible()]
     assert [ax.get_title() for ax in panels] == ["a", "b"]
+    assert all(ax.get_ylabel() == "error\n(no error bars: the median of 1 seed per value)"
+               for ax in panels)
     assert panels[0].get_xscale() == "log"  # 1 and 20 span a decade
+
+
+def test_figure_axis_names_the_error_bars_it_draws():
+    from lowdim.plots.sweeps import sweep_figure
+
+    folds = pd.DataFrame({"dataset": "d", "method": "pca", "accuracy": [0.8, 0.9, 1.0, 0.9]})
+    tidy = sweep_tidy(_params("embedding", "accuracy", [1, 2]), [folds, folds])
+    (ax, *_) = sweep_figure(tidy, label="kNN accuracy").axes
+    assert ax.get_ylabel() == "kNN accuracy\n(error bars: mean ± 2 sd over 4 folds)"
+    (bars,) = ax.containers  # one errorbar container per method, with its vertical bars
+    assert bars.has_yerr

@@ -3,8 +3,12 @@
 Every message names the argument, what it must be and what was given:
 ``"`rtol` must be a number >= 0, got -1"``. A value of the wrong type raises
 :class:`TypeError`, a value of the right type outside its range
-:class:`ValueError`. ``bool`` is never accepted as a number (``True`` is an
-``int`` to Python, but ``n_components=True`` is a mistake, not a 1).
+:class:`ValueError`: :class:`ArgumentTypeError` and :class:`ArgumentValueError`,
+which also carry the argument's name as ``argument``, so that a caller can say
+where the value came from (a workflow job names the config key that set it:
+:mod:`lowdim.job_errors`) without reading the message. ``bool`` is never
+accepted as a number (``True`` is an ``int`` to Python, but
+``n_components=True`` is a mistake, not a 1).
 
 Subpackages keep their domain checks next to their code
 (:mod:`lowdim.cca._validation`, :mod:`lowdim.embedding._validation`) and use
@@ -21,7 +25,35 @@ import re
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["check_number", "check_choice", "check_label_count", "check_matrix", "naming"]
+__all__ = ["ArgumentTypeError", "ArgumentValueError", "arguments_of", "check_number",
+           "check_choice", "check_label_count", "check_matrix", "naming"]
+
+
+class _AboutArgument:
+    """An error about the argument named ``argument``, or about how the arguments of a tuple
+    of names relate (``("Y", "X")``: `Y` must have the rows of `X`); ``arguments`` holds
+    them all, ``argument`` the first."""
+
+    def __init__(self, message, argument):
+        super().__init__(message)
+        self.arguments = (argument,) if isinstance(argument, str) else tuple(argument)
+        self.argument = self.arguments[0]
+
+    def __reduce__(self):  # the default would call cls(message) and lose the names
+        return type(self), (str(self), self.arguments)
+
+
+class ArgumentValueError(_AboutArgument, ValueError):
+    """A :class:`ValueError` about an argument (``argument``) of the call that raised it."""
+
+
+class ArgumentTypeError(_AboutArgument, TypeError):
+    """A :class:`TypeError` about an argument (``argument``) of the call that raised it."""
+
+
+def arguments_of(error: BaseException) -> tuple:
+    """The names of the arguments ``error`` is about (none for an error of another kind)."""
+    return getattr(error, "arguments", ())
 
 
 def _bounds_text(minimum, maximum, strict_minimum, strict_maximum) -> str:
@@ -66,14 +98,14 @@ def check_number(value, name, *, integer=False, minimum=None, maximum=None,
     bounds = _bounds_text(minimum, maximum, strict_minimum, strict_maximum)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, kind):
         also = " or None" if none_ok else ""
-        raise TypeError(f"`{name}` must be {noun}{bounds}{also}, got {value!r} "
-                        f"({type(value).__name__})")
+        raise ArgumentTypeError(f"`{name}` must be {noun}{bounds}{also}, got {value!r} "
+                                f"({type(value).__name__})", name)
     if not integer and not math.isfinite(value):
-        raise ValueError(f"`{name}` must be a finite number{bounds}, got {value!r}")
+        raise ArgumentValueError(f"`{name}` must be a finite number{bounds}, got {value!r}", name)
     too_low = minimum is not None and (value <= minimum if strict_minimum else value < minimum)
     too_high = maximum is not None and (value >= maximum if strict_maximum else value > maximum)
     if too_low or too_high:
-        raise ValueError(f"`{name}` must be {noun}{bounds}, got {value!r}")
+        raise ArgumentValueError(f"`{name}` must be {noun}{bounds}, got {value!r}", name)
     return int(value) if integer else float(value)
 
 
@@ -84,7 +116,7 @@ def check_choice(value, name, choices):
     except TypeError:  # unhashable value tested against a set
         ok = False
     if not ok:
-        raise ValueError(f"`{name}` must be one of {list(choices)}, got {value!r}")
+        raise ArgumentValueError(f"`{name}` must be one of {list(choices)}, got {value!r}", name)
     return value
 
 
@@ -92,7 +124,8 @@ def check_label_count(y, n_rows, name="y", rows_of="X"):
     """Refuse labels ``y`` whose length is not the number of rows of ``rows_of``."""
     shape = np.shape(y) if y is not None else None
     if shape is not None and len(shape) >= 1 and shape[0] != n_rows:
-        raise ValueError(f"`{name}` has {shape[0]} labels but `{rows_of}` has {n_rows} rows")
+        raise ArgumentValueError(f"`{name}` has {shape[0]} labels but `{rows_of}` has {n_rows} "
+                                 "rows", (name, rows_of))
     return y
 
 
@@ -114,30 +147,33 @@ def check_matrix(A, name, *, square=False, accept_sparse=True, min_rows=1):
     ndarray or scipy.sparse.csr_matrix of shape (n_rows, n_cols), float64
     """
     if A is None or isinstance(A, (str, bytes, dict)):
-        raise TypeError(f"`{name}` must be a 2-D array of numbers, got {type(A).__name__}")
+        raise ArgumentTypeError(f"`{name}` must be a 2-D array of numbers, got {type(A).__name__}",
+                                name)
     if sp.issparse(A):
         if not accept_sparse:
-            raise TypeError(f"`{name}` must be a dense array, got a sparse "
-                            f"{type(A).__name__}; convert it with .toarray()")
+            raise ArgumentTypeError(f"`{name}` must be a dense array, got a sparse "
+                                    f"{type(A).__name__}; convert it with .toarray()", name)
         if not np.issubdtype(A.dtype, np.number) or np.issubdtype(A.dtype, np.complexfloating):
-            raise TypeError(f"`{name}` must hold real numbers, got dtype {A.dtype}")
+            raise ArgumentTypeError(f"`{name}` must hold real numbers, got dtype {A.dtype}", name)
         A = sp.csr_matrix(A, dtype=np.float64)
         values = A.data
     else:
         try:
             A = np.asarray(A, dtype=np.float64)
         except (TypeError, ValueError) as exc:
-            raise TypeError(f"`{name}` must be a 2-D array of real numbers ({exc})") from None
+            raise ArgumentTypeError(f"`{name}` must be a 2-D array of real numbers ({exc})",
+                                    name) from None
         values = A
     if A.ndim != 2:
-        raise ValueError(f"`{name}` must be a 2-D array, got shape {A.shape}")
+        raise ArgumentValueError(f"`{name}` must be a 2-D array, got shape {A.shape}", name)
     if A.shape[0] < min_rows or A.shape[1] == 0:
-        raise ValueError(f"`{name}` is empty or too small: got shape {A.shape}, need at least "
-                         f"{min_rows} row(s) and 1 column")
+        raise ArgumentValueError(f"`{name}` is empty or too small: got shape {A.shape}, need at "
+                                 f"least {min_rows} row(s) and 1 column", name)
     if square and A.shape[0] != A.shape[1]:
-        raise ValueError(f"`{name}` must be a square matrix, got shape {A.shape}")
+        raise ArgumentValueError(f"`{name}` must be a square matrix, got shape {A.shape}", name)
     if not np.all(np.isfinite(values)):
-        raise ValueError(f"`{name}` contains non-finite values, first {_first_bad(A, name)}")
+        raise ArgumentValueError(f"`{name}` contains non-finite values, first "
+                                 f"{_first_bad(A, name)}", name)
     return A
 
 
@@ -153,16 +189,21 @@ def _first_bad(A, name) -> str:
 
 @contextlib.contextmanager
 def naming(name):
-    """Make a ValueError or TypeError raised inside name the argument ``name``.
+    """Make a ValueError or TypeError raised inside an error about the argument ``name``.
 
     For checks done by other libraries (scikit-learn's ``check_array`` says
-    "Found array with 0 sample(s)" without saying which array): a message that
-    does not mention ``name`` is prefixed with it.
+    "Found array with 0 sample(s)" without saying which array): the error becomes an
+    :class:`ArgumentValueError` or :class:`ArgumentTypeError` about ``name``, its
+    message prefixed with the name unless it already mentions it. An error already
+    about an argument passes unchanged.
     """
     try:
         yield
     except (ValueError, TypeError) as exc:
-        if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", str(exc)):
+        if arguments_of(exc):
             raise
-        kind = TypeError if isinstance(exc, TypeError) else ValueError
-        raise kind(f"`{name}`: {exc}") from exc
+        message = str(exc)
+        if not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", message):
+            message = f"`{name}`: {message}"
+        kind = ArgumentTypeError if isinstance(exc, TypeError) else ArgumentValueError
+        raise kind(message, name) from exc

@@ -7,29 +7,29 @@ whether it has labels, and the sizes its options fix
 (:meth:`lowdim.data.DatasetSpec.size_bounds`). A mistake stops the run before
 any job starts, with one line that names the key, the value given and what is
 allowed. What only the prepared data can tell is checked in the job, whose
-error names the config key (:func:`naming_config_keys`).
+error names the config key (:mod:`lowdim.job_errors`).
 
 Each check is a function ``config -> iterable of problems`` registered with
 :func:`config_check`; a problem is one line made by :func:`problem`. Add a check
 by writing one more such function. Facts about a dataset come from
 :func:`dataset_facts`, the one place that reads the registry (or, for the user's
-own data, the headers of the files the config names: :mod:`lowdim.data.own`).
+own data, the headers of the files the config names: :mod:`lowdim.data.own`);
+settings a job receives (overrides applied) come from :mod:`lowdim.settings`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import logging
-import re
 from dataclasses import dataclass, field
+from pathlib import PurePath
 
 from .config import ConfigError
+from .embedding.methods import methods_sweeping
+from .job_errors import problem
+from .settings import (cca_figure_datasets, cca_heuristic_runs, cca_settings,
+                       wmd_corpus_settings)
 
-__all__ = ["CHECKS", "DatasetFacts", "cca_job_keys", "check_config", "config_check",
-           "config_problems", "dataset_facts", "embedding_job_keys", "naming_config_keys",
-           "own_data_problems", "problem"]
-
-logger = logging.getLogger("lowdim")
+__all__ = ["CHECKS", "DatasetFacts", "check_config", "config_check", "config_problems",
+           "dataset_facts", "own_data_problems", "problem"]
 
 #: The registered checks, run in order by :func:`config_problems`.
 CHECKS = []
@@ -37,11 +37,11 @@ CHECKS = []
 #: Dataset kinds the embedding experiments turn into a feature matrix.
 EMBEDDING_KINDS = ("dense", "sparse", "text")
 #: Embedding methods with an ``n_neighbors`` (``embedding.timing.n_neighbors`` in Figure 3).
-NEIGHBOR_METHODS = ("isomap", "lle", "le", "umap")
+NEIGHBOR_METHODS = methods_sweeping("n_neighbors")
 #: Both Vec2vec solvers: ``embedding.vec2vec.topk`` outside the sweep.
-VEC2VEC_METHODS = ("vec2vec", "vec2vec_cooccurrence")
+VEC2VEC_METHODS = methods_sweeping("topk")
 #: Embedding methods that sweep ``embedding.neighbors`` (Vec2vec's as its topk).
-SWEPT_METHODS = NEIGHBOR_METHODS + VEC2VEC_METHODS
+SWEPT_METHODS = methods_sweeping("n_neighbors", "topk")
 #: Dataset kinds each kind of similarity matrix is built from (lowdim.similarity.matrices).
 MATRIX_DATASET_KINDS = {"wmd": ("text",), "mlp": ("dense", "sparse", "text", "mentions"),
                 "crossencoder": ("pairs",)}
@@ -51,11 +51,6 @@ def config_check(func):
     """Register ``func(config) -> iterable of problem lines`` as a config check."""
     CHECKS.append(func)
     return func
-
-
-def problem(key: str, value, allowed: str) -> str:
-    """One line: ``config: <key>: got <value>; <allowed>``."""
-    return f"config: {key}: got {value!r}; {allowed}"
 
 
 def config_problems(config: dict) -> list[str]:
@@ -179,82 +174,58 @@ def _enabled(config, name):
 
 
 # -- cca ------------------------------------------------------------------------------------
-def _figure2_datasets(cca) -> list:
-    """``cca.figure2.dataset`` as a list: one name, a list of them, or null (none)."""
-    value = cca["figure2"]["dataset"]
-    return [] if value is None else [value] if isinstance(value, str) else list(value)
-
-
-def _cca_datasets(cca):
-    keyed = [(f"cca.figure1.datasets[{i}]", name) for i, name in
-             enumerate(cca["figure1"]["datasets"])]
-    value = cca["figure2"]["dataset"]
-    keyed += [("cca.figure2.dataset" if isinstance(value, str) else f"cca.figure2.dataset[{i}]",
-               name) for i, name in enumerate(_figure2_datasets(cca))]
-    return keyed
-
-
-def _override(cca, name, key, section_key):
-    """``(value, config key)`` of a per-dataset setting, override first."""
-    over = cca["overrides"].get(name, {})
-    if key in over:
-        return over[key], f"cca.overrides.{name}.{key}"
-    section, _, leaf = section_key.rpartition(".")
-    return (cca[section][leaf] if section else cca[leaf]), f"cca.{section_key}"
-
-
-def _cca_training_rows(cca, facts):
+def _cca_training_rows(config, facts):
     """Upper bound on the training rows of a CCA dataset, and where it comes from."""
     if "n_train" in facts.bounds:
         return facts.bounds["n_train"], "its own training split"
     n = facts.bounds.get("n")
     if n is None:
         return None, ""
-    n_train = n - int(round(cca["heldout_fraction"] * n))
+    fraction = config["cca"]["heldout_fraction"]
+    n_train = n - int(round(fraction * n))
     rows = f"{n} rows ({facts.origin})" if facts.origin else f"{n} rows"
-    return n_train, f"{rows} less cca.heldout_fraction = {cca['heldout_fraction']}"
+    return n_train, f"{rows} less cca.heldout_fraction = {fraction}"
 
 
 @config_check
 def check_cca(config):
     """Two-view datasets; k <= min(p1, p2); batch and normalisation sizes <= training rows."""
-    cca = _enabled(config, "cca")
-    if cca is None:
+    if _enabled(config, "cca") is None:
         return
-    for key, name in _cca_datasets(cca):
+    for name, key in cca_figure_datasets(config, 1) + cca_figure_datasets(config, 2):
         wrong = _kind_problem(config, key, name, ("two_view",), "a two-view dataset")
         if wrong:
             yield wrong
             continue
         facts = dataset_facts(config, name)
-        k, k_key = _override(cca, name, "n_components", "n_components")
+        k, k_key = cca_settings(config, name)["n_components"]
         widths = {p: facts.bounds[p] for p in ("p1", "p2") if p in facts.bounds}
         if widths and k > min(widths.values()):
             sizes = ", ".join(f"{p} = {v}" for p, v in widths.items())
             yield problem(k_key, k, f"must be <= min(p1, p2) = {min(widths.values())} of "
                                     f"dataset {name} ({sizes})")
-        yield from _cca_sizes(cca, facts, k, k_key)
+        yield from _cca_sizes(config, facts, k, k_key)
 
 
-def _cca_sizes(cca, facts, k, k_key):
+def _cca_sizes(config, facts, k, k_key):
     name = facts.name
-    n_train, why = _cca_training_rows(cca, facts)
-    batch, batch_key = _override(cca, name, "batch_size", "sappgrad.batch_size")
+    n_train, why = _cca_training_rows(config, facts)
+    settings = cca_settings(config, name, "sappgrad")
+    batch, batch_key = settings["batch_size"]
     if n_train is not None and batch > n_train:
         yield problem(batch_key, batch, f"must be <= {n_train}, the training rows of dataset "
                                         f"{name} ({why})")
-    s = cca["sappgrad"]["normalization_size"]
+    s, s_key = settings["normalization_size"]
     if s and (s < k or (n_train is not None and s > n_train)):
         upper = f" and <= {n_train}, the training rows ({why})" if n_train is not None else ""
-        yield problem("cca.sappgrad.normalization_size", s,
-                      f"must be 0 (10 * n_components) or >= {k_key} = {k}{upper} for "
-                      f"dataset {name}")
-    if name in _figure2_datasets(cca) and "pca_cca" in cca["figure2"]["methods"]:
-        for i, m in enumerate(cca["figure2"]["pca_components"]):
-            if m < k:
-                yield problem(f"cca.figure2.pca_components[{i}]", m,
-                              f"must be >= {k_key} = {k} (PCA-CCA keeps m principal "
-                              f"directions per view, and needs k of them)")
+        yield problem(s_key, s, f"must be 0 (10 * n_components) or >= {k_key} = {k}{upper} "
+                                f"for dataset {name}")
+    if name in [n for n, _ in cca_figure_datasets(config, 2)]:
+        for run in cca_heuristic_runs(config):
+            m, m_key = cca_settings(config, name, run)["n_pca_components"]
+            if m and m < k:
+                yield problem(m_key, m, f"must be >= {k_key} = {k} (PCA-CCA keeps m principal "
+                                        f"directions per view, and needs k of them)")
 
 
 # -- embedding ------------------------------------------------------------------------------
@@ -357,146 +328,131 @@ def _timing_sizes(emb):
 
 
 # -- similarity and sms_tasks ---------------------------------------------------------------
+def _duplicates(key, names):
+    """A problem if a name is given twice in the list at ``key`` (names make file paths)."""
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        return problem(key, names, f"each name must be given once; repeated: {', '.join(twice)}")
+    return None
+
+
+def _sms_fractions(key, part, methods):
+    """A problem if a landmark fraction times SMS-Nyström's multiplier exceeds 1."""
+    from .approx import SMS_METHODS
+
+    multiplier = part["sms"]["multiplier"]
+    too_big = [f for f in part["fractions"] if f * multiplier > 1]
+    if set(SMS_METHODS) & set(methods) and too_big:
+        return problem(f"{key}.fractions", part["fractions"],
+                       f"each fraction times {key}.sms.multiplier = {multiplier} must be <= 1 "
+                       f"(|S2| would exceed n for {too_big})")
+    return None
+
+
 @config_check
 def check_similarity(config):
-    """Each similarity matrix is built from a dataset of a kind its similarity reads."""
+    """Matrix names given once; each matrix built from a dataset of a kind its similarity
+    reads; the table's fraction among the fractions; SMS-Nyström's |S2| at most n."""
+    matrices = config["similarity"]["matrices"]
+    duplicated = _duplicates("similarity.matrices", [m["name"] for m in matrices])
     sim = _enabled(config, "similarity")
-    if sim is None:
+    if sim is None:  # sms_tasks may still name a matrix: its name must be unique
+        yield from filter(None, [duplicated])
         return
-    for i, spec in enumerate(sim.get("matrices", [])):
+    if not matrices:
+        yield problem("similarity.matrices", [], "must list a matrix when similarity.enabled "
+                                                 "is true")
+    for i, spec in enumerate(matrices):
         kinds = MATRIX_DATASET_KINDS.get(spec["kind"])
         if kinds:
-            wrong = _kind_problem(config, f"similarity.matrices[{i}].dataset", spec["dataset"],
-                                  kinds, f"a dataset a `{spec['kind']}` matrix can read",
-                                  labelled=spec["kind"] == "mlp")
-            if wrong:
-                yield wrong
+            yield from filter(None, [_kind_problem(
+                config, f"similarity.matrices[{i}].dataset", spec["dataset"], kinds,
+                f"a dataset a `{spec['kind']}` matrix can read", labelled=spec["kind"] == "mlp")])
+    if not any(abs(f - sim["table_fraction"]) < 1e-12 for f in sim["fractions"]):
+        yield problem("similarity.table_fraction", sim["table_fraction"],
+                      f"must be one of similarity.fractions {sim['fractions']}")
+    yield from filter(None, [duplicated, _sms_fractions("similarity", sim, sim["methods"])])
 
 
 @config_check
 def check_sms_tasks(config):
-    """WMD classification reads labelled text datasets."""
+    """Names given once; WMD classification reads labelled text datasets, and a matrix it
+    names is a WMD matrix of the same dataset; small rank limit <= large."""
     tasks = _enabled(config, "sms_tasks")
     if tasks is None:
         return
-    part = tasks.get("wmd_classification", {})
-    if not part.get("enabled", True):
-        return
-    for i, corpus in enumerate(part.get("corpora", [])):
-        wrong = _kind_problem(config, f"sms_tasks.wmd_classification.corpora[{i}].dataset",
-                              corpus["dataset"], ("text",), "a text dataset", labelled=True)
+    wmdc, glue, coref = (tasks[part] for part in ("wmd_classification", "glue", "coreference"))
+    yield from filter(None, [
+        _duplicates("sms_tasks.wmd_classification.corpora", [c["name"] for c in wmdc["corpora"]]),
+        _duplicates("sms_tasks.coreference.corpora", [c["name"] for c in coref["corpora"]]),
+        _duplicates("sms_tasks.glue.tasks", [t["dataset"] for t in glue["tasks"]]),
+        _sms_fractions("sms_tasks.glue", glue, glue["methods"]),
+        _sms_fractions("sms_tasks.coreference", coref, coref["methods"])])
+    if wmdc["enabled"]:
+        yield from _wmd_corpora(config, wmdc)
+
+
+def _wmd_corpora(config, wmdc):
+    matrices = {m["name"]: m for m in config["similarity"]["matrices"]}
+    small, limits = wmdc["small_rank_max"], set()
+    for i, corpus in enumerate(wmdc["corpora"]):
+        key = f"sms_tasks.wmd_classification.corpora[{i}]"
+        wrong = _kind_problem(config, f"{key}.dataset", corpus["dataset"], ("text",),
+                              "a text dataset", labelled=True)
         if wrong:
             yield wrong
+        matrix = matrices.get(corpus["matrix"])
+        if corpus["matrix"] and (matrix is None or matrix["kind"] != "wmd"
+                                 or matrix["dataset"] != corpus["dataset"]):
+            yield problem(f"{key}.matrix", corpus["matrix"],
+                          f"must name a similarity.matrices entry of kind wmd on dataset "
+                          f"{corpus['dataset']!r}")
+            continue
+        large, large_key = wmd_corpus_settings(config, corpus["name"])["large_rank_max"]
+        if small > large and large_key not in limits:  # the section's limit: one line
+            limits.add(large_key)
+            yield problem(large_key, large, f"must be >= sms_tasks.wmd_classification."
+                                            f"small_rank_max = {small}")
 
 
-# -- in a job: errors that only the prepared data can tell ----------------------------------
-@contextlib.contextmanager
-def naming_config_keys(keys: dict, where: str = ""):
-    """Turn a ValueError or TypeError raised inside into a one-line error naming config keys.
-
-    Library errors name the library's argument (```n_components` must be < ...``);
-    in a workflow job the user needs the config key that set it. The message of
-    an error raised inside is searched for each argument name of ``keys``; the
-    first found gives the key, else every key of ``keys`` is listed.
-
-    Parameters
-    ----------
-    keys : dict of str -> (str, object)
-        Library argument name -> (config key, value given).
-    where : str
-        What the job was doing, e.g. ``"lle on dataset digits"``.
-
-    Raises
-    ------
-    SystemExit
-        With ``config: <key>: got <value>; <the library's message> (<where>)``,
-        also logged, so the job fails with one line naming the key.
-    """
-    try:
-        yield
-    except (ValueError, TypeError) as exc:
-        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        named = _first_named(message, keys)
-        context = f" ({where})" if where else ""
-        if named:
-            key, value = keys[named]
-            line = problem(key, value, f"{message}{context}")
-        else:
-            settings = ", ".join(f"{key} = {value!r}" for key, value in keys.values())
-            line = f"config: {message}{context}; with {settings}"
-        logger.error("%s", line)
-        raise SystemExit(line) from exc
+# -- kernel_cca -----------------------------------------------------------------------------
+@config_check
+def check_kernel_cca(config):
+    """Setting names given once, at least one setting, each on a two-view dataset."""
+    section = _enabled(config, "kernel_cca")
+    if section is None:
+        return
+    settings = section["settings"]
+    if not settings:
+        yield problem("kernel_cca.settings", [], "must list a setting when kernel_cca.enabled "
+                                                 "is true")
+    yield from filter(None, [_duplicates("kernel_cca.settings", [s["name"] for s in settings])])
+    for i, setting in enumerate(settings):
+        yield from filter(None, [_kind_problem(config, f"kernel_cca.settings[{i}].dataset",
+                                               setting["dataset"], ("two_view",),
+                                               "a two-view dataset")])
 
 
-#: The embedding config keys each kind of job reads (library argument names of ``keys``).
-EMBEDDING_JOB_ARGUMENTS = {
-    "features": ("max_samples", "stem", "min_df", "sublinear_tf"),
-    "embed": ("n_components", "neighbors", "n_neighbors", "topk", "walks_per_node",
-              "walk_length", "window", "epochs", "negative", "sample", "knn", "solver",
-              "updates_per_node", "alpha", "min_dist", "metric", "n_init", "max_iter"),
-    "score": ("k_grid", "n_splits", "gammas"),
-    "sensitivity": ("n_components", "topk", "max_samples", "walks_per_node", "walk_length",
-                    "window", "epochs", "negative", "sample", "knn", "solver",
-                    "updates_per_node", "alpha", "k_grid", "n_splits"),
-}
-
-
-def embedding_job_keys(config: dict, job: str, sweep: str | None = None) -> dict:
-    """Library argument -> (config key, value) for one kind of ``embedding`` job.
-
-    Parameters
-    ----------
-    config : dict
-        The validated config.
-    job : {"features", "embed", "score", "sensitivity"}
-    sweep : str, optional
-        The parameter a Figure 5 sensitivity job varies ("n_components" or "topk"):
-        that argument comes from ``embedding.sensitivity``.
-    """
-    emb = config["embedding"]
-    keys = {"n_components": ("embedding.n_components", emb["n_components"]),
-            "neighbors": ("embedding.neighbors", emb["neighbors"]),
-            "n_neighbors": ("embedding.neighbors", emb["neighbors"]),
-            "max_samples": ("embedding.max_samples", emb["max_samples"]),
-            "k_grid": ("embedding.classification.k_grid", emb["classification"]["k_grid"]),
-            "n_splits": ("embedding.classification.n_splits", emb["classification"]["n_splits"]),
-            "gammas": ("embedding.clustering.gammas", emb["clustering"]["gammas"])}
-    for part in ("vec2vec", "umap", "mds", "tfidf"):
-        keys.update({arg: (f"embedding.{part}.{arg}", value) for arg, value in emb[part].items()})
-    if job == "embed":  # the sweep sets topk from the neighbour counts
-        keys["topk"] = ("embedding.neighbors", emb["neighbors"])
-    if job == "sensitivity":
-        keys["max_samples"] = ("embedding.sensitivity.max_samples",
-                               emb["sensitivity"]["max_samples"])
-        if sweep:
-            keys[sweep] = (f"embedding.sensitivity.{sweep}", emb["sensitivity"][sweep])
-    return {arg: keys[arg] for arg in EMBEDDING_JOB_ARGUMENTS[job] if arg in keys}
-
-
-def cca_job_keys(config: dict, dataset: str) -> dict:
-    """Library argument -> (config key, value) for the ``cca`` jobs on ``dataset`` (overrides
-    first)."""
-    cca = config["cca"]
-    keys = {}
-    for arg, key, section_key in (
-            ("n_components", "n_components", "n_components"), ("reg", "reg", "reg"),
-            ("batch_size", "batch_size", "sappgrad.batch_size"),
-            ("rescale", "rescale", "rescale")):
-        value, where = _override(cca, dataset, key, section_key)
-        keys[arg] = (where, value)
-    keys["normalization_size"] = ("cca.sappgrad.normalization_size",
-                                  cca["sappgrad"]["normalization_size"])
-    keys["n_pca_components"] = ("cca.figure2.pca_components", cca["figure2"]["pca_components"])
-    keys["heldout_fraction"] = ("cca.heldout_fraction", cca["heldout_fraction"])
-    keys["normalization"] = ("cca.normalization", cca.get("normalization", "paper"))
-    return keys
-
-
-def _first_named(message: str, names) -> str | None:
-    """The name the message is about: the first written `like_this`, else the first mentioned."""
-    for pattern in (r"`{}`", r"(?<![\w.]){}(?!\w)"):
-        found = [(m.start(), name) for name in names
-                 for m in [re.search(pattern.format(re.escape(name)), message)] if m]
-        if found:
-            return min(found)[1]
-    return None
+# -- resources ------------------------------------------------------------------------------
+@config_check
+def check_replica_manifest(config):
+    """Only a rehearsal names a replica manifest, and it keeps its files apart from real ones."""
+    res = config["resources"]
+    manifest = res["replica_manifest"]
+    if not manifest:
+        return
+    if config["profile"] != "rehearsal":
+        yield problem("resources.replica_manifest", manifest,
+                      f"only `profile: rehearsal` may name a replica manifest, not profile "
+                      f"{config['profile']!r} (a real run accepts only the registry's and the "
+                      f"lock file's checksums)")
+    for key in ("raw_dir", "lockfile"):
+        if not PurePath(res[key]).as_posix().startswith("results/"):
+            yield problem(f"resources.{key}", res[key], "a rehearsal keeps its raw files and "
+                                                        "pins under results/, apart from real "
+                                                        "downloads")
+    mirror = PurePath(manifest).parent
+    if not any(PurePath(m) == mirror for m in res["mirrors"]):
+        yield problem("resources.mirrors", res["mirrors"],
+                      f"a rehearsal must list the replica directory {str(mirror)!r}, where the "
+                      f"replicas are served from")

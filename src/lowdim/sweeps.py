@@ -34,7 +34,7 @@ import pandas as pd
 from .config import ConfigError
 
 __all__ = ["METRICS", "SWEEP_SECTIONS", "Metric", "Sweep", "SweepRun", "expand_sweeps",
-           "parse_key", "shown", "sweep_tidy", "value_text"]
+           "module_name", "parse_key", "shown", "sweep_tidy", "value_text"]
 
 #: Experiment sections a sweep can run.
 SWEEP_SECTIONS = ("similarity", "embedding", "cca")
@@ -52,6 +52,9 @@ class Metric:
 
     ``file`` is relative to a run's ``results/`` folder; ``listed`` is the config key
     (inside the section) that must list something for the file to be made.
+    ``spread_over`` names what a score's spread (2 sd) is over, or is empty when a score
+    has none; ``single`` then says what one score is (``{n}``: the runs behind it, ``{s}``:
+    a plural s).
     """
 
     section: str
@@ -63,6 +66,8 @@ class Metric:
     listed: str
     group: str = "dataset"
     higher_is_better: bool = True
+    spread_over: str = ""
+    single: str = "one run per value"
 
     def settings(self, config: dict) -> dict:
         """What of a run's config the metric reads (the similarity table's fraction)."""
@@ -71,23 +76,34 @@ class Metric:
         return {}
 
     def scores(self, tidy: pd.DataFrame, settings: dict) -> pd.DataFrame:
-        """One row per (``dataset``, ``method``): ``score`` and ``spread`` (2 std, or NaN)."""
+        """One row per (``dataset``, ``method``): ``score``, ``spread`` (2 std, or NaN) and
+        ``runs`` (the folds, seeds or runs the score is made of)."""
         return _REDUCERS[(self.section, self.name)](self, tidy, settings)
+
+    def summary(self, runs) -> str:
+        """What a score and its spread are, given the ``runs`` behind the scores:
+        ``mean ± 2 sd over 4 folds``, ``one seeded run per value (...)``."""
+        counts = sorted({int(r) for r in runs})
+        n = str(counts[0]) if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
+        if self.spread_over:
+            return f"mean ± 2 sd over {n} {self.spread_over}"
+        return self.single.format(n=n, s="" if n == "1" else "s")
 
 
 def _last_checkpoint(metric, trace, settings):
     last = trace.loc[trace.groupby(["dataset", "method"])["iteration"].idxmax()]
-    return last.assign(score=last[metric.column], spread=np.nan)
+    return last.assign(score=last[metric.column], spread=np.nan, runs=1)
 
 
 def _fold_mean(metric, classification, settings):
     grouped = classification.groupby(["dataset", "method"], sort=False)[metric.column]
-    return grouped.agg(score="mean", spread=lambda v: 2 * v.std(ddof=0)).reset_index()
+    return grouped.agg(score="mean", spread=lambda v: 2 * v.std(ddof=0),
+                       runs="size").reset_index()
 
 
 def _best(metric, clustering, settings):
     grouped = clustering.groupby(["dataset", "method"], sort=False)[metric.column]
-    return grouped.max().rename("score").reset_index().assign(spread=np.nan)
+    return grouped.max().rename("score").reset_index().assign(spread=np.nan, runs=1)
 
 
 def _median_at_table_fraction(metric, errors, settings):
@@ -95,24 +111,31 @@ def _median_at_table_fraction(metric, errors, settings):
 
     _, rows = rows_nearest(errors, "s/n", settings["table_fraction"])
     grouped = rows.groupby(["matrix", "method"], sort=False)[metric.column]
-    return (grouped.median().rename("score").reset_index()
-            .rename(columns={"matrix": "dataset"}).assign(spread=np.nan))
+    scores = grouped.agg(score="median", runs="size").reset_index()
+    return scores.rename(columns={"matrix": "dataset"}).assign(spread=np.nan)
 
+
+#: A CCA metric is one seeded fit per value; a sweep of ``seed`` gives the spread over seeds.
+_ONE_CCA_RUN = "one seeded run per value (sweep `seed` for the spread over seeds)"
 
 #: ``(section, metric) -> Metric``; a section's first metric is its default.
 METRICS = {(m.section, m.name): m for m in (
     Metric("cca", "pcc_in", "cca/tidy/appgrad_trace.csv", "pcc_in",
-           "in-sample PCC at the last iteration", "in-sample PCC", "figure1.datasets"),
+           "in-sample PCC at the last iteration", "in-sample PCC", "figure1.datasets",
+           single=_ONE_CCA_RUN),
     Metric("cca", "pcc_out", "cca/tidy/appgrad_trace.csv", "pcc_out",
-           "out-of-sample PCC at the last iteration", "out-of-sample PCC", "figure1.datasets"),
+           "out-of-sample PCC at the last iteration", "out-of-sample PCC", "figure1.datasets",
+           single=_ONE_CCA_RUN),
     Metric("embedding", "accuracy", "embedding/tidy/classification.csv", "accuracy",
-           "kNN accuracy (mean ± 2 sd over folds)", "kNN accuracy", "datasets"),
+           "kNN accuracy (mean ± 2 sd over folds)", "kNN accuracy", "datasets",
+           spread_over="folds"),
     Metric("embedding", "ari", "embedding/tidy/clustering.csv", "ari",
-           "spectral clustering ARI (best gamma)", "ARI", "datasets"),
+           "spectral clustering ARI (best gamma)", "ARI", "datasets",
+           single="one clustering per value, the best of the gamma grid"),
     Metric("similarity", "error", "similarity/tidy/errors.csv", "error",
            "median relative Frobenius error at similarity.table_fraction",
            "relative error ‖K − K̃‖_F / ‖K‖_F", "matrices",
-           group="matrix", higher_is_better=False),
+           group="matrix", higher_is_better=False, single="the median of {n} seed{s} per value"),
 )}
 _REDUCERS = {("cca", "pcc_in"): _last_checkpoint, ("cca", "pcc_out"): _last_checkpoint,
              ("embedding", "accuracy"): _fold_mean, ("embedding", "ari"): _best,
@@ -257,8 +280,28 @@ def _node(config, parts):
 
 
 def _unique(texts: list[str]) -> list[str]:
-    """``texts`` with a repeated one suffixed by its position, so folders never collide."""
-    return [t if texts.count(t) == 1 else f"{t}_{i}" for i, t in enumerate(texts)]
+    """``texts`` with a repeated one suffixed by its position (again, while that reads as
+    another text), so folders never collide."""
+    taken = {t for t in texts if texts.count(t) == 1}
+    unique = []
+    for i, text in enumerate(texts):
+        if texts.count(text) > 1:
+            text = f"{text}_{i}"
+            while text in taken:
+                text = f"{text}_{i}"
+            taken.add(text)
+        unique.append(text)
+    return unique
+
+
+def module_name(sweep: str, index: int) -> str:
+    """The Snakemake module of value ``index`` of sweep ``sweep``: ``sweep6_cca_reg_0_``.
+
+    The name's length comes first, so no two (sweep, index) pairs give the same module,
+    nor one module's rule names another's (a sweep "x" at 1.5 and a sweep "x_1" at 5 would
+    both read ``sweep_x_1_5_`` if names and values were only joined).
+    """
+    return f"sweep{len(sweep)}_{sweep}_{int(index)}_"
 
 
 def expand_sweeps(config: dict, validate) -> list[Sweep]:
@@ -304,10 +347,8 @@ def expand_sweeps(config: dict, validate) -> list[Sweep]:
         values = [_node(c, parts) for c in configs]  # as validated: "1e-4" reads 0.0001
         leaf = next(str(p) for p in reversed(parts) if not isinstance(p, int))
         labels = _unique([f"{leaf}~{value_text(v)}" for v in values])
-        modules = _unique([f"sweep_{entry['name']}_{re.sub(r'[^A-Za-z0-9]', '_', text)}_"
-                           for text in (lab.partition("~")[2] for lab in labels)])
-        runs = [SweepRun(entry["name"], j, v, lab, mod, c)
-                for j, (v, lab, mod, c) in enumerate(zip(values, labels, modules, configs))]
+        runs = [SweepRun(entry["name"], j, v, lab, module_name(entry["name"], j), c)
+                for j, (v, lab, c) in enumerate(zip(values, labels, configs))]
         sweeps.append(Sweep(entry["name"], entry["key"], section, metric, runs))
     return sweeps
 
@@ -336,7 +377,9 @@ def sweep_tidy(params: dict, frames: list[pd.DataFrame]) -> pd.DataFrame:
     DataFrame
         Columns ``sweep``, ``key``, ``order``, ``value`` (as text), ``numeric_value``
         (NaN when not a number), ``dataset`` (or matrix), ``method``, ``metric``,
-        ``score``, ``spread`` (2 std over folds where there are folds, else NaN).
+        ``score``, ``spread`` (2 std over folds where there are folds, else NaN),
+        ``runs`` (the folds, seeds or runs behind the score) and ``summary`` (what a score
+        and its spread are, :meth:`Metric.summary`; the same on every row).
     """
     metric = METRICS[(params["section"], params["metric"])]
     rows = []
@@ -348,9 +391,10 @@ def sweep_tidy(params: dict, frames: list[pd.DataFrame]) -> pd.DataFrame:
         scores = metric.scores(frame, settings)
         number = value if isinstance(value, (int, float)) and not isinstance(value, bool) \
             and math.isfinite(value) else np.nan
-        rows.append(scores[["dataset", "method", "score", "spread"]].assign(
+        rows.append(scores[["dataset", "method", "score", "spread", "runs"]].assign(
             sweep=params["name"], key=params["key"], order=order, value=shown(value),
             numeric_value=number, metric=metric.name))
     columns = ["sweep", "key", "order", "value", "numeric_value", "dataset", "method", "metric",
-               "score", "spread"]
-    return pd.concat(rows, ignore_index=True)[columns]
+               "score", "spread", "runs", "summary"]
+    tidy = pd.concat(rows, ignore_index=True)
+    return tidy.assign(summary=metric.summary(tidy["runs"]))[columns]

@@ -9,8 +9,8 @@ include: "cca_common.smk"
 
 
 wildcard_constraints:
-    cca_method="appgrad|sappgrad",
-    heuristic=r"nw_cca|dw_cca|pca_cca-m\d+",
+    cca_method="|".join(APPGRAD_METHODS),
+    heuristic="|".join(map(re.escape, CCA_HEURISTICS)) or "__no_heuristic__",
 
 
 rule cca_stats:
@@ -19,7 +19,7 @@ rule cca_stats:
     output:
         csv="results/cca/{dataset}/stats.csv",
     params:
-        settings=lambda w: cca_common(w.dataset),
+        settings=lambda w: cca_params(w.dataset, "stats"),
     log:
         "logs/cca_stats/{dataset}.log",
     conda:
@@ -35,7 +35,8 @@ rule cca_exact:
     output:
         csv="results/cca/{dataset}/exact.csv",
     params:
-        settings=lambda w: {**cca_common(w.dataset), "method": CCA["exact_method"]},
+        settings=lambda w: cca_params(w.dataset, "exact"),
+        config_keys=lambda w: cca_keys(w.dataset, "exact"),
     log:
         "logs/cca_exact/{dataset}.log",
     benchmark:
@@ -56,7 +57,8 @@ rule cca_appgrad:
     output:
         csv="results/cca/{dataset}/{cca_method}.csv",
     params:
-        settings=lambda w: cca_appgrad_params(w.dataset, w.cca_method),
+        settings=lambda w: cca_params(w.dataset, w.cca_method),
+        config_keys=lambda w: cca_keys(w.dataset, w.cca_method),
     log:
         "logs/cca_appgrad/{dataset}/{cca_method}.log",
     benchmark:
@@ -77,7 +79,8 @@ rule cca_heuristic:
     output:
         csv="results/cca/{dataset}/heuristics/{heuristic}.csv",
     params:
-        settings=lambda w: cca_heuristic_params(w.dataset, w.heuristic),
+        settings=lambda w: cca_params(w.dataset, w.heuristic),
+        config_keys=lambda w: cca_keys(w.dataset, w.heuristic),
     log:
         "logs/cca_heuristic/{dataset}/{heuristic}.log",
     benchmark:
@@ -93,6 +96,7 @@ rule cca_heuristic:
 
 
 rule cca_tidy_pcc:
+    localrule: True
     input:
         traces=expand(
             "results/cca/{dataset}/{method}.csv",
@@ -113,12 +117,13 @@ rule cca_tidy_pcc:
 
 
 rule cca_tidy_tcc:
+    localrule: True
     input:
         traces=expand("results/cca/{dataset}/sappgrad.csv", dataset=CCA_FIGURE2),
         heuristics=expand(
             "results/cca/{dataset}/heuristics/{heuristic}.csv",
             dataset=CCA_FIGURE2,
-            heuristic=cca_heuristics(),
+            heuristic=CCA_HEURISTICS,
         ),
     output:
         csv="results/cca/tidy/tcc_flops.csv",
@@ -132,8 +137,9 @@ rule cca_tidy_tcc:
 
 
 rule cca_tidy_datasets:
+    localrule: True
     input:
-        stats=expand("results/cca/{dataset}/stats.csv", dataset=cca_datasets()),
+        stats=expand("results/cca/{dataset}/stats.csv", dataset=CCA_DATASETS),
     output:
         csv="results/cca/tidy/datasets.csv",
     log:
@@ -146,17 +152,19 @@ rule cca_tidy_datasets:
 
 
 rule cca_figure1:
+    localrule: True
     input:
         csv="results/cca/tidy/appgrad_trace.csv",
+        published=published_files(),
     output:
-        pdf=report(
-            "results/figures/cca/figure1_pcc.pdf",
+        pdf="results/figures/cca/figure1_pcc.pdf",
+        png=report(
+            "results/figures/cca/figure1_pcc.png",
             caption="../report/cca_figure1.rst",
             category="AppGrad CCA",
             subcategory="Figure 1",
             labels={"figure": "Figure 1", "dataset": ", ".join(CCA_FIGURE1)},
         ),
-        png="results/figures/cca/figure1_pcc.png",
     params:
         datasets=CCA_FIGURE1,
         profile=config["profile"],
@@ -170,17 +178,18 @@ rule cca_figure1:
 
 
 rule cca_figure2:
+    localrule: True
     input:
         csv="results/cca/tidy/tcc_flops.csv",
     output:
-        pdf=report(
-            "results/figures/cca/figure2_tcc.pdf",
+        pdf="results/figures/cca/figure2_tcc.pdf",
+        png=report(
+            "results/figures/cca/figure2_tcc.png",
             caption="../report/cca_figure2.rst",
             category="AppGrad CCA",
             subcategory="Figure 2",
             labels={"figure": "Figure 2", "dataset": ", ".join(CCA_FIGURE2)},
         ),
-        png="results/figures/cca/figure2_tcc.png",
     params:
         datasets=CCA_FIGURE2,
         profile=config["profile"],
@@ -194,6 +203,7 @@ rule cca_figure2:
 
 
 rule cca_table1:
+    localrule: True
     input:
         csv="results/cca/tidy/datasets.csv",
     output:
@@ -202,7 +212,7 @@ rule cca_table1:
             caption="../report/cca_table1.rst",
             category="AppGrad CCA",
             subcategory="Table 1",
-            labels={"table": "Table 1", "dataset": ", ".join(cca_datasets())},
+            labels={"table": "Table 1", "dataset": ", ".join(CCA_DATASETS)},
         ),
         csv="results/tables/cca/table1_datasets.csv",
         tex="results/tables/cca/table1_datasets.tex",

@@ -73,6 +73,12 @@ def repository_path(path):
     return str(Path(workflow.basedir) / path) if not Path(path).is_absolute() else str(path)
 
 
+def published_files():
+    """The files of published numbers (`report.published`): the scorecard's, and the points
+    the paper figures draw beside their curves."""
+    return [repository_path(path) for path in config["report"]["published"]]
+
+
 def configured_datasets():
     """Names listed under `datasets:` in the config, in order."""
     return list(config["datasets"])

@@ -7,10 +7,6 @@ from lowdim.data import dataset_names
 include: "data_common.smk"
 
 
-localrules:
-    download,
-
-
 wildcard_constraints:
     dataset="|".join(sorted(set(dataset_names()) | set(configured_datasets()))),
 
@@ -35,6 +31,7 @@ if REPLICA_MANIFEST:
 
 
 rule download:
+    localrule: True
     input:
         manifest=REPLICA_MANIFEST or [],
     output:
@@ -79,6 +76,7 @@ rule prepare:
 
 
 rule dataset_table:
+    localrule: True
     input:
         summaries=lambda w: expand(
             "results/data/{dataset}.summary.csv", dataset=configured_datasets()

@@ -15,10 +15,9 @@ EMB_CATEGORY = "Vec2vec"
 
 
 wildcard_constraints:
-    method="|".join(["vec2vec_cooccurrence", "vec2vec", "pca", "mds", "cmds", "isomap", "lle",
-                     "le", "umap"]),
-    axis="n_samples|n_features",
-    parameter="n_components|topk",
+    method="|".join(METHOD_NAMES),
+    axis="|".join(TIMING_DATA),
+    parameter="|".join(SENSITIVITY_PARAMETERS),
     value=r"\d+",
 
 
@@ -28,9 +27,8 @@ rule embedding_features:
     output:
         npz="results/embedding/features/{dataset}.npz",
     params:
-        max_samples=EMB["max_samples"],
-        seed=lambda w: embedding_seed("rows", w.dataset),
-        tfidf=sorted_params(EMB["tfidf"]),
+        settings=lambda w: embedding_params("features", dataset=w.dataset),
+        config_keys=lambda w: embedding_keys("features", dataset=w.dataset),
     log:
         "logs/embedding_features/{dataset}.log",
     benchmark:
@@ -48,11 +46,8 @@ rule embedding_embed:
     output:
         npz="results/embedding/embeddings/{dataset}/{method}.npz",
     params:
-        n_components=EMB["n_components"],
-        neighbors=EMB["neighbors"],
-        params=lambda w: sorted_params(embedding_method_params(w.method)),
-        seed=lambda w: embedding_seed("embed", w.dataset, w.method),
-        n_jobs=EMB_RES["threads"],
+        settings=lambda w: embedding_params("embed", dataset=w.dataset, method=w.method),
+        config_keys=lambda w: embedding_keys("embed", dataset=w.dataset, method=w.method),
     log:
         "logs/embedding_embed/{dataset}/{method}.log",
     benchmark:
@@ -73,9 +68,8 @@ rule embedding_score:
     output:
         csv="results/embedding/tidy/scores/{dataset}/{method}.csv",
     params:
-        classification=sorted_params(EMB["classification"]),
-        clustering=sorted_params(EMB["clustering"]),
-        seed=lambda w: embedding_seed("score", w.dataset),
+        settings=lambda w: embedding_params("score", dataset=w.dataset),
+        config_keys=lambda w: embedding_keys("score", dataset=w.dataset),
     log:
         "logs/embedding_score/{dataset}/{method}.log",
     benchmark:
@@ -91,6 +85,7 @@ rule embedding_score:
 
 
 rule embedding_select:
+    localrule: True
     input:
         scores=embedding_scores(),
     output:
@@ -124,6 +119,7 @@ rule embedding_datasets:
 
 
 rule embedding_tables:
+    localrule: True
     input:
         datasets="results/embedding/tidy/datasets.csv",
         classification="results/embedding/tidy/classification.csv",
@@ -157,8 +153,10 @@ rule embedding_tables:
 
 
 rule embedding_figure4:
+    localrule: True
     input:
         classification="results/embedding/tidy/classification.csv",
+        published=published_files(),
     output:
         pdf="results/figures/embedding/figure4_knn_accuracy.pdf",
         png=report("results/figures/embedding/figure4_knn_accuracy.png",
@@ -182,13 +180,10 @@ rule embedding_sensitivity:
     output:
         csv="results/embedding/sensitivity/{dataset}/{parameter}.csv",
     params:
-        values=lambda w: EMB_SENS[w.parameter],
-        max_samples=EMB_SENS["max_samples"],
-        n_components=EMB["n_components"],
-        vec2vec=sorted_params(EMB["vec2vec"]),
-        classification=sorted_params(EMB["classification"]),
-        seed=lambda w: embedding_seed("sensitivity", w.dataset),
-        n_jobs=EMB_RES["threads"],
+        settings=lambda w: embedding_params("sensitivity", dataset=w.dataset,
+                                            parameter=w.parameter),
+        config_keys=lambda w: embedding_keys("sensitivity", dataset=w.dataset,
+                                             parameter=w.parameter),
     log:
         "logs/embedding_sensitivity/{dataset}/{parameter}.log",
     benchmark:
@@ -204,6 +199,7 @@ rule embedding_sensitivity:
 
 
 rule embedding_sensitivity_tidy:
+    localrule: True
     input:
         parts=embedding_sensitivity_parts(),
     output:
@@ -218,6 +214,7 @@ rule embedding_sensitivity_tidy:
 
 
 rule embedding_figure5:
+    localrule: True
     input:
         sensitivity="results/embedding/tidy/sensitivity.csv",
     output:
@@ -240,14 +237,8 @@ rule embedding_timing:
     output:
         json="results/embedding/timing/{axis}/{method}.json",
     params:
-        values=lambda w: embedding_timing_values(w.axis, w.method),
-        n_components=EMB_TIMING["n_components"],
-        n_neighbors=EMB_TIMING["n_neighbors"],
-        fixed=lambda w: embedding_timing_fixed(w.axis),
-        params=lambda w: sorted_params(embedding_method_params(w.method)),
-        warmup_samples=EMB_TIMING["warmup_samples"],
-        seed=lambda w: embedding_seed("timing", w.axis),
-        n_jobs=EMB_TIMING["threads"],
+        settings=lambda w: embedding_params("timing", method=w.method, axis=w.axis),
+        config_keys=lambda w: embedding_keys("timing", method=w.method, axis=w.axis),
     log:
         "logs/embedding_timing/{axis}/{method}.log",
     benchmark:
@@ -263,6 +254,7 @@ rule embedding_timing:
 
 
 rule embedding_timing_tidy:
+    localrule: True
     input:
         benchmarks=[f"results/benchmarks/embedding_timing/{a}/{m}.tsv"
                     for a, m in embedding_timing_jobs()],
@@ -279,6 +271,7 @@ rule embedding_timing_tidy:
 
 
 rule embedding_figure3:
+    localrule: True
     input:
         timing="results/embedding/tidy/timing.csv",
     output:

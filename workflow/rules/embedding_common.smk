@@ -1,8 +1,10 @@
-# Config helpers of the `embedding` part (input functions, seeds, final targets).
-# Kept apart from the rules in embedding.smk, as `snakemake --lint` asks.
+# Config helpers of the `embedding` part (input functions, params, final targets).
+# Kept apart from the rules in embedding.smk, as `snakemake --lint` asks. Every job's
+# settings come from lowdim.settings.
 
-from lowdim.embedding.timing import timing_values
-from lowdim.seeding import derive_seed
+from lowdim.embedding.methods import METHOD_NAMES
+from lowdim.embedding.timing import TIMING_DATA
+from lowdim.settings import SENSITIVITY_PARAMETERS, config_keys, embedding_settings, values
 
 
 EMB = config["embedding"]
@@ -11,20 +13,15 @@ EMB_SENS = EMB["sensitivity"]
 EMBEDDING_TABLES = ["table2_datasets", "table3_clustering_ari", "knn_accuracy", "ttests"]
 
 
-def embedding_seed(*keys):
-    """Seed of one embedding job, from the base seed and the job's identity."""
-    return derive_seed(config["seed"], "embedding", *keys)
+def embedding_params(job, **identity):
+    """Values of the settings of embedding job `job` (features, embed, score, sensitivity,
+    timing) identified by `identity` (dataset, method, parameter, axis)."""
+    return sorted_params(values(embedding_settings(config, job, **identity)))
 
 
-def embedding_method_params(method):
-    """Fixed parameters of `method` (its swept neighbour count excluded)."""
-    if method == "vec2vec":
-        return dict(EMB["vec2vec"])
-    if method == "vec2vec_cooccurrence":  # fixes the solver; gensim's epochs are unused
-        return {k: v for k, v in EMB["vec2vec"].items() if k not in ("solver", "epochs")}
-    if method in ("umap", "mds"):
-        return dict(EMB[method])
-    return {}
+def embedding_keys(job, **identity):
+    """The config key of each setting of `embedding_params`, for the job's error messages."""
+    return sorted_params(config_keys(embedding_settings(config, job, **identity)))
 
 
 def embedding_scores():
@@ -34,26 +31,15 @@ def embedding_scores():
 
 def embedding_sensitivity_parts():
     return expand("results/embedding/sensitivity/{dataset}/{parameter}.csv",
-                  dataset=EMB_SENS["datasets"], parameter=["n_components", "topk"])
-
-
-def embedding_timing_fixed(axis):
-    """D of the sweep over n, or n of the sweep over D."""
-    return EMB_TIMING["n_features_at"] if axis == "n_samples" else EMB_TIMING["n_samples_at"]
-
-
-def embedding_timing_values(axis, method):
-    """Values of `axis` timed for `method`: those within its cap on n (if any)."""
-    return timing_values(axis, EMB_TIMING[axis], embedding_timing_fixed(axis),
-                         EMB_TIMING["max_samples"].get(method))
+                  dataset=EMB_SENS["datasets"], parameter=SENSITIVITY_PARAMETERS)
 
 
 def embedding_timing_jobs():
     """(axis, method) of every timing job: one per method with a value left to time."""
     return [(axis, method)
-            for axis in ("n_samples", "n_features")
+            for axis in TIMING_DATA
             for method in EMB_TIMING["methods"]
-            if embedding_timing_values(axis, method)]
+            if embedding_params("timing", method=method, axis=axis)["values"]]
 
 
 def embedding_final_outputs():

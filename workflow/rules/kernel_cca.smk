@@ -16,6 +16,7 @@ rule kernel_cca_run:
         csv="results/cca/kernel/{kcca_setting}.csv",
     params:
         setting=lambda w: kernel_cca_setting(w.kcca_setting),
+        config_keys=lambda w: kernel_cca_keys(w.kcca_setting),
         seed=lambda w: derive_seed(config["seed"], "kernel_cca", w.kcca_setting),
     wildcard_constraints:
         kcca_setting=KCCA_WILDCARD,
@@ -34,6 +35,7 @@ rule kernel_cca_run:
 
 
 rule kernel_cca_tidy:
+    localrule: True
     input:
         runs=expand("results/cca/kernel/{kcca_setting}.csv", kcca_setting=list(KCCA_SETTINGS)),
     output:
@@ -48,6 +50,7 @@ rule kernel_cca_tidy:
 
 
 rule kernel_cca_figure:
+    localrule: True
     input:
         csv="results/cca/tidy/kernel_cca.csv",
     output:
@@ -72,6 +75,7 @@ rule kernel_cca_figure:
 
 
 rule kernel_cca_table:
+    localrule: True
     input:
         csv="results/cca/tidy/kernel_cca.csv",
     output:

@@ -1,16 +1,17 @@
-# The report: scorecards against published numbers and the cross-paper run summary.
-# Both read only tidy result files, benchmark files and config/published/*.yaml.
+# The report: scorecards against published numbers and the cross-paper run summary (a
+# short text on the front page, its tables in the Overview result). Both read only tidy
+# result files, benchmark files and config/published/*.yaml.
+
+from lowdim.report.render import SCORECARD_FILES as SCORECARD_PAPERS, describe_data
 
 REPORT = config["report"]
 
-#: Scorecard files: paper (the `paper:` of config/published/*.yaml) -> file stem.
-SCORECARD_PAPERS = {"SMS-Nyström": "sms_nystrom", "Vec2vec": "vec2vec", "AppGrad CCA": "appgrad_cca"}
-
 
 rule report_scorecard:
+    localrule: True
     input:
         papers=paper_outputs,
-        published=[repository_path(path) for path in REPORT["published"]],
+        published=published_files(),
     output:
         **{
             stem: report(
@@ -27,8 +28,10 @@ rule report_scorecard:
     params:
         papers=SCORECARD_PAPERS,
         profile=config["profile"],
-        # a rehearsal's sweeps are smaller: score a setting not run at the nearest one
-        nearest_settings=config["profile"] == "rehearsal",
+        # a rehearsal runs replicas, in smaller sweeps: its entries read "ran on replica",
+        # each scored at the nearest setting run where the published one was not
+        replica=bool(config["resources"]["replica_manifest"]),
+        data=describe_data(config["datasets"], bool(config["resources"]["replica_manifest"])),
     log:
         "logs/report_scorecard/scorecard.log",
     conda:
@@ -39,23 +42,24 @@ rule report_scorecard:
 
 
 rule report_summary:
+    localrule: True
     input:
         papers=paper_outputs,
         scorecard="results/tables/report/scorecard.csv",
     output:
         rst="results/report/summary.rst",
-        stages=report(
-            "results/tables/report/stage_times.csv",
-            caption="../report/report_stage_times.rst",
+        overview=report(
+            "results/report/overview.html",
+            caption="../report/report_overview.rst",
             category="Overview",
             subcategory="Run summary",
-            labels={"table": "stage times"},
+            labels={"table": "run summary"},
         ),
+        stages="results/tables/report/stage_times.csv",
         similarity="results/tables/report/similarity_savings.csv",
         cca="results/tables/report/cca_savings.csv",
     params:
         profile=config["profile"],
-        seed=config["seed"],
         parts={
             part: config[part]["enabled"]
             for part in ("similarity", "sms_tasks", "embedding", "cca", "kernel_cca")

@@ -81,6 +81,7 @@ rule similarity_spectrum:
 
 
 rule similarity_tidy_errors:
+    localrule: True
     input:
         errors=sim_per_matrix_method("results/similarity/errors/{matrix}/{method}.csv"),
     output:
@@ -95,6 +96,7 @@ rule similarity_tidy_errors:
 
 
 rule similarity_tidy_spectra:
+    localrule: True
     input:
         eigenvalues=sim_per_matrix("results/similarity/spectra/{matrix}.eigenvalues.csv"),
         submatrices=sim_per_matrix("results/similarity/spectra/{matrix}.submatrices.csv"),
@@ -113,6 +115,7 @@ rule similarity_tidy_spectra:
 
 
 rule similarity_error_figure:
+    localrule: True
     input:
         errors=f"{SIM_TIDY}/errors.csv",
         eigenvalues=f"{SIM_TIDY}/eigenvalues.csv",
@@ -138,6 +141,7 @@ rule similarity_error_figure:
 
 
 rule similarity_spectra_figure:
+    localrule: True
     input:
         eigenvalues=f"{SIM_TIDY}/eigenvalues.csv",
         submatrices=f"{SIM_TIDY}/submatrix_eigenvalues.csv",
@@ -162,6 +166,7 @@ rule similarity_spectra_figure:
 
 
 rule similarity_diagnostics_table:
+    localrule: True
     input:
         errors=f"{SIM_TIDY}/errors.csv",
         eigenvalues=f"{SIM_TIDY}/eigenvalues.csv",

@@ -1,4 +1,4 @@
-# Config checks and input functions of the `similarity` part (workflow/rules/similarity.smk).
+# Input functions of the `similarity` part (workflow/rules/similarity.smk).
 
 from lowdim.approx import SMS_METHODS
 from lowdim.seeding import derive_seed
@@ -7,25 +7,6 @@ from lowdim.seeding import derive_seed
 SIM = config["similarity"]
 SIM_MATRICES = {spec["name"]: spec for spec in SIM["matrices"]}
 SIM_TIDY = "results/similarity/tidy"
-
-
-def _check_similarity_config():
-    names = [spec["name"] for spec in SIM["matrices"]]
-    duplicated = sorted({n for n in names if names.count(n) > 1})
-    if duplicated:
-        sys.exit(f"config: similarity.matrices: duplicated name(s) {duplicated}")
-    if SIM["enabled"] and not names:
-        sys.exit("config: similarity.matrices: empty, but similarity.enabled is true")
-    if not any(abs(f - SIM["table_fraction"]) < 1e-12 for f in SIM["fractions"]):
-        sys.exit(f"config: similarity.table_fraction: got {SIM['table_fraction']}; "
-                 f"must be one of similarity.fractions {SIM['fractions']}")
-    too_big = [f for f in SIM["fractions"] if f * SIM["sms"]["multiplier"] > 1]
-    if set(SMS_METHODS) & set(SIM["methods"]) and too_big:
-        sys.exit(f"config: similarity.fractions: {too_big} times sms.multiplier "
-                 f"{SIM['sms']['multiplier']} exceeds 1 (|S2| would exceed n)")
-
-
-_check_similarity_config()
 
 
 def sim_spec(matrix):

@@ -52,7 +52,7 @@ rule sms_wme_similarities:
     params:
         n_random=lambda w: max(WMDC["ranks"]),
         unit_norm=WMDC["wme"]["unit_norm"],
-        word_vectors=lambda w: wmd_word_vectors(w.corpus),
+        word_vectors=lambda w: wmd_corpus(w.corpus, "word_vectors"),
         seed=lambda w: derive_seed(config["seed"], "sms_wme", w.corpus, w.d_max),
     log:
         "logs/sms_wme_similarities/{corpus}/dmax{d_max}.log",
@@ -62,7 +62,7 @@ rule sms_wme_similarities:
         CONDA_ENV
     threads: WMDC["wme"]["threads"]
     # WME then its classification is the default run's longest chain after the WMD kernel:
-    # started as soon as the kernel exists, it no longer runs alone at the end (scheduling
+    # started as soon as the kernel exists, it does not run alone at the end (scheduling
     # only; nothing it computes changes)
     priority: 1
     resources:
@@ -83,7 +83,7 @@ rule sms_wmd_classify:
     output:
         csv=f"{TASKS_DIR}/wmd/{{corpus}}/{{method}}.csv",
     params:
-        gamma0=lambda w: wmd_gamma0(w.corpus),
+        gamma0=lambda w: wmd_corpus(w.corpus, "gamma0"),
         gammas=WMDC["gammas"],
         ranks=lambda w: [] if w.method == "wmd_kernel" else WMDC["ranks"],
         svm=sorted_params(WMDC["svm"]),
@@ -108,6 +108,7 @@ rule sms_wmd_classify:
 
 
 rule sms_wmd_tidy:
+    localrule: True
     input:
         csv=wmd_outputs(f"{TASKS_DIR}/wmd/{{corpus}}/{{method}}.csv"),
     output:
@@ -124,6 +125,7 @@ rule sms_wmd_tidy:
 
 
 rule sms_wmd_table:
+    localrule: True
     input:
         tidy=f"{TASKS_TIDY}/wmd_classification.csv",
     output:
@@ -140,8 +142,7 @@ rule sms_wmd_table:
         profile=config["profile"],
         small_rank_max=WMDC["small_rank_max"],
         large_rank_max=WMDC["large_rank_max"],
-        large_by_corpus={c: spec["large_rank_max"] for c, spec in WMD_CORPORA.items()
-                         if spec["large_rank_max"]},
+        large_by_corpus={c: wmd_corpus(c, "large_rank_max") for c in WMD_CORPORA},
     log:
         "logs/sms_wmd_table/table.log",
     conda:
@@ -204,6 +205,7 @@ rule sms_glue_scores:
 
 
 rule sms_glue_tidy:
+    localrule: True
     input:
         csv=expand(f"{TASKS_DIR}/glue/{{task}}/scores.csv", task=list(GLUE_TASKS)),
     output:
@@ -220,6 +222,7 @@ rule sms_glue_tidy:
 
 
 rule sms_glue_table:
+    localrule: True
     input:
         tidy=[] if glue_not_run_reason() else f"{TASKS_TIDY}/glue.csv",
     output:
@@ -298,6 +301,7 @@ rule sms_coref_cluster:
 
 
 rule sms_coref_tidy:
+    localrule: True
     input:
         csv=expand(f"{TASKS_DIR}/coref/{{corpus}}/{{method}}.csv", corpus=list(COREF_CORPORA),
                    method=["exact"] + COREF["methods"]),
@@ -315,6 +319,7 @@ rule sms_coref_tidy:
 
 
 rule sms_coref_table:
+    localrule: True
     input:
         tidy=f"{TASKS_TIDY}/coreference.csv",
         published=PUBLISHED_TASKS,

@@ -1,9 +1,10 @@
-# Config checks, input functions and targets of the `sms_tasks` part (workflow/rules/sms_tasks.smk).
+# Input functions and targets of the `sms_tasks` part (workflow/rules/sms_tasks.smk).
 
 import importlib.util
 
 from lowdim.approx import SMS_METHODS
 from lowdim.seeding import derive_seed
+from lowdim.settings import wmd_corpus_settings
 
 
 TASKS = config["sms_tasks"]
@@ -17,42 +18,6 @@ TASKS_DIR = "results/similarity/tasks"
 TASKS_TIDY = "results/similarity/tidy"
 TASKS_TABLES = "results/tables/similarity"
 PUBLISHED_TASKS = str(Path(workflow.basedir) / "config" / "published" / "sms_tasks.yaml")
-
-
-def _tasks_config_errors():
-    """One line per problem the schema cannot see (cross-references between sections)."""
-    errors = []
-    for part, names in (("wmd_classification.corpora", [c["name"] for c in WMDC["corpora"]]),
-                        ("coreference.corpora", [c["name"] for c in COREF["corpora"]]),
-                        ("glue.tasks", [t["dataset"] for t in GLUE["tasks"]])):
-        duplicated = sorted({n for n in names if names.count(n) > 1})
-        if duplicated:
-            errors.append(f"sms_tasks.{part}: duplicated name(s) {duplicated}")
-    matrices = SIM_MATRICES
-    for corpus in WMDC["corpora"]:
-        name, matrix = corpus["name"], corpus["matrix"]
-        if matrix and (matrix not in matrices or matrices[matrix]["kind"] != "wmd"
-                       or matrices[matrix]["dataset"] != corpus["dataset"]):
-            errors.append(f"sms_tasks.wmd_classification.corpora[{name}].matrix: got {matrix!r}; "
-                          f"must name a `similarity.matrices` entry of kind wmd on dataset "
-                          f"{corpus['dataset']!r}")
-    for corpus in [None] + WMDC["corpora"]:
-        large = (corpus or {}).get("large_rank_max") or WMDC["large_rank_max"]
-        if WMDC["small_rank_max"] > large:
-            errors.append(f"sms_tasks.wmd_classification.small_rank_max: got "
-                          f"{WMDC['small_rank_max']}; must be <= large_rank_max {large}"
-                          + (f" of corpus {corpus['name']}" if corpus else ""))
-    for part in (GLUE, COREF):
-        too_big = [f for f in part["fractions"] if f * part["sms"]["multiplier"] > 1]
-        if set(SMS_METHODS) & set(part["methods"]) and too_big:
-            errors.append(f"sms_tasks: fractions {too_big} times sms.multiplier "
-                          f"{part['sms']['multiplier']} exceed 1 (|S2| would exceed n)")
-    return errors
-
-
-if TASKS["enabled"]:
-    for _error in _tasks_config_errors():
-        sys.exit(f"config: {_error}")
 
 
 def glue_not_run_reason():
@@ -76,18 +41,10 @@ def wmd_kernel_path(corpus):
     return f"{TASKS_DIR}/wmd/{corpus}/kernel.npz"
 
 
-def wmd_gamma0(corpus):
-    matrix = WMD_CORPORA[corpus]["matrix"]
-    if matrix:
-        return SIM_MATRICES[matrix]["wmd"]["gamma"]
-    return WMD_CORPORA[corpus]["gamma0"]
-
-
-def wmd_word_vectors(corpus):
-    matrix = WMD_CORPORA[corpus]["matrix"]
-    if matrix:
-        return SIM_MATRICES[matrix]["wmd"]["word_vectors"]
-    return WMD_CORPORA[corpus]["word_vectors"]
+def wmd_corpus(corpus, name):
+    """Setting `name` (gamma0, word_vectors, large_rank_max) of WMD corpus `corpus`: its own,
+    or that of the `similarity` matrix it names (lowdim.settings)."""
+    return wmd_corpus_settings(config, corpus)[name][0]
 
 
 def wme_inputs(wildcards):

@@ -73,6 +73,7 @@ rule sweep_table:
     params:
         caption=lambda w: f"Sweep {w.sweep}: {SWEEPS[w.sweep].metric.label} against "
         f"{SWEEPS[w.sweep].key} ({config['profile']} profile).",
+        higher_is_better=lambda w: SWEEPS[w.sweep].metric.higher_is_better,
     log:
         "logs/sweep_table/{sweep}.log",
     conda:

@@ -7,13 +7,13 @@ from threadpoolctl import threadpool_limits
 threadpool_limits(snakemake.threads)
 
 from lowdim.cca.experiments import checkpoint_iterations, load_views, run_appgrad
-from lowdim.config_checks import cca_job_keys, naming_config_keys
+from lowdim.job_errors import config_errors
 from lowdim.tables import write_table
 
 s = snakemake.params.settings
 name, views = load_views(snakemake.input.npz, s)
 job = f"{snakemake.wildcards.cca_method} on {name}"
-with naming_config_keys(cca_job_keys(snakemake.config, name), job):
+with config_errors(s, snakemake.params.config_keys, job):
     trace = run_appgrad(views, method=snakemake.wildcards.cca_method,
                         n_components=s["n_components"], reg=s["reg"], step_size=s["step_size"],
                         max_iter=s["max_iter"],

@@ -6,8 +6,10 @@ import pandas as pd
 
 from lowdim.plots import save_figure
 from lowdim.plots.cca import figure_pcc
+from lowdim.report.published import figure_points
 
-trace = pd.read_csv(snakemake.input.csv)
-fig = figure_pcc(trace, datasets=snakemake.params.datasets,
-                 title_suffix=f" ({snakemake.params.profile})")
+profile = snakemake.params.profile
+published = figure_points(snakemake.input.published, snakemake.input.csv, "pcc_in", profile)
+fig = figure_pcc(pd.read_csv(snakemake.input.csv), datasets=snakemake.params.datasets,
+                 title_suffix=f" ({profile})", published=published)
 save_figure(fig, snakemake.output.pdf)

@@ -9,12 +9,12 @@ threadpool_limits(snakemake.threads)
 import pandas as pd
 
 from lowdim.cca.experiments import load_views, run_heuristic
-from lowdim.config_checks import cca_job_keys, naming_config_keys
+from lowdim.job_errors import config_errors
 from lowdim.tables import write_table
 
 s = snakemake.params.settings
 name, views = load_views(snakemake.input.npz, s)
-with naming_config_keys(cca_job_keys(snakemake.config, name), f"{s['method']} on {name}"):
+with config_errors(s, snakemake.params.config_keys, f"{s['method']} on {name}"):
     row = run_heuristic(views, method=s["method"], n_components=s["n_components"], reg=s["reg"],
                         n_pca_components=s["n_pca_components"], oversample=s["oversample"],
                         n_iter=s["n_iter"], seed=s["seed"])

@@ -6,11 +6,11 @@ from threadpoolctl import threadpool_limits
 
 from lowdim.embedding.timing import timing_sweep
 from lowdim.io import write_json
+from lowdim.job_errors import config_errors
 
-params = snakemake.params
-with threadpool_limits(snakemake.threads):
-    runs = timing_sweep(snakemake.wildcards.axis, params.values, snakemake.wildcards.method,
-                        fixed=params.fixed, n_components=params.n_components,
-                        n_neighbors=params.n_neighbors, params=params.params, seed=params.seed,
-                        n_jobs=params.n_jobs, warmup_samples=params.warmup_samples)
+axis, method = snakemake.wildcards.axis, snakemake.wildcards.method
+settings = snakemake.params.settings
+with threadpool_limits(snakemake.threads), \
+        config_errors(settings, snakemake.params.config_keys, f"timing {method} over {axis}"):
+    runs = timing_sweep(axis, method=method, **settings)
 write_json(snakemake.output.json, runs)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from lowdim.io import atomic_path
-from lowdim.report.render import summary_rst
+from lowdim.report.render import overview_html, summary_rst
 from lowdim.report.summary import cca_savings, similarity_savings, stage_times
 
 
@@ -26,8 +26,9 @@ outputs = snakemake.output
 for frame, path in ((stages, outputs.stages), (similarity, outputs.similarity), (cca, outputs.cca)):
     with atomic_path(path) as tmp:
         frame.to_csv(tmp, index=False)
-text = summary_rst(snakemake.params.profile, snakemake.params.seed, snakemake.params.parts,
-                   snakemake.params.datasets, stages, pd.read_csv(snakemake.input.scorecard),
-                   similarity, cca)
+scorecard = pd.read_csv(snakemake.input.scorecard)
+params = snakemake.params
 with atomic_path(outputs.rst) as tmp:
-    tmp.write_text(text)
+    tmp.write_text(summary_rst(params.parts, params.datasets, stages, scorecard))
+with atomic_path(outputs.overview) as tmp:
+    tmp.write_text(overview_html(params.profile, stages, scorecard, similarity, cca))

@@ -9,7 +9,8 @@ import numpy as np
 import scipy.linalg
 from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 
-from .._validation import check_choice, check_matrix, check_number
+from .._validation import (ArgumentTypeError, ArgumentValueError, check_choice, check_matrix,
+                           check_number)
 from ..similarity import DenseOracle, SimilarityOracle
 from ._lowrank import LowRankApprox
 
@@ -42,13 +43,15 @@ def as_oracle(K, name="oracle") -> SimilarityOracle:
     if isinstance(K, SimilarityOracle):
         return K
     if isinstance(K, LowRankApprox):
-        raise TypeError(f"`{name}` must be a SimilarityOracle or a square matrix, got a "
-                        f"{type(K).__name__} (an approximation, not the exact matrix)")
+        raise ArgumentTypeError(f"`{name}` must be a SimilarityOracle or a square matrix, got a "
+                                f"{type(K).__name__} (an approximation, not the exact matrix)",
+                                name)
     try:
         return DenseOracle(K)
     except (TypeError, ValueError) as exc:
-        raise type(exc)(f"`{name}` must be a SimilarityOracle or a square finite matrix: "
-                        f"{exc}") from None
+        kind = ArgumentTypeError if isinstance(exc, TypeError) else ArgumentValueError
+        raise kind(f"`{name}` must be a SimilarityOracle or a square finite matrix: {exc}",
+                   name) from None
 
 
 def check_rtol(rtol, name="rtol"):
@@ -59,16 +62,17 @@ def check_rtol(rtol, name="rtol"):
 def require_symmetric(oracle, method) -> None:
     """Refuse a non-symmetric oracle for a method that approximates symmetric matrices."""
     if not oracle.symmetric:
-        raise ValueError(f"`oracle` must be symmetric for {method}; build it with "
-                         f"symmetrize=True (uses (K + K.T) / 2) or use sicur/stacur")
+        raise ArgumentValueError(f"`oracle` must be symmetric for {method}; build it with "
+                                 "symmetrize=True (uses (K + K.T) / 2) or use sicur/stacur",
+                                 "oracle")
 
 
 def check_sample_size(s, n, name="s", minimum=1) -> int:
     """Return ``s`` as an int after checking ``minimum <= s < n``."""
     s = check_number(s, name, integer=True, minimum=minimum)
     if s >= n:
-        raise ValueError(f"`{name}` must be < n = {n}, got {s} (sampling every item is not "
-                         f"an approximation)")
+        raise ArgumentValueError(f"`{name}` must be < n = {n}, got {s} (sampling every item is "
+                                 "not an approximation)", name)
     return int(s)
 
 

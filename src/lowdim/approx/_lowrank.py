@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.linalg
 
+from .._validation import ArgumentValueError
+
 __all__ = ["LowRankApprox"]
 
 
@@ -90,7 +92,8 @@ class LowRankApprox:
         Z : ndarray of shape (n, r)
         """
         if negative not in ("clip", "abs"):
-            raise ValueError(f"`negative` must be 'clip' or 'abs', got {negative!r}")
+            raise ArgumentValueError(f"`negative` must be 'clip' or 'abs', got {negative!r}",
+                                     "negative")
         if self.symmetric:
             basis, middle = self.left, (self.core + self.core.T) / 2.0
         else:

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import scipy.linalg
 
+from .._validation import ArgumentValueError
 from ._linalg import check_random_state
 
 __all__ = ["spectrum_summary", "spectrum_tables", "submatrix_eigenvalues", "zero_tolerance"]
@@ -41,7 +42,8 @@ def spectrum_summary(eigenvalues) -> dict:
     """
     w = np.asarray(eigenvalues, dtype=np.float64)
     if w.ndim != 1 or w.size == 0:
-        raise ValueError(f"`eigenvalues` must be a non-empty 1-D array, got shape {w.shape}")
+        raise ArgumentValueError("`eigenvalues` must be a non-empty 1-D array, got shape "
+                                 f"{w.shape}", "eigenvalues")
     scale = np.abs(w).max()
     negative = w < -zero_tolerance(w)
     return {
@@ -78,7 +80,8 @@ def submatrix_eigenvalues(K, sizes, n_draws=10, random_state=None) -> pd.DataFra
     rows = []
     for size in sizes:
         if not 1 <= int(size) <= n:
-            raise ValueError(f"`sizes` entries must be in [1, n = {n}], got {size}")
+            raise ArgumentValueError(f"`sizes` entries must be in [1, n = {n}], got {size}",
+                                     "sizes")
         for draw in range(n_draws):
             S = rng.choice(n, int(size), replace=False)
             w = scipy.linalg.eigvalsh(K[np.ix_(S, S)])

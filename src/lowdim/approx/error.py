@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_matrix, check_number
+from .._validation import ArgumentTypeError, ArgumentValueError, check_matrix, check_number
 from ._lowrank import LowRankApprox
 
 __all__ = ["relative_frobenius_error"]
@@ -35,9 +35,9 @@ def relative_frobenius_error(approx, oracle, block_rows=256) -> float:
     from ._linalg import as_oracle
 
     if not isinstance(approx, LowRankApprox):
-        raise TypeError(f"`approx` must be a LowRankApprox (what nystrom, sms_nystrom, sicur, "
-                        f"... return), got {type(approx).__name__}; the arguments are "
-                        f"(approx, oracle)")
+        raise ArgumentTypeError("`approx` must be a LowRankApprox (what nystrom, sms_nystrom, "
+                                f"sicur, ... return), got {type(approx).__name__}; the arguments "
+                                "are (approx, oracle)", "approx")
     if isinstance(oracle, DenseOracle) and not sp.issparse(oracle.K):
         oracle = oracle.K  # slicing the array beats indexing through the oracle
     elif not isinstance(oracle, SimilarityOracle):
@@ -47,7 +47,8 @@ def relative_frobenius_error(approx, oracle, block_rows=256) -> float:
     block_rows = check_number(block_rows, "block_rows", integer=True, minimum=1)
     n = approx.n
     if oracle.shape != (n, n):
-        raise ValueError(f"`oracle` has shape {oracle.shape} but `approx` is {n}x{n}")
+        raise ArgumentValueError(f"`oracle` has shape {oracle.shape} but `approx` is {n}x{n}",
+                                 "oracle")
     cols = np.arange(n)
     residual = total = 0.0
     for start in range(0, n, block_rows):
@@ -59,5 +60,6 @@ def relative_frobenius_error(approx, oracle, block_rows=256) -> float:
         residual += float(np.sum((exact - approx.rows(rows)) ** 2))
         total += float(np.sum(exact ** 2))
     if total == 0.0:
-        raise ValueError("`oracle` is the zero matrix: the relative error is undefined")
+        raise ArgumentValueError("`oracle` is the zero matrix: the relative error is undefined",
+                                 "oracle")
     return float(np.sqrt(residual / total))

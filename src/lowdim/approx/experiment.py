@@ -11,6 +11,7 @@ import pandas as pd
 import scipy.linalg
 
 from .. import __version__
+from .._validation import ArgumentValueError
 from ..seeding import derive_seed
 from ..similarity import DenseOracle
 from ._linalg import lambda_min
@@ -19,7 +20,8 @@ from .error import relative_frobenius_error
 from .nystrom import nystrom, shifted_nystrom_exact, sms_nystrom
 from .optimal import optimal
 
-__all__ = ["METHODS", "FULL_MATRIX_METHODS", "SMS_METHODS", "error_curve", "sample_size"]
+__all__ = ["METHODS", "FULL_MATRIX_METHODS", "SAMPLING_METHODS", "SMS_METHODS", "error_curve",
+           "sample_size"]
 
 logger = logging.getLogger("lowdim")
 
@@ -41,6 +43,9 @@ SMS_METHODS = ("sms_nystrom", "sms_nystrom_rescale")
 
 #: Baselines that read the whole matrix (charged n (n + 1) / 2 evaluations).
 FULL_MATRIX_METHODS = ("shifted_nystrom_exact", "optimal")
+
+#: Methods that read only the rows and columns they sample (the downstream tasks' choices).
+SAMPLING_METHODS = tuple(m for m in METHODS if m not in FULL_MATRIX_METHODS)
 
 
 def sample_size(fraction, n) -> int:
@@ -94,7 +99,8 @@ def error_curve(K, method, fractions, n_seeds, base_seed, matrix, options=None) 
         evaluations, seconds, shift, version`` (of lowdim).
     """
     if method not in METHODS:
-        raise ValueError(f"`method` must be one of {sorted(METHODS)}, got {method!r}")
+        raise ArgumentValueError(f"`method` must be one of {sorted(METHODS)}, got {method!r}",
+                                 "method")
     oracle = DenseOracle(K)
     n = oracle.n
     extra, setup_seconds = _precompute(oracle.K, method)

@@ -46,7 +46,7 @@ import numpy as np
 import scipy.linalg
 from sklearn.utils import check_random_state
 
-from .._validation import check_matrix, check_number
+from .._validation import ArgumentTypeError, ArgumentValueError, check_matrix, check_number
 from ._linalg import as_oracle, check_rtol, check_sample_size, default_rtol
 from ._lowrank import LowRankApprox
 from .cur import sicur_samples
@@ -98,8 +98,8 @@ class FeatureMap:
         """
         similarities = np.asarray(similarities, dtype=np.float64)
         if similarities.ndim != 2 or similarities.shape[1] != self.columns.size:
-            raise ValueError(f"`similarities` must have shape (q, {self.columns.size}), got "
-                             f"{similarities.shape}")
+            raise ArgumentValueError(f"`similarities` must have shape (q, {self.columns.size}), "
+                                     f"got {similarities.shape}", "similarities")
         return similarities @ self.weights
 
 
@@ -151,7 +151,8 @@ def feature_map(approx, rtol=None) -> FeatureMap:
         (see the module docstring).
     """
     if not isinstance(approx, LowRankApprox):
-        raise TypeError(f"`approx` must be a LowRankApprox, got {type(approx).__name__}")
+        raise ArgumentTypeError(f"`approx` must be a LowRankApprox, got {type(approx).__name__}",
+                                "approx")
     rtol = check_rtol(rtol)
     if approx.method in NYSTROM_FAMILY:
         core = approx.core
@@ -169,9 +170,9 @@ def feature_map(approx, rtol=None) -> FeatureMap:
         root, dropped = _positive_root_weights(middle, tol)
         return FeatureMap(J, to_basis @ root, approx.method,
                           {"rank": root.shape[1], "dropped_eigenvalues": dropped})
-    raise ValueError(f"`approx` comes from {approx.method!r}; feature_map handles "
-                     f"{list(NYSTROM_FAMILY + CUR_METHODS)} (use eigen_feature_map "
-                     f"for the optimal rank-k features)")
+    raise ArgumentValueError(f"`approx` comes from {approx.method!r}; feature_map handles "
+                             f"{list(NYSTROM_FAMILY + CUR_METHODS)} (use eigen_feature_map for "
+                             "the optimal rank-k features)", "approx")
 
 
 def sicur_feature_map(oracle, s, random_state=None, *, rtol=None) -> FeatureMap:
@@ -256,7 +257,8 @@ def eigen_feature_map(K, rank, eigenpairs=None) -> FeatureMap:
     n = K.shape[0]
     check_number(rank, "rank", integer=True)
     if not 1 <= rank <= n:
-        raise ValueError(f"`rank` must be an integer in [1, n = {n}], got {rank!r}")
+        raise ArgumentValueError(f"`rank` must be an integer in [1, n = {n}], got {rank!r}",
+                                 "rank")
     w, V = scipy.linalg.eigh((K + K.T) / 2.0) if eigenpairs is None else eigenpairs
     top = np.argsort(-np.abs(w), kind="stable")[:rank]
     positive = top[w[top] > default_rtol(K.shape) * np.abs(w).max(initial=0.0)]

@@ -18,8 +18,8 @@ import warnings
 
 import numpy as np
 
+from .._validation import ArgumentValueError, check_choice, check_number
 from ..similarity import full_matrix
-from .._validation import check_choice, check_number
 from ._linalg import check_random_state
 from ._linalg import (EIGEN_SOLVERS, as_oracle, check_rtol, check_sample_size, draw_order,
                       lambda_min, pinv_symmetric, require_symmetric)
@@ -132,7 +132,8 @@ def sms_nystrom(oracle, s, random_state=None, *, multiplier=2, alpha=1.5, eigen_
                       "typically 1.5)", UserWarning, stacklevel=2)
     s2 = int(round(multiplier * s))
     if s2 > n:
-        raise ValueError(f"`multiplier` * `s` = {multiplier} * {s} = {s2} must be <= n = {n}")
+        raise ArgumentValueError(f"`multiplier` * `s` = {multiplier} * {s} = {s2} must be <= n = "
+                                 f"{n}", ("multiplier", "s"))
     rng = check_random_state(random_state)
     start = oracle.evaluations
     S2 = draw_order(rng, n)[:s2]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils import check_random_state
 
-from .._validation import check_matrix, check_number
+from .._validation import ArgumentValueError, check_matrix, check_number
 from ..similarity import WMDOracle
 from ..similarity.wmd import document_bags
 
@@ -53,10 +53,11 @@ def random_documents(n_docs, d_max, dim, low, high, unit_norm=True, random_state
     for name, value in (("n_docs", n_docs), ("d_max", d_max), ("dim", dim)):
         check_number(value, name, integer=True)
         if value < 1:
-            raise ValueError(f"`{name}` must be a positive integer, got {value!r}")
+            raise ArgumentValueError(f"`{name}` must be a positive integer, got {value!r}", name)
     low, high = check_number(low, "low"), check_number(high, "high")
     if not low < high:
-        raise ValueError(f"`low` < `high` must be finite, got {low!r} and {high!r}")
+        raise ArgumentValueError(f"`low` < `high` must be finite, got {low!r} and {high!r}",
+                                 ("low", "high"))
     rng = check_random_state(random_state)
     sizes = rng.randint(1, d_max + 1, size=n_docs)
     documents = []
@@ -89,7 +90,7 @@ def wme_similarities(docs, table, random_docs, n_jobs=1):
     """
     table = np.asarray(table, dtype=np.float64)
     if not random_docs:
-        raise ValueError("`random_docs` is empty")
+        raise ArgumentValueError("`random_docs` is empty", "random_docs")
     dims = {w.shape[1] for w in random_docs}
     if dims != {table.shape[1]}:
         raise ValueError(f"random words have dimension {sorted(dims)} but `table` has "
@@ -127,6 +128,7 @@ def wme_features(S, gamma, n_components=None):
     R = S.shape[1] if n_components is None else check_number(n_components, "n_components",
                                                              integer=True)
     if not 1 <= R <= S.shape[1]:
-        raise ValueError(f"`n_components` must be an integer in [1, {S.shape[1]}], got {R!r}")
+        raise ArgumentValueError(f"`n_components` must be an integer in [1, {S.shape[1]}], got "
+                                 f"{R!r}", "n_components")
     check_number(gamma, "gamma", minimum=0, strict_minimum=True)
     return S[:, :R] ** gamma / np.sqrt(R)

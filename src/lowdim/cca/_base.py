@@ -6,6 +6,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._validation import ArgumentValueError
 from ._validation import check_n_components, check_positive, check_view, check_views
 from .metrics import canonical_correlations
 
@@ -139,9 +140,10 @@ class BaseCCA(TransformerMixin, BaseEstimator):
         """
         Y = y if Y is None else Y
         if Y is None:
-            raise ValueError("`Y` is required to score: canonical correlations need both views")
+            raise ArgumentValueError("`Y` is required to score: canonical correlations need both "
+                                     "views", "Y")
         x_scores, y_scores = self.transform(X, Y)
         if x_scores.shape[0] != y_scores.shape[0]:
-            raise ValueError(f"`Y` must have as many rows as `X` ({x_scores.shape[0]}), "
-                             f"got {y_scores.shape[0]} rows")
+            raise ArgumentValueError(f"`Y` must have as many rows as `X` ({x_scores.shape[0]}), "
+                                     f"got {y_scores.shape[0]} rows", ("Y", "X"))
         return canonical_correlations(x_scores, y_scores)

@@ -22,7 +22,10 @@ compute the same iterates:
   ``O(nnz(X_I)·k² + nnz(X_J)·k + k³)``, independent of p (G's update is
   scattered non-zero by non-zero, telescoping over repeated columns);
   every :attr:`~StochasticSolver.REFRESH` iterations c is folded into T and
-  G recomputed (``O(pk²)``, amortised).
+  G recomputed (``O(pk²)``, amortised). A shrink that would take ``|c|`` below
+  :attr:`~StochasticSolver.SMALLEST_SCALE` is folded into T and G at once
+  (``O(pk)``), since the step divides by c: with ``ηλ = 1`` every step does
+  so, forgetting the old iterate as the dense step does.
 - :class:`DenseStochasticSolver` is the algorithm as written: every step
   updates and renormalises all of Φ̃, ``O(pk)`` and more. It is the reference
   the fast solver is tested against and the baseline of its measured speed-up.
@@ -118,6 +121,22 @@ class LazyView:
         self.T *= self.c
         self.c = 1.0
         self.G = self.T.T @ self.T
+
+    def shrink(self, factor: float, smallest: float) -> bool:
+        """``Φ̃ ← factor·Φ̃``: in ``c`` alone, unless ``|c·factor|`` would fall below ``smallest``.
+
+        A step divides by ``c``, so ``c`` must stay away from zero: then the factor is
+        folded into ``T`` and ``G`` (``O(pk)``) and True is returned. With ``factor = 0``
+        (``ηλ = 1``) the step forgets the old iterate entirely: ``T`` and ``G`` become zero.
+        """
+        scale = self.c * factor
+        if abs(scale) >= smallest:
+            self.c = scale
+            return False
+        self.T *= scale
+        self.G *= scale * scale
+        self.c = 1.0
+        return True
 
 
 @dataclass
@@ -220,6 +239,8 @@ class StochasticSolver(_Stochastic):
 
     #: iterations between exact recomputations of ``G = TᵀT``
     REFRESH = 1000
+    #: smallest ``|c|`` kept in the scalar; below it the shrink is folded into T and G
+    SMALLEST_SCALE = 1e-6
 
     def start(self, rng):
         p1, k = self.X.shape[1], self.k
@@ -231,7 +252,9 @@ class StochasticSolver(_Stochastic):
     def _half_step(self, A, B, own: LazyView, other: LazyView, eta, rows, norm_rows, view):
         k, b = self.k, self.b
         residual = own.c * _rows_times(A, rows, own.T) - other.project_rows(B, rows)
-        own.c *= 1.0 - eta * self.reg  # the ridge part of the step, for every row at once
+        # the ridge part of the step, for every row at once
+        if own.shrink(1.0 - eta * self.reg, self.SMALLEST_SCALE):
+            self.flops_done += own.T.size
         scale = eta / (own.c * b)
         if sp.issparse(A):
             updates = sparse_step(A.indptr, A.indices, A.data, rows, residual, own.T, own.G,
@@ -254,7 +277,7 @@ class StochasticSolver(_Stochastic):
                             + normalisation_flops(self.s, 0, k))
 
     def _after_step(self):
-        if self.iteration % self.REFRESH == 0 or min(self.x.c, self.y.c) < 1e-6:
+        if self.iteration % self.REFRESH == 0:
             for view in (self.x, self.y):
                 view.refresh()
                 self.flops_done += view.T.size * (1.0 + 2.0 * self.k)

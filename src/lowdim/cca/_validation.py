@@ -14,7 +14,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_array
 
-from .._validation import naming
+from .._validation import ArgumentValueError, naming
 
 __all__ = ["check_view", "check_views", "check_n_components", "check_positive",
            "check_zero_variance"]
@@ -37,7 +37,7 @@ def check_view(A, name: str, n_features: int | None = None):
     A : ndarray or scipy.sparse.csr_matrix of shape (n_samples, n_features)
     """
     if A is None:
-        raise ValueError(f"`{name}` is required, got None")
+        raise ArgumentValueError(f"`{name}` is required, got None", name)
     one_d_ok = name.startswith("Y")
     with naming(name):
         A = check_array(A, accept_sparse="csr", dtype=np.float64, order="C",
@@ -48,8 +48,8 @@ def check_view(A, name: str, n_features: int | None = None):
         A = sp.csr_matrix(A)
         A.sort_indices()
     if n_features is not None and A.shape[1] != n_features:
-        raise ValueError(f"{name} has {A.shape[1]} features, but the estimator is expecting "
-                         f"{n_features} features as input")
+        raise ArgumentValueError(f"{name} has {A.shape[1]} features, but the estimator is "
+                                 f"expecting {n_features} features as input", name)
     return A
 
 
@@ -65,8 +65,8 @@ def check_zero_variance(A, name: str) -> None:
     else:
         constant = np.all(A.max(axis=0) == A.min(axis=0))
     if constant:
-        raise ValueError(f"`{name}` has zero variance: all {A.shape[1]} columns are constant, "
-                         f"so it has no direction to correlate")
+        raise ArgumentValueError(f"`{name}` has zero variance: all {A.shape[1]} columns are "
+                                 "constant, so it has no direction to correlate", name)
 
 
 def _sparse_all_constant(A) -> bool:
@@ -98,14 +98,15 @@ def check_views(X, Y):
     """
     X = check_view(X, "X")
     if Y is None:
-        raise ValueError("CCA requires y to be passed, but the target y is None "
-                         "(`Y`, the second view)")
+        raise ArgumentValueError("CCA requires y to be passed, but the target y is None "
+                                 "(`Y`, the second view)", "Y")
     Y = check_view(Y, "Y")
     if X.shape[0] != Y.shape[0]:
-        raise ValueError(f"`Y` must have as many rows as `X` ({X.shape[0]}), "
-                         f"got {Y.shape[0]} rows")
+        raise ArgumentValueError(f"`Y` must have as many rows as `X` ({X.shape[0]}), got "
+                                 f"{Y.shape[0]} rows", ("Y", "X"))
     if X.shape[0] < 2:
-        raise ValueError(f"`X` and `Y` need at least 2 rows, got n_samples = {X.shape[0]}")
+        raise ArgumentValueError(f"`X` and `Y` need at least 2 rows, got n_samples = {X.shape[0]}",
+                                 ("X", "Y"))
     check_zero_variance(X, "X")
     check_zero_variance(Y, "Y")
     return X, Y
@@ -114,11 +115,12 @@ def check_views(X, Y):
 def check_n_components(n_components, p1: int, p2: int) -> int:
     """Return ``n_components`` as int after checking 1 <= k <= min(p1, p2)."""
     if not isinstance(n_components, numbers.Integral) or isinstance(n_components, bool):
-        raise ValueError(f"`n_components` must be an int, got {n_components!r}")
+        raise ArgumentValueError(f"`n_components` must be an int, got {n_components!r}",
+                                 "n_components")
     k = int(n_components)
     if k < 1 or k > min(p1, p2):
-        raise ValueError(f"`n_components` must be between 1 and min(p1, p2) = {min(p1, p2)} "
-                         f"(p1 = {p1}, p2 = {p2}), got {k}")
+        raise ArgumentValueError("`n_components` must be between 1 and min(p1, p2) = "
+                                 f"{min(p1, p2)} (p1 = {p1}, p2 = {p2}), got {k}", "n_components")
     return k
 
 
@@ -128,6 +130,6 @@ def check_positive(value, name: str, *, integer: bool = False, allow_zero: bool 
     if not isinstance(value, kind) or isinstance(value, bool) or not math.isfinite(value) \
             or value < 0 or (value == 0 and not allow_zero):
         which = "non-negative" if allow_zero else "positive"
-        raise ValueError(f"`{name}` must be a {which} {'int' if integer else 'number'}, "
-                         f"got {value!r}")
+        raise ArgumentValueError(f"`{name}` must be a {which} {'int' if integer else 'number'}, "
+                                 f"got {value!r}", name)
     return int(value) if integer else float(value)

@@ -11,6 +11,7 @@ import pandas as pd
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
+from .._validation import ArgumentValueError
 from ..progress import Progress
 from ..seeding import spawn_seeds
 from ._appgrad_solvers import DataSolver, GramSolver
@@ -197,31 +198,34 @@ class AppGradCCA(BaseCCA):
         auto = isinstance(self.step_size, str) and self.step_size == "auto"
         if not (auto or (not isinstance(self.step_size, str)
                                              and check_positive(self.step_size, "step_size"))):
-            raise ValueError(f"`step_size` must be 'auto' or a positive number, "
-                             f"got {self.step_size!r}")
+            raise ArgumentValueError("`step_size` must be 'auto' or a positive number, got "
+                                     f"{self.step_size!r}", "step_size")
         if not (isinstance(self.precompute, bool) or self.precompute == "auto"):
-            raise ValueError(f"`precompute` must be 'auto', True or False, got {self.precompute!r}")
+            raise ArgumentValueError("`precompute` must be 'auto', True or False, got "
+                                     f"{self.precompute!r}", "precompute")
         if not isinstance(self.normalization, str) or self.normalization not in NORMALIZATIONS:
-            raise ValueError(f"`normalization` must be 'paper' or 'authors', "
-                             f"got {self.normalization!r}")
+            raise ArgumentValueError("`normalization` must be 'paper' or 'authors', got "
+                                     f"{self.normalization!r}", "normalization")
         if not isinstance(self.stochastic_solver, str) \
                 or self.stochastic_solver not in STOCHASTIC_SOLVERS:
-            raise ValueError(f"`stochastic_solver` must be 'lazy' or 'dense', "
-                             f"got {self.stochastic_solver!r}")
+            raise ArgumentValueError("`stochastic_solver` must be 'lazy' or 'dense', got "
+                                     f"{self.stochastic_solver!r}", "stochastic_solver")
         b = s = None
         if self.batch_size is None and self.normalization_size is not None:
-            raise ValueError(f"`normalization_size` = {self.normalization_size!r} is used by "
-                             f"stochastic AppGrad only; set `batch_size` too, or leave "
-                             f"`normalization_size` as None for batch AppGrad")
+            raise ArgumentValueError(f"`normalization_size` = {self.normalization_size!r} is "
+                                     "used by stochastic AppGrad only; set `batch_size` too, or "
+                                     "leave `normalization_size` as None for batch AppGrad",
+                                     ("normalization_size", "batch_size"))
         if self.batch_size is not None:
             b = check_positive(self.batch_size, "batch_size", integer=True)
             if b > n:
-                raise ValueError(f"`batch_size` must be at most n_samples = {n}, got {b}")
+                raise ArgumentValueError(f"`batch_size` must be at most n_samples = {n}, got {b}",
+                                         "batch_size")
             s = 10 * k if self.normalization_size is None else check_positive(
                 self.normalization_size, "normalization_size", integer=True)
             if self.normalization_size is not None and not k <= s <= n:
-                raise ValueError(f"`normalization_size` must be between n_components = {k} and "
-                                 f"n_samples = {n}, got {s}")
+                raise ArgumentValueError("`normalization_size` must be between n_components = "
+                                         f"{k} and n_samples = {n}, got {s}", "normalization_size")
             s = min(s, n)
         return max_iter, b, s
 
@@ -238,8 +242,9 @@ class AppGradCCA(BaseCCA):
             its = np.array([np.nan])
         if its.ndim != 1 or not np.all(np.isfinite(its)) or np.any(its < 1) \
                 or np.any(its != np.round(its)) or isinstance(self.checkpoints, (str, bool)):
-            raise ValueError(f"`checkpoints` must be positive iteration numbers (a sequence), "
-                             f"a count (an int) or None, got {self.checkpoints!r}")
+            raise ArgumentValueError("`checkpoints` must be positive iteration numbers (a "
+                                     "sequence), a count (an int) or None, got "
+                                     f"{self.checkpoints!r}", "checkpoints")
         return {int(i) for i in its if i <= max_iter} | {max_iter}
 
     # -- solver construction ----------------------------------------------
@@ -343,11 +348,11 @@ class AppGradCCA(BaseCCA):
         if heldout is None:
             return None
         if len(heldout) != 2:
-            raise ValueError("`heldout` must be a pair (X_heldout, Y_heldout)")
+            raise ArgumentValueError("`heldout` must be a pair (X_heldout, Y_heldout)", "heldout")
         Xh, Yh = check_view(heldout[0], "X_heldout", p1), check_view(heldout[1], "Y_heldout", p2)
         if Xh.shape[0] != Yh.shape[0]:
-            raise ValueError(f"`heldout` views must have the same rows, got {Xh.shape[0]} "
-                             f"and {Yh.shape[0]}")
+            raise ArgumentValueError("`heldout` views must have the same rows, got "
+                                     f"{Xh.shape[0]} and {Yh.shape[0]}", "heldout")
         return Xh, Yh
 
     @staticmethod

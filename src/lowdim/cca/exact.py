@@ -9,10 +9,12 @@ import scipy.linalg as la
 import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator, svds
 
+from .._validation import ArgumentValueError
 from ..memory import available_memory, format_bytes
 from ._base import BaseCCA, flip_signs
 from ._linalg import gram_matrices
 from .flops import exact_cca_flops
+from .methods import EXACT_METHODS, WHITENINGS
 
 __all__ = ["ExactCCA", "exact_cca_from_grams", "exact_cca_memory", "FULL_SVD_MAX"]
 
@@ -48,12 +50,13 @@ def exact_cca_memory(n: int, p1: int, p2: int, k: int, method: str, sparse_gram_
         (p1 + p2) * (2 * k + 2)
     if method == "qr":
         words = (n + p1) * p1 + p1 * p1 + 2 * (n + p2) * p2 + p2 * p2 + svd
-    elif method in ("cholesky", "eigh"):
+    elif method in WHITENINGS:
         words = p1 * p1 + p2 * p2 + p1 * p2 + svd
         if method == "eigh":
             words += 3 * max(p1, p2) ** 2
     else:
-        raise ValueError(f"`method` must be 'cholesky', 'eigh' or 'qr', got {method!r}")
+        raise ArgumentValueError(f"`method` must be one of {list(WHITENINGS)}, got {method!r}",
+                                 "method")
     return int(8 * words + 12 * sparse_gram_entries)
 
 
@@ -221,15 +224,15 @@ class ExactCCA(BaseCCA):
         if isinstance(self.memory_limit, (bool, str)) or not isinstance(
                 self.memory_limit, (int, float, np.integer, np.floating)) \
                 or not self.memory_limit > 0:
-            raise ValueError(f"`memory_limit` must be 'available' or a positive number of "
-                             f"bytes, got {self.memory_limit!r}")
+            raise ArgumentValueError("`memory_limit` must be 'available' or a positive number of "
+                                     f"bytes, got {self.memory_limit!r}", "memory_limit")
         return int(self.memory_limit)
 
     def _choose_method(self, X, Y, k):
         """The whitening to run and its memory estimate, or MemoryError if none fits."""
-        if self.method not in ("auto", "cholesky", "eigh", "qr"):
-            raise ValueError(f"`method` must be 'auto', 'cholesky', 'eigh' or 'qr', "
-                             f"got {self.method!r}")
+        if self.method not in EXACT_METHODS:
+            raise ArgumentValueError(f"`method` must be one of {list(EXACT_METHODS)}, got "
+                                     f"{self.method!r}", "method")
         (n, p1), p2 = X.shape, Y.shape[1]
         sparse_entries = max(_sparse_gram_entries(X), _sparse_gram_entries(Y))
         need = {m: exact_cca_memory(n, p1, p2, k, m, 0 if m == "qr" else sparse_entries)

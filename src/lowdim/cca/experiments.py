@@ -16,10 +16,14 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .._validation import ArgumentValueError
+from .methods import APPGRAD_METHODS, HEURISTIC_METHODS, RESCALINGS
+
 # The estimators (and scikit-learn with them) load on first use: the tidy and table jobs
-# that read add_pcc and table_datasets from here start without them.
-__all__ = ["Views", "training_views", "load_views", "dataset_stats", "checkpoint_iterations", "run_exact",
-           "run_appgrad", "run_heuristic", "add_pcc", "table_datasets", "HEURISTICS"]
+# that read add_pcc, tcc_points and table_datasets from here start without them.
+__all__ = ["Views", "training_views", "load_views", "dataset_stats", "checkpoint_iterations",
+           "run_exact", "run_appgrad", "run_heuristic", "add_pcc", "tcc_points",
+           "table_datasets", "HEURISTICS", "TCC_COLUMNS"]
 
 #: heuristic method name -> name of its estimator class in lowdim.cca.heuristics (Figure 2)
 _HEURISTIC_CLASSES = {"nw_cca": "NWCCA", "dw_cca": "DWCCA", "pca_cca": "PCACCA"}
@@ -80,8 +84,9 @@ def training_views(dataset, *, rescale: str = "none", heldout_fraction: float = 
     if dataset.kind != "two_view" or dataset.Y is None:
         raise ValueError(f"dataset {dataset.name!r} is not a two-view dataset "
                          f"(kind {dataset.kind!r})")
-    if rescale not in ("none", "max_abs"):
-        raise ValueError(f"`rescale` must be 'none' or 'max_abs', got {rescale!r}")
+    if rescale not in RESCALINGS:
+        raise ArgumentValueError(f"`rescale` must be one of {list(RESCALINGS)}, got {rescale!r}",
+                                 "rescale")
     n = dataset.X.shape[0]
     if dataset.train_idx is not None and dataset.test_idx is not None:
         train, test = dataset.train_idx[0], dataset.test_idx[0]
@@ -167,8 +172,9 @@ def run_appgrad(views: Views, *, method: str, n_components: int, reg: float, ste
     """
     from .appgrad import AppGradCCA
 
-    if method not in ("appgrad", "sappgrad"):
-        raise ValueError(f"`method` must be 'appgrad' or 'sappgrad', got {method!r}")
+    if method not in APPGRAD_METHODS:
+        raise ArgumentValueError(f"`method` must be one of {list(APPGRAD_METHODS)}, got "
+                                 f"{method!r}", "method")
     est = AppGradCCA(n_components, reg=reg, step_size=step_size, max_iter=max_iter, tol=0,
                      batch_size=batch_size if method == "sappgrad" else None,
                      normalization_size=normalization_size if method == "sappgrad" else None,
@@ -186,8 +192,9 @@ def run_heuristic(views: Views, *, method: str, n_components: int, reg: float,
                   n_pca_components: int = 100, oversample: int = 10, n_iter: int = 4,
                   seed: int = 0) -> dict:
     """One of NW-CCA, DW-CCA, PCA-CCA (Figure 2): a single (FLOPs, TCC) point."""
-    if method not in _HEURISTIC_CLASSES:
-        raise ValueError(f"`method` must be one of {sorted(_HEURISTIC_CLASSES)}, got {method!r}")
+    if method not in HEURISTIC_METHODS:
+        raise ArgumentValueError(f"`method` must be one of {sorted(HEURISTIC_METHODS)}, got "
+                                 f"{method!r}", "method")
     kw = dict(reg=reg, oversample=oversample, n_iter=n_iter, random_state=seed)
     if method == "pca_cca":
         kw["n_pca_components"] = n_pca_components
@@ -217,6 +224,34 @@ def add_pcc(trace: pd.DataFrame, exact: pd.DataFrame) -> pd.DataFrame:
     out["pcc_out"] = out["tcc_out"] / out["dataset"].map(ref["tcc_out"])
     out["log_flops"] = np.log(out["flops"])
     return out
+
+
+#: Columns of Figure 2's tidy points (:func:`tcc_points`), in order.
+TCC_COLUMNS = ["dataset", "method", "setting", "iteration", "flops", "log_flops",
+               "flops_performed", "seconds", "tcc_in", "tcc_out"]
+
+
+def tcc_points(traces, heuristics) -> pd.DataFrame:
+    """Figure 2's points: stochastic AppGrad's checkpoints and one row per heuristic run.
+
+    Parameters
+    ----------
+    traces : list of DataFrame
+        :func:`run_appgrad` traces (``method="sappgrad"``) with a ``dataset`` column.
+    heuristics : list of DataFrame
+        :func:`run_heuristic` rows with a ``dataset`` column.
+
+    Returns
+    -------
+    DataFrame
+        Columns :data:`TCC_COLUMNS`: a trace's ``setting`` is empty (a heuristic's is
+        ``m=<m>`` for PCA-CCA), ``log_flops`` the natural log of ``flops``, and columns
+        a row does not have are empty (a heuristic has no ``iteration``).
+    """
+    points = pd.concat([trace.assign(setting="") for trace in traces] + list(heuristics),
+                       ignore_index=True)
+    points["log_flops"] = np.log(points["flops"])
+    return points.reindex(columns=TCC_COLUMNS)
 
 
 def table_datasets(stats: pd.DataFrame) -> pd.DataFrame:

@@ -40,6 +40,9 @@ from __future__ import annotations
 
 import scipy.sparse as sp
 
+from .._validation import ArgumentValueError
+from .methods import WHITENINGS
+
 __all__ = [
     "stored_entries", "normalisation_flops", "appgrad_batch_flops", "appgrad_stochastic_flops", "gram_flops", "svd_flops",
     "qr_flops", "cholesky_flops", "eigh_flops", "randomized_svd_flops", "exact_cca_flops",
@@ -120,7 +123,8 @@ def exact_cca_flops(n: int, p1: int, p2: int, k: int, method: str) -> float:
                   + 2.0 * (p1 * p1 * p2 + p1 * p2 * p2))
         back = 2.0 * (p1 * p1 + p2 * p2) * k
     else:
-        raise ValueError(f"`method` must be 'cholesky', 'eigh' or 'qr', got {method!r}")
+        raise ArgumentValueError(f"`method` must be one of {list(WHITENINGS)}, got {method!r}",
+                                 "method")
     return grams + whiten + svd + back
 
 

@@ -13,6 +13,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.extmath import randomized_svd
 
+from .._validation import ArgumentValueError
 from ..seeding import spawn_seeds
 from ._base import BaseCCA, align_to_canonical, projected_moments
 from ._linalg import randomized_svd_operator
@@ -160,7 +161,8 @@ class PCACCA(BaseCCA):
         m = check_positive(self.n_pca_components, "n_pca_components", integer=True)
         mx, my = min(m, X.shape[1]), min(m, Y.shape[1])
         if k > min(mx, my):
-            raise ValueError(f"`n_pca_components` must be at least n_components = {k}, got {m}")
+            raise ArgumentValueError(f"`n_pca_components` must be at least n_components = {k}, "
+                                     f"got {m}", "n_pca_components")
         seeds = spawn_seeds(self.random_state, 2)
         (Vx, fx), (Vy, fy) = (self._principal_directions(X, mx, seeds[0]),
                               self._principal_directions(Y, my, seeds[1]))

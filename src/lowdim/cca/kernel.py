@@ -28,6 +28,7 @@ import scipy.sparse as sp
 from sklearn.preprocessing import KernelCenterer
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._validation import ArgumentValueError
 from ..approx import LowRankApprox, lambda_min, nystrom, pinv_symmetric, sms_nystrom
 from ..approx.features import feature_map
 from ..seeding import spawn_seeds
@@ -75,14 +76,15 @@ def make_oracle(kernel, rows, *, gamma=None, degree=3, coef0=1.0, n_jobs=1, name
         return KernelOracle(rows, kernel, gamma=gamma, degree=degree, coef0=coef0, n_jobs=n_jobs)
     oracle = kernel(rows)
     if not isinstance(oracle, SimilarityOracle):
-        raise ValueError(f"`{name}` is a callable, so it must return a SimilarityOracle; it "
-                         f"returned {type(oracle).__name__}")
+        raise ArgumentValueError(f"`{name}` is a callable, so it must return a SimilarityOracle; "
+                                 f"it returned {type(oracle).__name__}", name)
     if oracle.n != rows.shape[0]:
-        raise ValueError(f"`{name}` returned an oracle over {oracle.n} items for "
-                         f"{rows.shape[0]} rows")
+        raise ArgumentValueError(f"`{name}` returned an oracle over {oracle.n} items for "
+                                 f"{rows.shape[0]} rows", name)
     if not oracle.symmetric:
-        raise ValueError(f"`{name}` returned a non-symmetric oracle; Nyström features need a "
-                         f"symmetric similarity (symmetrise it, e.g. (K + K.T) / 2)")
+        raise ArgumentValueError(f"`{name}` returned a non-symmetric oracle; Nyström features "
+                                 "need a symmetric similarity (symmetrise it, e.g. (K + K.T) / 2)",
+                                 name)
     return oracle
 
 
@@ -222,8 +224,8 @@ class KernelCCA(BaseCCA):
         """``(x, y)`` values of a parameter given once or as a pair."""
         if isinstance(value, (tuple, list)):
             if len(value) != 2:
-                raise ValueError(f"`{name}` must be one value or a pair (x, y), got "
-                                 f"{len(value)} values")
+                raise ArgumentValueError(f"`{name}` must be one value or a pair (x, y), got "
+                                         f"{len(value)} values", name)
             return tuple(value)
         return (value, value)
 
@@ -233,25 +235,29 @@ class KernelCCA(BaseCCA):
         for kernel, gamma in zip(self._per_view(self.kernel, "kernel"),
                                  self._per_view(self.gamma, "gamma")):
             if not callable(kernel) and kernel not in KERNELS:
-                raise ValueError(f"`kernel` must be one of {list(KERNELS)} or an oracle factory "
-                                 f"(a callable), got {kernel!r}")
+                raise ArgumentValueError(f"`kernel` must be one of {list(KERNELS)} or an oracle "
+                                         f"factory (a callable), got {kernel!r}", "kernel")
             if callable(kernel) and gamma is not None:
-                raise ValueError(f"`gamma` must be None for a callable kernel (the factory "
-                                 f"sets its own similarity), got {gamma!r}")
+                raise ArgumentValueError("`gamma` must be None for a callable kernel (the "
+                                         f"factory sets its own similarity), got {gamma!r}",
+                                         "gamma")
             if gamma is not None:
                 check_positive(gamma, "gamma")
         check_positive(self.n_landmarks, "n_landmarks", integer=True)
         if self.approximation not in APPROXIMATIONS:
-            raise ValueError(f"`approximation` must be one of {list(APPROXIMATIONS)}, "
-                             f"got {self.approximation!r}")
+            raise ArgumentValueError(f"`approximation` must be one of {list(APPROXIMATIONS)}, "
+                                     f"got {self.approximation!r}", "approximation")
         if self.solver not in SOLVERS:
-            raise ValueError(f"`solver` must be one of {list(SOLVERS)}, got {self.solver!r}")
+            raise ArgumentValueError(f"`solver` must be one of {list(SOLVERS)}, got "
+                                     f"{self.solver!r}", "solver")
         check_positive(self.reg, "reg", allow_zero=True)
         if check_positive(self.multiplier, "multiplier") < 1:
-            raise ValueError(f"`multiplier` must be a number >= 1, got {self.multiplier!r}")
+            raise ArgumentValueError("`multiplier` must be a number >= 1, got "
+                                     f"{self.multiplier!r}", "multiplier")
         check_positive(self.alpha, "alpha", allow_zero=True)
         if not isinstance(self.center, (bool, np.bool_)):
-            raise ValueError(f"`center` must be True or False, got {self.center!r}")
+            raise ArgumentValueError(f"`center` must be True or False, got {self.center!r}",
+                                     "center")
         # checked whatever the solver, so a bad value never waits for a change of solver
         check_positive(self.max_iter, "max_iter", integer=True)
         check_positive(self.tol, "tol", allow_zero=True)
@@ -349,9 +355,10 @@ class KernelCCA(BaseCCA):
         views = [self._fit_view(v, A, s, (seeds[v], seeds[2])) for v, A in enumerate((X, Y))]
         for name, fitted in zip("XY", views):
             if k > fitted["Z"].shape[1]:
-                raise ValueError(f"`n_components` = {k} exceeds the rank of the {name} features "
-                                 f"(r = {fitted['Z'].shape[1]} positive eigenvalues of the "
-                                 f"landmark core; raise `n_landmarks` or lower `n_components`)")
+                raise ArgumentValueError(f"`n_components` = {k} exceeds the rank of the {name} "
+                                         f"features (r = {fitted['Z'].shape[1]} positive "
+                                         "eigenvalues of the landmark core; raise `n_landmarks` "
+                                         "or lower `n_components`)", "n_components")
         means = [f["Z"].mean(axis=0) if self.center else np.zeros(f["Z"].shape[1]) for f in views]
         Zx, Zy = views[0]["Z"] - means[0], views[1]["Z"] - means[1]
         self.cca_ = self._make_cca(k, seeds[3]).fit(Zx, Zy)
@@ -459,8 +466,8 @@ def exact_kernel_cca(Kx, Ky, n_components, *, reg, center=True):
     for name, K in (("Kx", Kx), ("Ky", Ky)):
         K = np.asarray(K, dtype=np.float64)
         if K.ndim != 2 or K.shape[0] != K.shape[1] or K.shape[0] != np.shape(Kx)[0]:
-            raise ValueError(f"`{name}` must be a square matrix of the n = {np.shape(Kx)[0]} "
-                             f"training rows, got shape {K.shape}")
+            raise ArgumentValueError(f"`{name}` must be a square matrix of the n = "
+                                     f"{np.shape(Kx)[0]} training rows, got shape {K.shape}", name)
         Kc = KernelCenterer().fit_transform(K) if center else K
         duals.append(_regularised_root((Kc + Kc.T) / 2.0, reg))
     n = np.shape(Kx)[0]

@@ -26,16 +26,23 @@ import time
 import numpy as np
 import pandas as pd
 
+from .._validation import ArgumentValueError
 from ..seeding import derive_seed
+from ..similarity.kernel import KERNELS
 from .exact import ExactCCA
 from .experiments import Views, _max_abs
 from .kernel import KernelCCA, _stack_rows, exact_kernel_cca, make_oracle
+from .methods import RESCALINGS
 from .metrics import canonical_correlations
 
-__all__ = ["KERNEL_CCA_COLUMNS", "kernel_cca_experiment", "run_exact_kernel_cca",
+__all__ = ["KERNEL_CCA_COLUMNS", "SIMILARITIES", "kernel_cca_experiment", "run_exact_kernel_cca",
            "run_kernel_cca", "run_linear_cca", "setting_views", "train_mlp_kernels"]
 
 logger = logging.getLogger("lowdim")
+
+#: A setting's similarity per view: a named kernel, or the pairwise MLP trained on reserved
+#: rows.
+SIMILARITIES = (*KERNELS, "mlp")
 
 #: Columns of every row the experiment writes (tidy: one row per fitted model).
 KERNEL_CCA_COLUMNS = ["setting", "dataset", "similarity", "method", "approximation",
@@ -73,15 +80,16 @@ def setting_views(dataset, *, rescale="none", heldout_fraction=0.2, reserve=0, n
     if dataset.kind != "two_view" or dataset.Y is None:
         raise ValueError(f"dataset {dataset.name!r} is not a two-view dataset "
                          f"(kind {dataset.kind!r})")
-    if rescale not in ("none", "max_abs"):
-        raise ValueError(f"`rescale` must be 'none' or 'max_abs', got {rescale!r}")
+    if rescale not in RESCALINGS:
+        raise ArgumentValueError(f"`rescale` must be one of {list(RESCALINGS)}, got {rescale!r}",
+                                 "rescale")
     X, Y = dataset.X, dataset.Y
     if rescale == "max_abs":
         X, Y = X / max(_max_abs(X), 1e-300), Y / max(_max_abs(Y), 1e-300)
     n = X.shape[0]
     if not 0 <= reserve <= n - 4:
-        raise ValueError(f"`reserve` = {reserve} must leave at least 4 of the {n} rows of "
-                         f"{dataset.name!r} for CCA")
+        raise ArgumentValueError(f"`reserve` = {reserve} must leave at least 4 of the {n} rows "
+                                 f"of {dataset.name!r} for CCA", "reserve")
     order = np.random.default_rng(seed).permutation(n)
     rest = order[reserve:] if n_rows <= 0 else order[reserve:reserve + n_rows]
     cut = rest.size - int(round(heldout_fraction * rest.size))

@@ -11,6 +11,8 @@ import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
 
+from .._validation import ArgumentValueError
+
 __all__ = ["canonical_correlations", "canonical_correlations_from_moments", "tcc", "pcc"]
 
 
@@ -52,8 +54,8 @@ def canonical_correlations(A, B) -> np.ndarray:
     A = np.asarray(A.toarray() if sp.issparse(A) else A, dtype=np.float64)
     B = np.asarray(B.toarray() if sp.issparse(B) else B, dtype=np.float64)
     if A.ndim != 2 or B.ndim != 2 or A.shape[0] != B.shape[0]:
-        raise ValueError(f"`A` and `B` must be 2-D with the same rows, got shapes "
-                         f"{A.shape} and {B.shape}")
+        raise ArgumentValueError("`A` and `B` must be 2-D with the same rows, got shapes "
+                                 f"{A.shape} and {B.shape}", ("A", "B"))
     k = min(A.shape[1], B.shape[1])
     rho = np.zeros(k)
     Qa, Qb = _orthonormal_basis(A), _orthonormal_basis(B)

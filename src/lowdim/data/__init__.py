@@ -15,10 +15,10 @@ from .download import (DEFAULT_RAW_ROOT, ChecksumError, DownloadError, RawFileEr
                        ensure_dataset_files, ensure_file, sha256_file, verify_dataset_files,
                        verify_file)
 from .lock import DEFAULT_LOCKFILE
-from .prepared import Dataset, load_dataset, save_dataset, summarize
-from .own import OwnDataError, declares_own_data
-from .registry import (KINDS, REGISTRY, DatasetSpec, RemoteFile, dataset_names, dataset_spec,
-                       get_spec, register)
+from .own import OwnDataError, dataset_spec, declares_own_data
+from .prepared import KINDS, Dataset, save_dataset, summarize
+from .registry import (REGISTRY, DatasetSpec, RemoteFile, dataset_names, get_spec,
+                       load_dataset, register)
 
 for _module in sorted(m.name for m in pkgutil.iter_modules(_sources.__path__)):
     importlib.import_module(f"{_sources.__name__}.{_module}")

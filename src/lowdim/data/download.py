@@ -42,6 +42,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+from .._validation import ArgumentValueError
 from ..io import atomic_path
 from ..progress import Progress
 from . import lock
@@ -170,11 +171,11 @@ def _expected(remote: RemoteFile, dataset: str, lockfile,
 
 def _validate_args(timeout, retries, backoff):
     if not timeout > 0:
-        raise ValueError(f"`timeout` must be > 0 seconds, got {timeout!r}")
+        raise ArgumentValueError(f"`timeout` must be > 0 seconds, got {timeout!r}", "timeout")
     if not (isinstance(retries, int) and retries >= 1):
-        raise ValueError(f"`retries` must be an int >= 1, got {retries!r}")
+        raise ArgumentValueError(f"`retries` must be an int >= 1, got {retries!r}", "retries")
     if not backoff >= 0:
-        raise ValueError(f"`backoff` must be >= 0 seconds, got {backoff!r}")
+        raise ArgumentValueError(f"`backoff` must be >= 0 seconds, got {backoff!r}", "backoff")
 
 
 def download(remote: RemoteFile, dest, *, dataset: str, lockfile=None, timeout: float = 30.0,

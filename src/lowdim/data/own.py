@@ -28,7 +28,8 @@ from .own_formats import (FORMATS, OwnDataError, guess_format, inspect_folder, i
                           read_folder, read_matrix)
 from .parsing import encode_labels, kept_rows, subsample
 from .prepared import Dataset
-from .registry import DatasetSpec
+from .registry import REGISTRY, DatasetSpec, get_spec
+from .text import text_dataset
 
 __all__ = ["FILE_KEYS", "OWN_KINDS", "OWN_OPTIONS", "OwnDataError", "declares_own_data",
            "own_files", "own_spec"]
@@ -284,8 +285,6 @@ def _label_order(text: str):
 
 
 def _text(declared) -> Dataset:
-    from .sources.text_corpora import text_dataset
-
     options = declared.options
     texts = read_folder(declared.documents, f"datasets.{declared.name}.file",
                         options["encoding"])
@@ -296,3 +295,12 @@ def _text(declared) -> Dataset:
     if declared.labels is None:
         dataset.y, dataset.label_names = None, None
     return dataset
+
+
+def dataset_spec(name: str, options=None) -> DatasetSpec:
+    """The spec of dataset ``name`` as the config declares it: the registry's, or, for a
+    name the registry does not have whose ``options`` give a ``file`` (or ``file_x`` and
+    ``file_y``), one for the user's own data (:func:`lowdim.data.own.own_spec`)."""
+    if name not in REGISTRY and declares_own_data(options):
+        return own_spec(name, options)
+    return get_spec(name)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._validation import ArgumentValueError
 from .archive import MissingMemberError, iter_members, list_members, read_member
 
 __all__ = ["FormatError", "MissingVariableError", "MissingMemberError", "member_bytes",
@@ -116,7 +117,7 @@ def subsample(n: int, n_rows: int, seed: int) -> np.ndarray:
     rows : ndarray of int64, sorted ascending
     """
     if n_rows < 0:
-        raise ValueError(f"`n_rows` must be >= 0, got {n_rows}")
+        raise ArgumentValueError(f"`n_rows` must be >= 0, got {n_rows}", "n_rows")
     if n_rows == 0 or n_rows >= n:
         return np.arange(n, dtype=np.int64)
     rng = np.random.default_rng(seed)

@@ -10,8 +10,8 @@ import pandas as pd
 
 from ..io import atomic_path
 from .download import pin_parsed, verify_dataset_files
+from .own import dataset_spec
 from .prepared import save_dataset, summarize
-from .registry import dataset_spec
 
 __all__ = ["prepare_dataset", "write_prepared"]
 

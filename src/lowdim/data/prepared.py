@@ -2,8 +2,8 @@
 
 Every parser returns a :class:`Dataset`; :func:`save_dataset` writes it as a
 single ``.npz`` that loads without pickle (``allow_pickle=False``), and
-:func:`load_dataset` refuses a damaged file, or another dataset's, with an
-error naming it:
+:func:`read_dataset` refuses a damaged file, or another dataset's, with an
+error naming it (:func:`lowdim.data.load_dataset` reads the file of a registered dataset):
 
 ========================  ===============================================================
 key                       meaning
@@ -36,7 +36,22 @@ import scipy.sparse as sp
 
 from ..io import CorruptFileError, atomic_path, read_npz
 
-__all__ = ["Dataset", "save_dataset", "load_dataset", "summarize"]
+__all__ = ["KINDS", "SPLIT_NAMES", "Dataset", "read_dataset", "save_dataset", "summarize"]
+
+#: What a prepared dataset of each kind holds.
+KINDS = {
+    "dense": "feature matrix X (n, d), labels y",
+    "sparse": "sparse CSR feature matrix X (n, d), labels y",
+    "text": "documents: texts, bag-of-words bow (n, V) over vocab, optional labels y and splits",
+    "two_view": "two views X (n, p1) and Y (n, p2), dense or sparse",
+    "pairs": "sentence pairs with a gold score or label (GLUE-style)",
+    "mentions": "mentions with embeddings and gold cluster ids (coreference)",
+    "word_vectors": "word vectors: vocab and a (V, d) matrix",
+}
+
+#: Names of the splits a dataset of sentence pairs or mentions marks its rows with
+#: (``extra.split``).
+SPLIT_NAMES = ("train", "dev", "test")
 
 _ARRAY_FIELDS = ("X", "Y", "y", "label_names", "texts", "vocab", "bow", "word_vectors",
                  "train_idx", "test_idx")
@@ -177,16 +192,14 @@ REPREPARE = ("delete it, or rerun `prepare` for it (snakemake --forcerun prepare
              "to prepare it again")
 
 
-def load_dataset(path, name: str | None = None) -> Dataset:
+def read_dataset(path, name: str | None = None) -> Dataset:
     """Read a dataset written by :func:`save_dataset` (no pickle is ever loaded).
 
     Parameters
     ----------
     path : str or Path
     name : str, optional
-        The dataset the file must hold. By default, the file's stem when that
-        is a registered dataset name (``results/data/<name>.npz``), so another
-        dataset's file copied there is refused.
+        The dataset the file must hold; None accepts any.
 
     Raises
     ------
@@ -195,8 +208,6 @@ def load_dataset(path, name: str | None = None) -> Dataset:
         (shapes that disagree, NaN features) or another dataset's; the message
         names the file and says to delete it or rerun ``prepare``.
     """
-    from .registry import KINDS, REGISTRY
-
     what = "a prepared dataset (lowdim.data.save_dataset)"
     store = read_npz(path, what=what, remedy=REPREPARE)
     try:
@@ -212,10 +223,8 @@ def load_dataset(path, name: str | None = None) -> Dataset:
     except (KeyError, TypeError, ValueError, IndexError, UnicodeDecodeError) as exc:
         problem = f"missing entry {exc}" if isinstance(exc, KeyError) else str(exc)
         raise CorruptFileError(path, f"not {what}, or damaged: {problem}", REPREPARE) from None
-    expected = name if name is not None else (Path(path).stem if Path(path).stem in REGISTRY
-                                              else None)
-    if expected is not None and dataset.name != expected:
-        raise CorruptFileError(path, f"it holds dataset {dataset.name!r}, not {expected!r}",
+    if name is not None and dataset.name != name:
+        raise CorruptFileError(path, f"it holds dataset {dataset.name!r}, not {name!r}",
                                REPREPARE)
     return dataset
 

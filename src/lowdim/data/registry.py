@@ -18,23 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
-__all__ = ["KINDS", "RemoteFile", "DatasetSpec", "REGISTRY", "register", "get_spec",
-           "dataset_names", "dataset_spec"]
+from .prepared import KINDS, Dataset, read_dataset
+
+__all__ = ["RemoteFile", "DatasetSpec", "REGISTRY", "register", "get_spec", "dataset_names",
+           "load_dataset"]
 
 _SCHEMES = ("https", "http", "file")
 _SHA256 = re.compile(r"[0-9a-f]{64}")
-
-#: What a prepared dataset holds (see :mod:`lowdim.data.prepared`).
-KINDS = {
-    "dense": "feature matrix X (n, d), labels y",
-    "sparse": "sparse CSR feature matrix X (n, d), labels y",
-    "text": "documents: texts, bag-of-words bow (n, V) over vocab, optional labels y and splits",
-    "two_view": "two views X (n, p1) and Y (n, p2), dense or sparse",
-    "pairs": "sentence pairs with a gold score or label (GLUE-style)",
-    "mentions": "mentions with embeddings and gold cluster ids (coreference)",
-    "word_vectors": "word vectors: vocab and a (V, d) matrix",
-}
-
 
 @dataclass(frozen=True)
 class RemoteFile:
@@ -90,7 +80,7 @@ class DatasetSpec:
     name : str
         Registry key, used in config files and result paths.
     kind : str
-        One of :data:`KINDS`.
+        One of :data:`lowdim.data.prepared.KINDS`.
     description : str
         One line for the dataset table.
     source : str
@@ -233,12 +223,9 @@ def dataset_names(offline: bool | None = None) -> list[str]:
     return sorted(n for n, s in REGISTRY.items() if offline is None or s.offline == offline)
 
 
-def dataset_spec(name: str, options=None) -> DatasetSpec:
-    """The spec of dataset ``name`` as the config declares it: the registry's, or, for a
-    name the registry does not have whose ``options`` give a ``file`` (or ``file_x`` and
-    ``file_y``), one for the user's own data (:func:`lowdim.data.own.own_spec`)."""
-    from .own import declares_own_data, own_spec
-
-    if name not in REGISTRY and declares_own_data(options):
-        return own_spec(name, options)
-    return get_spec(name)
+def load_dataset(path, name: str | None = None) -> Dataset:
+    """Read a prepared dataset (:func:`lowdim.data.prepared.read_dataset`) that must hold
+    ``name``: by default the registered dataset the file is named after
+    (``results/data/<name>.npz``), so another dataset's file copied there is refused."""
+    stem = Path(path).stem
+    return read_dataset(path, name if name is not None else stem if stem in REGISTRY else None)

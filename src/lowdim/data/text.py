@@ -1,4 +1,4 @@
-"""Text helpers shared by every text dataset: tokenising and bags of words."""
+"""Text helpers shared by every text dataset: tokenising, bags of words, the text Dataset."""
 
 from __future__ import annotations
 
@@ -7,7 +7,10 @@ import re
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["tokenize", "bag_of_words"]
+from .parsing import encode_labels, split_indices, subsample
+from .prepared import Dataset
+
+__all__ = ["tokenize", "bag_of_words", "text_dataset"]
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9'\-]*[a-z0-9]|[a-z0-9]")
 
@@ -73,3 +76,21 @@ def bag_of_words(token_lists, vocab=None, min_count: int = 1):
     bow = sp.csr_matrix((data, (rows, cols)), shape=(len(token_lists), len(vocab)))
     bow.sum_duplicates()
     return bow, vocab
+
+
+def text_dataset(name, texts, labels, is_train=None, *, n_rows=0, seed=0, min_count=1,
+                 label_names=None, **meta):
+    """Tokenise, drop empty documents, sample rows and count words into a text Dataset."""
+    tokens = [tokenize(t) for t in texts]
+    keep = np.flatnonzero([len(t) > 0 for t in tokens])
+    rows = keep[subsample(len(keep), n_rows, seed)]
+    y, names = encode_labels([labels[i] for i in rows], names=label_names)
+    bow, vocab = bag_of_words([tokens[i] for i in rows], min_count=min_count)
+    train_idx, test_idx = (split_indices(np.asarray(is_train)[rows]) if is_train is not None
+                           else (None, None))
+    return Dataset(name=name, kind="text", texts=np.asarray([texts[i] for i in rows], dtype=str),
+                   bow=bow, vocab=vocab, y=y, label_names=names, train_idx=train_idx,
+                   test_idx=test_idx,
+                   meta={"dropped_empty": int(len(texts) - len(keep)),
+                         "tokenizer": "lowdim.data.text.tokenize (lower-case, English stop "
+                                      "words removed)", **meta})

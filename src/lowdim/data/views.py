@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import ArgumentValueError
+
 __all__ = ["SPLITS", "split_image_halves"]
 
 #: left_right: the AppGrad paper's text ("left and right halves of the images").
@@ -31,8 +33,8 @@ def split_image_halves(X, image_shape, split: str = "left_right"):
     h, w = image_shape
     X = np.asarray(X)
     if X.ndim != 2 or X.shape[1] != h * w:
-        raise ValueError(f"`X` must have shape (n, {h * w}) for image_shape {image_shape}, "
-                         f"got {X.shape}")
+        raise ArgumentValueError(f"`X` must have shape (n, {h * w}) for image_shape "
+                                 f"{image_shape}, got {X.shape}", "X")
     images = X.reshape(-1, h, w)
     if split == "left_right":
         if w % 2:
@@ -43,6 +45,6 @@ def split_image_halves(X, image_shape, split: str = "left_right"):
             raise ValueError(f"top_bottom split needs an even image height, got {h}")
         first, second = images[:, : h // 2, :], images[:, h // 2:, :]
     else:
-        raise ValueError(f"`split` must be one of {SPLITS}, got {split!r}")
+        raise ArgumentValueError(f"`split` must be one of {SPLITS}, got {split!r}", "split")
     n = X.shape[0]
     return first.reshape(n, -1).copy(), second.reshape(n, -1).copy()

@@ -12,7 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["WordVectors", "load_word_vectors", "load_glove50", "load_word2vec_binary"]
+from .._validation import ArgumentValueError
+
+__all__ = ["NAMED_WORD_VECTORS", "WordVectors", "load_word_vectors", "load_glove50",
+           "load_word2vec_binary"]
 
 
 class WordVectors:
@@ -120,6 +123,8 @@ def load_word2vec_binary(path, limit: int | None = None, name: str | None = None
 
 
 _LOADERS = {"glove50": load_glove50}
+#: Word vectors :func:`load_word_vectors` loads by name alone (offline).
+NAMED_WORD_VECTORS = tuple(_LOADERS)
 
 
 def load_word_vectors(name: str, path=None) -> WordVectors:
@@ -129,5 +134,6 @@ def load_word_vectors(name: str, path=None) -> WordVectors:
             raise ValueError("word vectors 'word2vec' need `path` to the binary file")
         return load_word2vec_binary(path, name="word2vec-google-news-300")
     if name not in _LOADERS:
-        raise ValueError(f"`name` must be one of {sorted(_LOADERS) + ['word2vec']}, got {name!r}")
+        raise ArgumentValueError(f"`name` must be one of {sorted(_LOADERS) + ['word2vec']}, got "
+                                 f"{name!r}", "name")
     return _LOADERS[name]()

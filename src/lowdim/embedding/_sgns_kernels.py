@@ -1,21 +1,32 @@
 """Compiled kernels of the co-occurrence SGNS solver of Vec2vec.
 
-Three steps, each a function of arrays and scalars only, so each can be tested
-on its own:
+The solver trains skip-gram with negative sampling on (input, output) pairs
+drawn in proportion to their window co-occurrence counts. It never builds the
+counts: a pair is drawn straight from the walks, as an occurrence of the input
+node and a context step of its walk at distance ``d`` drawn with probability
+``(window - d + 1) / window``, gensim's shrinking window. Each function here
+takes arrays and scalars only, so each can be tested on its own:
 
-1. :func:`cooccurrence_counts`: the window co-occurrences of a set of walks,
-   counted sparse (CSR), in integer units of ``1 / window``.
-2. :func:`alias_table` / :func:`alias_draw`: Walker's alias method (Vose's
-   construction), to draw a pair in proportion to its count, or a negative
-   node in proportion to its unigram^0.75 weight, in O(1).
-3. :func:`sgns_updates`: skip-gram with negative sampling on sampled pairs,
-   Hogwild over threads, with a linearly decaying learning rate.
+1. :func:`alias_table` / :func:`pack_alias`: Walker's alias method (Vose's
+   construction), to draw a noise node in proportion to its unigram^0.75
+   weight, or a context offset in proportion to its window weight, in O(1).
+2. :func:`step_tables`: per walk step, the alias table of its context offsets
+   and the probability of keeping an occurrence at that step (steps near the
+   ends of a walk have fewer contexts).
+3. :func:`draw_block`: the pairs of one block of the schedule, in
+   ``n_parts`` input partitions (contiguous node ranges), each from its own
+   random stream, sorted by output partition and, within it, by input node.
+4. :func:`train_block`: SGNS on those pairs, bucket by bucket. In round
+   ``r`` the buckets (input partition ``i``, output partition
+   ``(i + r) % n_parts``) touch disjoint rows of both vector tables, so they
+   run in parallel without locks and without races: the result does not
+   depend on the number of threads (as PyTorch-BigGraph's buckets).
 
-Conventions: walks are int32 of shape (n_walks, walk_length); the counts are
-CSR with int64 ``indptr``, int32 ``indices`` and int32 ``data``; alias tables
-are a uint32 ``threshold`` (acceptance probability times 2**32) and an int32
-``alias``. Randomness comes from the SplitMix64 stream of
-:mod:`lowdim.embedding._kernels`.
+Conventions: walks are int32 of shape (n_walks, walk_length); alias tables are
+packed in uint64 (acceptance threshold times 2**32 in the high 32 bits, alias
+in the low 32). A drawn pair is stored as input ``u`` and output ``t``, with a
+negative (noise) output stored as ``-t - 1``. Randomness comes from SplitMix64
+streams (:mod:`lowdim.embedding._kernels`), one per block and input partition.
 """
 
 from __future__ import annotations
@@ -25,141 +36,20 @@ from numba import njit, prange
 
 from ._kernels import _GOLDEN, _splitmix64
 
-__all__ = ["node_positions", "cooccurrence_counts", "alias_table", "alias_draw",
-           "alias_samples", "pair_alias_tables", "sample_pairs", "sgns_updates"]
+__all__ = ["alias_table", "alias_draw", "alias_samples", "pack_alias", "step_tables",
+           "sigmoid_table", "node_phases", "partition_capacities", "draw_block",
+           "train_block", "sgns_blocks", "drawn_pairs", "MAX_EXP"]
 
 _LOW32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
 _TWO32 = 4294967296.0
-#: Nodes per task of the counting kernels: bounds each task's scratch to one
-#: dense row of length n while leaving enough tasks to balance the threads.
-_ROW_BLOCK = 256
 
-
-@njit(cache=True)
-def node_positions(walks, n_nodes):
-    """Where each node occurs in ``walks``: an inverted index in CSR form.
-
-    Returns
-    -------
-    starts : ndarray of int64 of shape (n_nodes + 1,)
-    positions : ndarray of int64 of shape (walks.size,)
-        Flat positions (``walk * walk_length + step``) of node ``u`` are
-        ``positions[starts[u]:starts[u + 1]]``, increasing.
-    """
-    flat = walks.ravel()
-    starts = np.zeros(n_nodes + 1, dtype=np.int64)
-    for p in range(flat.size):
-        starts[flat[p] + 1] += 1
-    for u in range(n_nodes):
-        starts[u + 1] += starts[u]
-    fill = starts[:-1].copy()
-    positions = np.empty(flat.size, dtype=np.int64)
-    for p in range(flat.size):
-        u = flat[p]
-        positions[fill[u]] = p
-        fill[u] += 1
-    return starts, positions
-
-
-@njit(cache=True)
-def _count_row(u, walks, starts, positions, window, acc, touched):
-    """Accumulate row ``u`` (contexts ``v >= u`` only) into ``acc``; return its size.
-
-    The context at distance ``d`` adds ``window - d + 1``: gensim draws a
-    reduced window uniformly from 1..window per centre, so a context at
-    distance ``d`` is used with probability ``(window - d + 1) / window``.
-    """
-    length = walks.shape[1]
-    n_touched = 0
-    for q in range(starts[u], starts[u + 1]):
-        p = positions[q]
-        w = p // length
-        i = p - w * length
-        for j in range(max(0, i - window), min(length, i + window + 1)):
-            v = walks[w, j]
-            if j == i or v < u:
-                continue
-            if acc[v] == 0:
-                touched[n_touched] = v
-                n_touched += 1
-            acc[v] += window - abs(i - j) + 1
-    return n_touched
-
-
-@njit(cache=True, parallel=True)
-def _row_sizes(walks, starts, positions, n_nodes, window):
-    sizes = np.zeros(n_nodes, dtype=np.int64)
-    n_blocks = -(-n_nodes // _ROW_BLOCK)
-    for b in prange(n_blocks):
-        acc = np.zeros(n_nodes, dtype=np.int64)
-        touched = np.empty(n_nodes, dtype=np.int32)
-        for u in range(b * _ROW_BLOCK, min((b + 1) * _ROW_BLOCK, n_nodes)):
-            k = _count_row(u, walks, starts, positions, window, acc, touched)
-            sizes[u] = k
-            for t in range(k):
-                acc[touched[t]] = 0
-    return sizes
-
-
-@njit(cache=True, parallel=True)
-def _fill_rows(walks, starts, positions, n_nodes, window, indptr, indices, data):
-    n_blocks = -(-n_nodes // _ROW_BLOCK)
-    for b in prange(n_blocks):
-        acc = np.zeros(n_nodes, dtype=np.int64)
-        touched = np.empty(n_nodes, dtype=np.int32)
-        for u in range(b * _ROW_BLOCK, min((b + 1) * _ROW_BLOCK, n_nodes)):
-            k = _count_row(u, walks, starts, positions, window, acc, touched)
-            row = touched[:k].copy()
-            row.sort()
-            lo = indptr[u]
-            for t in range(k):
-                v = row[t]
-                indices[lo + t] = v
-                data[lo + t] = acc[v]
-                acc[v] = 0
-
-
-@njit(cache=True)
-def cooccurrence_counts(walks, n_nodes, window):
-    """Window-weighted co-occurrence counts of ``walks``: upper triangle, CSR.
-
-    The full count of (u, v) is the sum, over every occurrence of ``u`` at
-    step ``i`` of a walk and every step ``j != i`` of the same walk with
-    ``|i - j| <= window`` and node ``v``, of ``window - |i - j| + 1``. Divided
-    by ``window``, this is the expected number of times gensim's skip-gram
-    trains the pair (u, v) in one epoch (before frequent-node downsampling).
-    The full matrix is symmetric, so only entries with ``v >= u`` are stored.
-
-    Two passes over the walks (sizes, then values), one dense scratch row per
-    task, so memory is O(nnz + n_threads * n_nodes), never O(n_nodes**2).
-
-    Parameters
-    ----------
-    walks : ndarray of int32 of shape (n_walks, walk_length)
-        Node ids in ``range(n_nodes)``.
-    n_nodes : int
-    window : int
-        At least 1.
-
-    Returns
-    -------
-    indptr : ndarray of int64 of shape (n_nodes + 1,)
-    indices : ndarray of int32 of shape (nnz,)
-        Column ``v >= u`` of row ``u``, sorted within each row.
-    data : ndarray of float32 of shape (nnz,)
-        Counts in units of ``1 / window``: integers, exact below 2**24.
-    """
-    starts, positions = node_positions(walks, n_nodes)
-    sizes = _row_sizes(walks, starts, positions, n_nodes, window)
-    indptr = np.zeros(n_nodes + 1, dtype=np.int64)
-    for u in range(n_nodes):
-        indptr[u + 1] = indptr[u] + sizes[u]
-    nnz = indptr[n_nodes]
-    indices = np.empty(nnz, dtype=np.int32)
-    data = np.empty(nnz, dtype=np.float32)
-    _fill_rows(walks, starts, positions, n_nodes, window, indptr, indices, data)
-    return indptr, indices, data
+#: gensim's sigmoid table: EXP_TABLE_SIZE entries over (-MAX_EXP, MAX_EXP); a
+#: pair whose score f = z_u . theta_t has |f| >= MAX_EXP is not updated.
+MAX_EXP = 6.0
+_TABLE_SIZE = 1000
+_TABLE_SCALE = np.float32(_TABLE_SIZE / MAX_EXP / 2.0)
+_F32_MAX_EXP = np.float32(MAX_EXP)
 
 
 @njit(cache=True)
@@ -224,64 +114,6 @@ def alias_table(weights):
     return threshold, alias
 
 
-@njit(cache=True, parallel=True)
-def pair_alias_tables(indptr, indices, data, keep):
-    """Alias tables to draw an unordered pair in proportion to its weight.
-
-    The weight of the stored pair (u, v), ``v >= u``, is the count of both of
-    its directions times the downsampling keep probabilities,
-    ``data * keep[u] * keep[v] * (2 if v != u else 1)``. A pair is drawn in two
-    steps: row ``u`` in proportion to its total (``row_weight``, an alias table
-    over the nodes), then a slot of that row from its own alias table.
-
-    Parameters
-    ----------
-    indptr, indices, data : upper-triangle counts of :func:`cooccurrence_counts`
-    keep : ndarray of float64 of shape (n_nodes,)
-        Probability that gensim keeps an occurrence of each node (1 without
-        downsampling).
-
-    Returns
-    -------
-    row_weight : ndarray of float64 of shape (n_nodes,)
-    threshold : ndarray of uint32 of shape (nnz,)
-    alias : ndarray of int32 of shape (nnz,)
-        Offsets within the row: slot ``indptr[u] + alias[k]``.
-    """
-    n = indptr.size - 1
-    nnz = indices.size
-    threshold = np.empty(nnz, dtype=np.uint32)
-    alias = np.empty(nnz, dtype=np.int32)
-    row_weight = np.zeros(n, dtype=np.float64)
-    n_blocks = -(-n // _ROW_BLOCK)
-    for b in prange(n_blocks):
-        lo_u = b * _ROW_BLOCK
-        hi_u = min(lo_u + _ROW_BLOCK, n)
-        longest = 0
-        for u in range(lo_u, hi_u):
-            longest = max(longest, indptr[u + 1] - indptr[u])
-        scaled = np.empty(longest, dtype=np.float64)
-        work = np.empty(longest, dtype=np.int32)
-        for u in range(lo_u, hi_u):
-            lo = indptr[u]
-            m = indptr[u + 1] - lo
-            total = 0.0
-            for t in range(m):
-                v = indices[lo + t]
-                w = data[lo + t] * keep[u] * keep[v]
-                if v != u:
-                    w *= 2.0
-                scaled[t] = w
-                total += w
-            row_weight[u] = total
-            if total <= 0.0:
-                continue
-            for t in range(m):
-                scaled[t] *= m / total
-            _vose(scaled[:m], threshold[lo:lo + m], alias[lo:lo + m], work[:m])
-    return row_weight, threshold, alias
-
-
 @njit(cache=True, inline="always")
 def alias_draw(bits, threshold, alias):
     """Slot drawn by 64 random ``bits``: high 32 pick the slot, low 32 the coin."""
@@ -292,131 +124,357 @@ def alias_draw(bits, threshold, alias):
     return np.int64(alias[k])
 
 
-@njit(cache=True, inline="always")
-def _sgns_pair(u, v, syn0, syn1, work, neg_threshold, neg_alias, negative, lr, state):
-    """One skip-gram update of input ``u`` against output ``v`` and ``negative`` noise nodes.
-
-    As gensim's ``fast_sentence_sg_neg``: a negative equal to ``v`` is skipped;
-    the input vector is updated once, after the outputs.
-    """
-    dim = syn0.shape[1]
-    for c in range(dim):
-        work[c] = 0.0
-    for s in range(negative + 1):
-        if s == 0:
-            target = v
-            label = np.float32(1.0)
-        else:
-            state, bits = _splitmix64(state)
-            target = alias_draw(bits, neg_threshold, neg_alias)
-            if target == v:
-                continue
-            label = np.float32(0.0)
-        f = np.float32(0.0)
-        for c in range(dim):
-            f += syn0[u, c] * syn1[target, c]
-        g = (label - np.float32(1.0) / (np.float32(1.0) + np.exp(-f))) * lr
-        for c in range(dim):
-            work[c] += g * syn1[target, c]
-            syn1[target, c] += g * syn0[u, c]
-    for c in range(dim):
-        syn0[u, c] += work[c]
-    return state
+@njit(cache=True)
+def pack_alias(threshold, alias):
+    """One uint64 per slot, ``threshold << 32 | alias``: a draw reads one word, not two."""
+    packed = np.empty(threshold.size, dtype=np.uint64)
+    for k in range(threshold.size):
+        packed[k] = (np.uint64(threshold[k]) << _S32) | np.uint64(alias[k])
+    return packed
 
 
 @njit(cache=True, inline="always")
-def _draw_pair(state, row_threshold, row_alias, indptr, indices, pair_threshold, pair_alias):
-    """A (input, output) pair in proportion to its count; returns (state, u, v)."""
-    state, bits = _splitmix64(state)
-    u = alias_draw(bits, row_threshold, row_alias)
-    lo = indptr[u]
-    state, bits = _splitmix64(state)
-    m = np.uint64(indptr[u + 1] - lo)
-    t = np.int64(((bits >> _S32) * m) >> _S32)
-    if np.uint32(bits & _LOW32) >= pair_threshold[lo + t]:
-        t = pair_alias[lo + t]
-    v = np.int64(indices[lo + t])
-    state, bits = _splitmix64(state)
-    if bits >> np.uint64(63):  # either direction of an unordered pair
-        return state, v, u
-    return state, u, v
-
-
-@njit(cache=True, inline="always")
-def _update_state(seed, i, negative):
-    """Stream state of update ``i``: three numbers for its pair, one per negative.
-
-    SplitMix64's state is a counter, so this jumps straight to update i's numbers.
-    """
-    return np.uint64(seed) + np.uint64(i) * (np.uint64(negative + 3) * _GOLDEN)
-
-
-@njit(cache=True, parallel=True)
-def sample_pairs(indptr, indices, row_threshold, row_alias, pair_threshold, pair_alias,
-                 n_draws, negative, seed, n_threads):
-    """The (input, output) pairs that :func:`sgns_updates` with the same arguments draws.
-
-    Returns
-    -------
-    pairs : ndarray of int64 of shape (n_draws, 2)
-    """
-    pairs = np.empty((n_draws, 2), dtype=np.int64)
-    for t in prange(n_threads):
-        for i in range(t, n_draws, n_threads):
-            state = _update_state(seed, i, negative)
-            state, u, v = _draw_pair(state, row_threshold, row_alias, indptr, indices,
-                                     pair_threshold, pair_alias)
-            pairs[i, 0] = u
-            pairs[i, 1] = v
-    return pairs
+def _packed_draw(bits, packed):
+    """:func:`alias_draw` on a packed table."""
+    k = np.int64(((bits >> _S32) * np.uint64(packed.size)) >> _S32)
+    entry = packed[k]
+    if (bits & _LOW32) < (entry >> _S32):
+        return k
+    return np.int64(entry & _LOW32)
 
 
 @njit(cache=True)
-def alias_samples(threshold, alias, n_draws, seed):
-    """``n_draws`` slots drawn from an alias table with the SplitMix64 stream of ``seed``."""
+def alias_samples(packed, n_draws, seed):
+    """``n_draws`` slots drawn from a packed alias table with the SplitMix64 stream of ``seed``."""
     out = np.empty(n_draws, dtype=np.int64)
     state = np.uint64(seed)
     for i in range(n_draws):
         state, bits = _splitmix64(state)
-        out[i] = alias_draw(bits, threshold, alias)
+        out[i] = _packed_draw(bits, packed)
     return out
 
 
-@njit(cache=True, parallel=True)
-def sgns_updates(indptr, indices, row_threshold, row_alias, pair_threshold, pair_alias,
-                 neg_threshold, neg_alias, syn0, syn1, n_updates, negative, alpha, min_alpha,
-                 seed, n_threads):
-    """``n_updates`` SGNS updates on pairs drawn in proportion to their counts.
+@njit(cache=True)
+def step_tables(walk_length, window):
+    """How a context is drawn for an occurrence at each step of a walk.
 
-    Update ``i`` uses the numbers ``i * (negative + 3)`` onwards of the
-    SplitMix64 stream of ``seed`` (three for the pair, one per negative) and
-    the learning rate ``alpha - (alpha - min_alpha) * i / n_updates``. Thread
-    ``t`` runs updates ``t, t + n_threads, ...``, so the threads move through
-    the schedule together; they share ``syn0`` and ``syn1`` without locks
-    (Hogwild). With ``n_threads == 1`` the result is deterministic, and the
-    drawn pairs never depend on ``n_threads``.
+    A context at distance ``d`` (1 <= d <= window, either side, inside the
+    walk) has weight ``window - d + 1``. Step ``s``'s total weight ``T_s`` is
+    smaller near the ends of a walk, so an occurrence at step ``s`` is kept
+    with probability ``T_s / max(T)`` and then its context offset is drawn in
+    proportion to its weight: a pair comes out with probability proportional
+    to its window weight.
+
+    Returns
+    -------
+    offsets : ndarray of uint64 of shape (walk_length, 2 * window)
+        Packed alias table of each step over the slots ``-window..-1,
+        1..window`` (slot ``k`` is offset ``k - window`` below ``window``,
+        ``k - window + 1`` from there).
+    keep : ndarray of uint64 of shape (walk_length,)
+        ``T_s / max(T)`` times 2**32: keep an occurrence when 32 random bits
+        fall below it.
+    total : ndarray of float64 of shape (walk_length,)
+        ``T_s``.
+    """
+    m = 2 * window
+    offsets = np.zeros((walk_length, m), dtype=np.uint64)
+    total = np.zeros(walk_length, dtype=np.float64)
+    weights = np.zeros(m, dtype=np.float64)
+    for s in range(walk_length):
+        for k in range(m):
+            d = k - window if k < window else k - window + 1
+            inside = 0 <= s + d < walk_length
+            weights[k] = (window - abs(d) + 1) if inside else 0.0
+        total[s] = weights.sum()
+        if total[s] > 0:
+            threshold, alias = alias_table(weights)
+            offsets[s] = pack_alias(threshold, alias)
+    keep = np.empty(walk_length, dtype=np.uint64)
+    for s in range(walk_length):
+        keep[s] = np.uint64(round(total[s] / total.max() * _TWO32))
+    return offsets, keep, total
+
+
+@njit(cache=True)
+def sigmoid_table():
+    """gensim's ``EXP_TABLE``: sigma(f) at ``f = (k / 1000 * 2 - 1) * 6``, k = 0..999, float32."""
+    table = np.empty(_TABLE_SIZE, dtype=np.float32)
+    for k in range(_TABLE_SIZE):
+        e = np.float32(np.exp((k / _TABLE_SIZE * 2.0 - 1.0) * MAX_EXP))
+        table[k] = np.float32(e / (e + np.float32(1.0)))
+    return table
+
+
+@njit(cache=True, inline="always")
+def _stream(seed, key):
+    """Start of an independent SplitMix64 stream for ``key`` (a block and partition)."""
+    _, state = _splitmix64(np.uint64(seed) + np.uint64(key) * _GOLDEN)
+    return state
+
+
+@njit(cache=True)
+def node_phases(n_nodes, seed):
+    """A phase in [0, 1) per node, from its own stream: offsets of its update schedule."""
+    phases = np.empty(n_nodes, dtype=np.float64)
+    for u in range(n_nodes):
+        _, bits = _splitmix64(_stream(seed, u))
+        phases[u] = np.float64(bits >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return phases
+
+
+@njit(cache=True, inline="always")
+def _attempts(rate, phase, b):
+    """Node's pair draws in block ``b``: ``rate`` per block, rounded so the blocks sum exactly."""
+    return np.int64(np.floor((b + 1) * rate + phase) - np.floor(b * rate + phase))
+
+
+@njit(cache=True)
+def partition_capacities(rates, shift, negative):
+    """Start of each input partition's region in the pair buffers; the last entry is their size.
+
+    Partition ``i`` holds nodes ``i << shift .. ((i + 1) << shift) - 1`` (node
+    ``u`` is in partition ``u >> shift``: no division); each of its nodes draws
+    at most ``ceil(rate)`` pairs per block, each with at most ``negative``
+    noise nodes.
+    """
+    n = rates.size
+    size = 1 << shift
+    n_parts = ((n - 1) >> shift) + 1
+    base = np.zeros(n_parts + 1, dtype=np.int64)
+    for i in range(n_parts):
+        cap = 0
+        for u in range(i * size, min(n, (i + 1) * size)):
+            cap += np.int64(np.ceil(rates[u]))
+        base[i + 1] = base[i] + cap * (negative + 1)
+    return base
+
+
+@njit(cache=True)
+def _draw_partition(lo_u, hi_u, b, flat, walk_length, step_bits, window, starts, positions,
+                    offsets, step_keep, keep, neg_packed, rates, phases, negative, state, out_u,
+                    out_t, at):
+    """Pairs of nodes ``lo_u..hi_u - 1`` in block ``b``, written from ``at``; returns the end."""
+    q = at
+    step_mask = (1 << step_bits) - 1
+    for u in range(lo_u, hi_u):
+        first = starts[u]
+        n_occ = np.uint64(starts[u + 1] - first)
+        for _attempt in range(_attempts(rates[u], phases[u], b)):
+            while True:  # an occurrence of u, kept in proportion to its step's weight
+                state, bits = _splitmix64(state)
+                code = np.int64(positions[first + np.int64(((bits >> _S32) * n_occ) >> _S32)])
+                s = code & step_mask
+                if (bits & _LOW32) < step_keep[s]:
+                    break
+            p = (code >> step_bits) * walk_length + s
+            state, bits = _splitmix64(state)
+            k = _packed_draw(bits, offsets[s])
+            v = flat[p + (k - window if k < window else k - window + 1)]
+            if keep[v] < 1.0:  # gensim's downsampling, as a weight on the pair
+                state, bits = _splitmix64(state)
+                if np.float64(bits >> np.uint64(11)) * (1.0 / 9007199254740992.0) >= keep[v]:
+                    continue
+            out_u[q] = u
+            out_t[q] = v
+            q += 1
+            for _noise in range(negative):
+                state, bits = _splitmix64(state)
+                t = _packed_draw(bits, neg_packed)
+                if t == v:  # as gensim: a noise node equal to the context is skipped
+                    continue
+                out_u[q] = u
+                out_t[q] = -t - 1
+                q += 1
+    return q
+
+
+@njit(cache=True)
+def _sort_by_output_partition(raw_u, raw_t, lo, hi, shift, n_parts, out_u, out_t, bounds):
+    """Stable counting sort of pairs ``lo..hi - 1`` by output partition into ``bounds``."""
+    counts = np.zeros(n_parts + 1, dtype=np.int64)
+    for q in range(lo, hi):
+        t = raw_t[q]
+        counts[((t if t >= 0 else -t - 1) >> shift) + 1] += 1
+    bounds[0] = lo
+    for j in range(n_parts):
+        bounds[j + 1] = bounds[j] + counts[j + 1]
+    fill = bounds[:-1].copy()
+    for q in range(lo, hi):
+        t = raw_t[q]
+        j = (t if t >= 0 else -t - 1) >> shift
+        out_u[fill[j]] = raw_u[q]
+        out_t[fill[j]] = t
+        fill[j] += 1
+
+
+@njit(cache=True, parallel=True)
+def draw_block(b, walks, starts, positions, offsets, step_keep, keep, neg_packed, rates,
+               phases, negative, seed, shift, base, raw_u, raw_t, out_u, out_t, bounds):
+    """Draw block ``b``'s pairs, one task per input partition, and sort them into buckets.
+
+    Partition ``i`` (nodes ``u`` with ``u >> shift == i``) uses the stream
+    ``(seed, b * n_parts + i)`` and writes
+    into ``base[i]:base[i + 1]`` of the buffers, so the pairs do not depend on
+    the number of threads. Node ``u`` draws ``_attempts(rates[u], phases[u],
+    b)`` positive pairs in this block (fewer are kept under downsampling),
+    each followed by ``negative`` noise nodes from ``neg_packed``.
 
     Parameters
     ----------
-    indptr, indices : upper-triangle pair structure of :func:`cooccurrence_counts`
-    row_threshold, row_alias : alias table over the rows (``row_weight``)
-    pair_threshold, pair_alias : per-row alias tables of :func:`pair_alias_tables`
-    neg_threshold, neg_alias : alias table over the nodes (noise distribution)
-    syn0, syn1 : ndarray of float32 of shape (n_nodes, dim)
-        Input and output vectors, updated in place.
-    n_updates, negative : int
-    alpha, min_alpha : float
-        Start and end learning rates.
-    seed : uint64
-    n_threads : int
+    b : int
+    walks : ndarray of int32 of shape (n_walks, walk_length)
+    starts, positions : inverted index of the walks (``occurrence_starts``,
+        ``fill_walk_steps`` with ``step_bits`` the bit length of ``walk_length - 1``)
+    offsets, step_keep : from :func:`step_tables`
+    keep : ndarray of float64 of shape (n_nodes,)
+        gensim's keep probability of each node (1: no downsampling).
+    neg_packed : packed alias table of the noise distribution
+    rates, phases : ndarray of float64 of shape (n_nodes,)
+        Positive draws per block of each node, and :func:`node_phases`.
+    negative, seed, shift : int
+    base : from :func:`partition_capacities`
+    raw_u, raw_t, out_u, out_t : ndarray of int32 of shape (base[-1],)
+        Scratch, and the pairs sorted by (input partition, output partition,
+        input node).
+    bounds : ndarray of int64 of shape (n_parts, n_parts + 1)
+        Bucket (i, j) is ``out_*[bounds[i, j]:bounds[i, j + 1]]``.
+    """
+    n = rates.size
+    n_parts = base.size - 1
+    window = offsets.shape[1] // 2
+    length = walks.shape[1]
+    step_bits = _bit_length(length - 1)
+    flat = walks.ravel()
+    for i in prange(n_parts):
+        lo_u = i << shift
+        end = _draw_partition(lo_u, min(n, lo_u + (1 << shift)), b, flat, length, step_bits,
+                              window, starts, positions, offsets, step_keep, keep, neg_packed,
+                              rates, phases, negative, _stream(seed, b * n_parts + i), raw_u,
+                              raw_t, base[i])
+        _sort_by_output_partition(raw_u, raw_t, base[i], end, shift, n_parts, out_u, out_t,
+                                  bounds[i])
+
+
+@njit(cache=True)
+def _bit_length(x):
+    """Bits needed to write ``x >= 0`` (0 for 0)."""
+    bits = 0
+    while (1 << bits) <= x:
+        bits += 1
+    return bits
+
+
+@njit(cache=True)
+def _train_bucket(us, ts, lo, hi, syn0, syn1, lr, sigmoid, flush, work):
+    """SGNS on pairs ``lo..hi - 1`` (sorted by input node), as gensim's ``fast_sentence_sg_neg``.
+
+    The score ``f = z_u . theta_t`` goes through gensim's sigmoid table, and
+    a pair with ``|f| >= MAX_EXP`` is skipped. Each output vector is updated
+    at once; the input vector every ``flush`` pairs of the same input and at
+    the end of its run (gensim: after one context and its noise nodes).
     """
     dim = syn0.shape[1]
-    decay = (alpha - min_alpha) / max(n_updates, 1)
-    for t in prange(n_threads):
-        work = np.empty(dim, dtype=np.float32)
-        for i in range(t, n_updates, n_threads):
-            state = _update_state(seed, i, negative)
-            state, u, v = _draw_pair(state, row_threshold, row_alias, indptr, indices,
-                                     pair_threshold, pair_alias)
-            lr = np.float32(alpha - decay * i)
-            _sgns_pair(u, v, syn0, syn1, work, neg_threshold, neg_alias, negative, lr, state)
+    q = lo
+    while q < hi:
+        u = us[q]
+        for c in range(dim):
+            work[c] = 0.0
+        pending = 0
+        while q < hi and us[q] == u:
+            t = ts[q]
+            label = np.float32(1.0)
+            if t < 0:
+                t = -t - 1
+                label = np.float32(0.0)
+            q += 1
+            f = np.float32(0.0)
+            for c in range(dim):
+                f += syn0[u, c] * syn1[t, c]
+            if -_F32_MAX_EXP < f < _F32_MAX_EXP:
+                slot = min(np.int64((f + _F32_MAX_EXP) * _TABLE_SCALE), _TABLE_SIZE - 1)
+                g = (label - sigmoid[slot]) * lr
+                for c in range(dim):
+                    work[c] += g * syn1[t, c]
+                    syn1[t, c] += g * syn0[u, c]
+            pending += 1
+            if pending == flush:
+                for c in range(dim):
+                    syn0[u, c] += work[c]
+                    work[c] = 0.0
+                pending = 0
+        for c in range(dim):
+            syn0[u, c] += work[c]
+
+
+@njit(cache=True, parallel=True)
+def train_block(out_u, out_t, bounds, syn0, syn1, lr, sigmoid, flush):
+    """SGNS on a block's buckets: ``n_parts`` rounds, the buckets of a round in parallel.
+
+    Round ``r`` trains buckets ``(i, (i + r) % n_parts)`` for every ``i``:
+    input rows of partition ``i``, output rows of partition ``(i + r) %
+    n_parts``, so no two tasks of a round write the same row.
+    """
+    n_parts = bounds.shape[0]
+    dim = syn0.shape[1]
+    for r in range(n_parts):
+        for i in prange(n_parts):
+            j = (i + r) % n_parts
+            work = np.empty(dim, dtype=np.float32)
+            _train_bucket(out_u, out_t, bounds[i, j], bounds[i, j + 1], syn0, syn1,
+                          np.float32(lr), sigmoid, flush, work)
+
+
+@njit(cache=True)
+def _buffers(rates, shift, negative):
+    base = partition_capacities(rates, shift, negative)
+    n_parts = base.size - 1
+    size = base[-1]
+    return (base, np.empty(size, dtype=np.int32), np.empty(size, dtype=np.int32),
+            np.empty(size, dtype=np.int32), np.empty(size, dtype=np.int32),
+            np.empty((n_parts, n_parts + 1), dtype=np.int64))
+
+
+@njit(cache=True)
+def sgns_blocks(walks, starts, positions, offsets, step_keep, keep, neg_packed, rates, phases,
+                syn0, syn1, n_blocks, negative, alpha, min_alpha, seed, shift):
+    """The solver's SGD: ``n_blocks`` blocks of :func:`draw_block` then :func:`train_block`.
+
+    Block ``b`` trains at the learning rate ``alpha - (alpha - min_alpha) * b
+    / n_blocks``. ``syn0`` and ``syn1`` (float32, (n_nodes, dim)) are updated
+    in place; the result depends on the partitions (``shift``) but not on the
+    number of threads.
+    """
+    base, raw_u, raw_t, out_u, out_t, bounds = _buffers(rates, shift, negative)
+    sigmoid = sigmoid_table()
+    for b in range(n_blocks):
+        draw_block(b, walks, starts, positions, offsets, step_keep, keep, neg_packed, rates,
+                   phases, negative, seed, shift, base, raw_u, raw_t, out_u, out_t, bounds)
+        lr = alpha - (alpha - min_alpha) * b / n_blocks
+        train_block(out_u, out_t, bounds, syn0, syn1, lr, sigmoid, negative + 1)
+
+
+@njit(cache=True)
+def drawn_pairs(walks, starts, positions, offsets, step_keep, keep, neg_packed, rates, phases,
+                n_blocks, negative, seed, shift):
+    """Every pair :func:`sgns_blocks` with the same arguments trains, in training order.
+
+    Returns
+    -------
+    inputs, outputs : ndarray of int32 of shape (n_pairs,)
+        Noise outputs are stored as ``-t - 1``.
+    """
+    base, raw_u, raw_t, out_u, out_t, bounds = _buffers(rates, shift, negative)
+    n_parts = base.size - 1
+    inputs = []
+    outputs = []
+    for b in range(n_blocks):
+        draw_block(b, walks, starts, positions, offsets, step_keep, keep, neg_packed, rates,
+                   phases, negative, seed, shift, base, raw_u, raw_t, out_u, out_t, bounds)
+        for r in range(n_parts):
+            for i in range(n_parts):
+                j = (i + r) % n_parts
+                for q in range(bounds[i, j], bounds[i, j + 1]):
+                    inputs.append(out_u[q])
+                    outputs.append(out_t[q])
+    return np.array(inputs, dtype=np.int32), np.array(outputs, dtype=np.int32)

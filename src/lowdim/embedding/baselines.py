@@ -19,14 +19,16 @@ import scipy.sparse as sp
 from scipy import linalg
 
 from .._numba_cache import cache_jit_functions
+from .._validation import ArgumentTypeError, ArgumentValueError
 from ._base import EmbeddingEstimator
 from ._validation import (check_embedding_input, check_float, check_n_components,
                           check_n_neighbors)
 from .mds import ClassicalMDS, MDSEmbedding
+from .methods import NEIGHBOR_PARAMETER
 from .vec2vec import Vec2Vec
 
 __all__ = ["PCAEmbedding", "IsomapEmbedding", "LLEEmbedding", "LaplacianEigenmaps",
-           "UMAPEmbedding", "METHODS", "NEIGHBOR_PARAMETER", "make_embedder",
+           "UMAPEmbedding", "METHODS", "make_embedder",
            "isometric_dense_rows"]
 
 logger = logging.getLogger("lowdim")
@@ -77,12 +79,13 @@ class PCAEmbedding(_LibraryEmbedding):
 
         if sp.issparse(X):
             if self.n_components >= X.shape[1]:
-                raise ValueError(f"`n_components` must be < n_features = {X.shape[1]} for "
-                                 f"sparse input (ARPACK), got {self.n_components}")
+                raise ArgumentValueError(f"`n_components` must be < n_features = {X.shape[1]} "
+                                         f"for sparse input (ARPACK), got {self.n_components}",
+                                         "n_components")
             return PCA(self.n_components, svd_solver="arpack", random_state=self.random_state)
         if self.n_components > X.shape[1]:
-            raise ValueError(f"`n_components` must be <= n_features = {X.shape[1]}, "
-                             f"got {self.n_components}")
+            raise ArgumentValueError(f"`n_components` must be <= n_features = {X.shape[1]}, got "
+                                     f"{self.n_components}", "n_components")
         return PCA(self.n_components, random_state=self.random_state)
 
 
@@ -160,9 +163,9 @@ class LLEEmbedding(_LibraryEmbedding):
     def _prepare(self, X):
         X = isometric_dense_rows(X)
         if self.n_components > X.shape[1]:
-            raise ValueError(f"`n_components` must be <= n_features = {X.shape[1]} for LLE "
-                             f"(the rank of X when it is sparse and wide), got "
-                             f"{self.n_components}")
+            raise ArgumentValueError(f"`n_components` must be <= n_features = {X.shape[1]} for "
+                                     "LLE (the rank of X when it is sparse and wide), got "
+                                     f"{self.n_components}", "n_components")
         return X
 
 
@@ -192,8 +195,9 @@ class LaplacianEigenmaps(_LibraryEmbedding):
         if self.n_components > X.shape[0] - 2:
             # The spectral embedding drops the constant eigenvector, so it needs
             # n_components + 1 eigenvectors, fewer than n_samples (ARPACK).
-            raise ValueError(f"`n_components` must be <= n_samples - 2 = {X.shape[0] - 2} for "
-                             f"Laplacian Eigenmaps, got {self.n_components}")
+            raise ArgumentValueError("`n_components` must be <= n_samples - 2 = "
+                                     f"{X.shape[0] - 2} for Laplacian Eigenmaps, got "
+                                     f"{self.n_components}", "n_components")
         return SpectralEmbedding(n_components=self.n_components, affinity="nearest_neighbors",
                                  n_neighbors=self.n_neighbors, random_state=self.random_state,
                                  n_jobs=self.n_jobs)
@@ -229,7 +233,8 @@ class UMAPEmbedding(_LibraryEmbedding):
         cache_jit_functions("umap", "pynndescent")
         check_float(self.min_dist, "min_dist", min_val=0.0)
         if not isinstance(self.metric, str) and not callable(self.metric):
-            raise TypeError(f"`metric` must be a metric name or a function, got {self.metric!r}")
+            raise ArgumentTypeError("`metric` must be a metric name or a function, got "
+                                    f"{self.metric!r}", "metric")
 
         # umap-learn forces one thread (and warns) when seeded: ask for that directly.
         n_jobs = 1 if self.random_state is not None else (-1 if self.n_jobs is None
@@ -244,8 +249,8 @@ class UMAPEmbedding(_LibraryEmbedding):
         return sp.csr_matrix(X) if sp.issparse(X) else X
 
 
-#: method name (as used in configs and result files) -> estimator class (or a
-#: factory fixing some of its parameters)
+#: method name (:data:`lowdim.embedding.methods.METHOD_NAMES`, in its order) -> estimator
+#: class (or a factory fixing some of its parameters)
 METHODS = {
     "vec2vec": Vec2Vec,
     "vec2vec_cooccurrence": functools.partial(Vec2Vec, solver="cooccurrence"),
@@ -257,11 +262,6 @@ METHODS = {
     "le": LaplacianEigenmaps,
     "umap": UMAPEmbedding,
 }
-
-#: method -> the neighbourhood-size parameter swept in the paper (None: no sweep)
-NEIGHBOR_PARAMETER = {"vec2vec": "topk", "vec2vec_cooccurrence": "topk", "pca": None,
-                      "mds": None, "cmds": None, "isomap": "n_neighbors",
-                      "lle": "n_neighbors", "le": "n_neighbors", "umap": "n_neighbors"}
 
 
 def make_embedder(method, *, random_state=None, n_jobs=None, **params):
@@ -275,7 +275,8 @@ def make_embedder(method, *, random_state=None, n_jobs=None, **params):
         For an unknown method or a parameter the method does not take.
     """
     if method not in METHODS:
-        raise ValueError(f"`method` must be one of {sorted(METHODS)}, got {method!r}")
+        raise ArgumentValueError(f"`method` must be one of {sorted(METHODS)}, got {method!r}",
+                                 "method")
     estimator = METHODS[method]()
     accepted = estimator.get_params()
     unknown = sorted(set(params) - set(accepted))

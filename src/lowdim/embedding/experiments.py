@@ -25,10 +25,12 @@ import pandas as pd
 from numpy.linalg import LinAlgError
 from scipy.sparse.linalg import ArpackNoConvergence
 
+from .._validation import ArgumentTypeError, ArgumentValueError, arguments_of
 from ..evaluate.classification import KNN_K_GRID, knn_cv_accuracy, knn_cv_select
 from ..evaluate.clustering import GAMMA_GRID, spectral_ari_sweep
 from ..io import load_npz, save_npz
-from .baselines import NEIGHBOR_PARAMETER, make_embedder
+from .baselines import make_embedder
+from .methods import NEIGHBOR_PARAMETER
 from .selection import select_best, significance_tests
 
 __all__ = ["sweep_settings", "fit_embedding", "embed_sweep", "score_sweep", "select_best",
@@ -55,8 +57,9 @@ def sweep_settings(method, neighbors, n_samples):
         return [{}]
     settings = [{parameter: int(k)} for k in neighbors if int(k) < n_samples]
     if not settings:
-        raise ValueError(f"`neighbors` {list(neighbors)} holds no neighbour count < n_samples = "
-                         f"{n_samples}, so {method} has no setting to fit")
+        raise ArgumentValueError(f"`neighbors` {list(neighbors)} holds no neighbour count < "
+                                 f"n_samples = {n_samples}, so {method} has no setting to fit",
+                                 "neighbors")
     return settings
 
 
@@ -102,11 +105,14 @@ def embed_sweep(X, method, *, n_components, settings, params=None, random_state=
     Raises
     ------
     ValueError
-        If every setting fails (or there is none), with each setting's error.
+        If every setting fails (or there is none), with each setting's error; an
+        :class:`~lowdim._validation.ArgumentValueError` about the arguments every
+        failure is about, else about the parameters the settings vary.
     """
     n = X.shape[0]
     out = {"settings": [], "embeddings": np.full((len(settings), n, n_components), np.nan),
            "seconds": np.full(len(settings), np.nan), "errors": []}
+    errors = []
     for i, setting in enumerate(settings):
         label = setting_label(setting)
         out["settings"].append(label)
@@ -119,6 +125,7 @@ def embed_sweep(X, method, *, n_components, settings, params=None, random_state=
                                  f"values")
         except SETTING_ERRORS as exc:
             logger.warning("%s %s failed: %s", method, label, exc)
+            errors.append(exc)
             out["errors"].append(f"{type(exc).__name__}: {exc}")
             continue
         logger.info("%s %s: %.2f s", method, label, seconds)
@@ -128,8 +135,19 @@ def embed_sweep(X, method, *, n_components, settings, params=None, random_state=
     if all(out["errors"]):  # an all-NaN sweep would score as an empty table
         failures = "; ".join(f"{label}: {error}" for label, error in
                              zip(out["settings"], out["errors"]))
-        raise ValueError(f"every setting of {method} failed ({failures or 'no setting given'})")
+        message = f"every setting of {method} failed ({failures or 'no setting given'})"
+        about = _common_arguments(errors) or tuple(dict.fromkeys(k for s in settings for k in s))
+        raise ArgumentValueError(message, about) if about else ValueError(message)
     return out
+
+
+def _common_arguments(errors) -> tuple:
+    """The arguments every one of ``errors`` is about (none if they differ or name none)."""
+    common = None
+    for error in errors:
+        names = arguments_of(error)
+        common = names if common is None else tuple(n for n in common if n in names)
+    return common or ()
 
 
 def score_sweep(embeddings, settings, y, *, k_grid=KNN_K_GRID, n_splits=4, standardize=True,
@@ -217,9 +235,19 @@ def sensitivity_scores(X, y, *, parameter, value, n_components, params, k_grid=K
 
 
 def sensitivity_sweep(X, y, *, parameter, values, **kwargs):
-    """:func:`sensitivity_scores` for each of ``values``, concatenated."""
-    return pd.concat([sensitivity_scores(X, y, parameter=parameter, value=v, **kwargs)
-                      for v in values], ignore_index=True)
+    """:func:`sensitivity_scores` for each of ``values``, concatenated.
+
+    An error about ``parameter`` is about ``values`` too: the value came from there.
+    """
+    tables = []
+    for value in values:
+        try:
+            tables.append(sensitivity_scores(X, y, parameter=parameter, value=value, **kwargs))
+        except (ArgumentValueError, ArgumentTypeError) as exc:
+            if parameter not in exc.arguments:
+                raise
+            raise type(exc)(f"{parameter}={value}: {exc}", ("values", *exc.arguments)) from exc
+    return pd.concat(tables, ignore_index=True)
 
 
 def save_sweep(path, sweep, *, dataset, method, y, meta=None):

@@ -32,6 +32,7 @@ import scipy.sparse as sp
 from sklearn.neighbors import NearestNeighbors
 
 from .._numba_cache import cache_jit_functions
+from .._validation import ArgumentValueError
 
 __all__ = ["CSRGraph", "as_csr_graph", "cosine_knn_graph", "add_self_loops_to_isolated",
            "topk_cosine_neighbors", "resolve_knn", "APPROXIMATE_FROM",
@@ -54,14 +55,17 @@ APPROXIMATE_SEARCH_NEIGHBORS = 30
 #: empty); the benchmark's ``search`` case measures alternatives.
 APPROXIMATE_SEARCH_OPTIONS = {}
 
+#: The neighbour searches ``knn`` may ask for: "auto" picks one of the others by n.
+KNN_MODES = ("auto", "exact", "approximate")
+
 
 def resolve_knn(knn, n_samples):
     """The neighbour search ``knn`` ("auto", "exact" or "approximate") means for n samples."""
     if knn == "auto":
         return "approximate" if n_samples >= APPROXIMATE_FROM else "exact"
-    if knn in ("exact", "approximate"):
+    if knn in KNN_MODES:
         return knn
-    raise ValueError(f"`knn` must be 'auto', 'exact' or 'approximate', got {knn!r}")
+    raise ArgumentValueError(f"`knn` must be one of {list(KNN_MODES)}, got {knn!r}", "knn")
 
 logger = logging.getLogger("lowdim")
 
@@ -103,15 +107,16 @@ def as_csr_graph(adjacency) -> CSRGraph:
     csr.sort_indices()
     n, m = csr.shape
     if n != m:
-        raise ValueError(f"`adjacency` must be square, got shape {csr.shape}")
+        raise ArgumentValueError(f"`adjacency` must be square, got shape {csr.shape}", "adjacency")
     if n >= np.iinfo(np.int32).max:
-        raise ValueError(f"`adjacency` has {n} nodes; int32 node ids allow at most 2**31 - 2")
+        raise ArgumentValueError(f"`adjacency` has {n} nodes; int32 node ids allow at most 2**31 "
+                                 "- 2", "adjacency")
     if csr.nnz and (not np.all(np.isfinite(csr.data)) or csr.data.min() < 0):
-        raise ValueError("`adjacency` weights must be finite and >= 0")
+        raise ArgumentValueError("`adjacency` weights must be finite and >= 0", "adjacency")
     empty = np.flatnonzero(np.diff(csr.indptr) == 0)
     if empty.size:
-        raise ValueError(f"`adjacency` has {empty.size} node(s) without an edge (first: "
-                         f"{empty[0]}); give them a self-loop first")
+        raise ArgumentValueError(f"`adjacency` has {empty.size} node(s) without an edge (first: "
+                                 f"{empty[0]}); give them a self-loop first", "adjacency")
     return CSRGraph(csr.indptr.astype(np.int64), csr.indices.astype(np.int32),
                     np.ascontiguousarray(csr.data, dtype=np.float64))
 

@@ -14,6 +14,7 @@ from scipy import linalg
 from sklearn.metrics import euclidean_distances
 from sklearn.utils.extmath import svd_flip
 
+from .._validation import ArgumentValueError
 from ._base import EmbeddingEstimator
 from ._validation import check_embedding_input, check_int, check_n_components
 
@@ -136,7 +137,8 @@ class MDSEmbedding(EmbeddingEstimator):
         check_int(self.n_init, "n_init", min_val=1)
         check_int(self.max_iter, "max_iter", min_val=1)
         if self.n_jobs is not None and check_int(self.n_jobs, "n_jobs") == 0:
-            raise ValueError("`n_jobs` must be a positive int, -1 or None, got 0")
+            raise ArgumentValueError("`n_jobs` must be a positive int, -1 or None, got 0",
+                                     "n_jobs")
         # scikit-learn's MDS needs dense X; its distances of sparse rows are exact.
         distances = euclidean_distances(X)
         model = MDS(n_components=k, metric_mds=True, n_init=self.n_init, init="random",

@@ -48,8 +48,9 @@ def significance_tests(classification, clustering, reference="vec2vec", alpha=0.
     Returns
     -------
     DataFrame
-        Rows (task, method, t, p, H, n_pairs, mean_difference) for task
-        "classification" (mean accuracy per dataset) and "clustering" (best ARI).
+        Rows (task, method, t, p, H, alpha, n_pairs, mean_difference, reason) for task
+        "classification" (mean accuracy per dataset) and "clustering" (best ARI); ``reason``
+        says why a test was not computed (its t, p and H are NaN), else is empty.
     """
     tables = []
     mean_accuracy = classification.groupby(["dataset", "method"])["accuracy"].mean().unstack()
@@ -59,7 +60,7 @@ def significance_tests(classification, clustering, reference="vec2vec", alpha=0.
             continue
         table = ttests_against(scores, reference=reference, alpha=alpha)
         tables.append(table.assign(task=task, alpha=alpha))
-    columns = ["task", "method", "t", "p", "H", "alpha", "n_pairs", "mean_difference"]
+    columns = ["task", "method", "t", "p", "H", "alpha", "n_pairs", "mean_difference", "reason"]
     if not tables:
         return pd.DataFrame(columns=columns)
     return pd.concat(tables, ignore_index=True)[columns]

@@ -30,6 +30,7 @@ import tempfile
 
 import numpy as np
 
+from .._validation import ArgumentValueError
 from ..progress import Progress
 
 __all__ = ["skipgram_embedding", "write_walk_corpus", "walk_corpus_file"]
@@ -147,7 +148,8 @@ def skipgram_embedding(walks, n_nodes, n_components, *, window=10, epochs=10, ne
     walks = np.asarray(walks)
     counts = np.bincount(walks.ravel(), minlength=n_nodes)
     if counts.size != n_nodes or np.any(counts == 0):
-        raise ValueError("`walks` must visit every node of range(n_nodes) at least once")
+        raise ArgumentValueError("`walks` must visit every node of range(n_nodes) at least once",
+                                 ("walks", "n_nodes"))
     tokens = _node_tokens(n_nodes)
     model = Word2Vec(vector_size=int(n_components), window=int(window), min_count=1, sg=1, hs=0,
                      negative=int(negative), sample=float(sample), alpha=float(alpha),

@@ -17,8 +17,10 @@ import time
 
 import pandas as pd
 
+from .._validation import ArgumentValueError
 from ..data import get_spec
 from ..io import read_benchmark
+from .methods import NEIGHBOR_PARAMETER
 
 __all__ = ["timing_data", "timing_values", "timing_sweep", "timing_table", "WARMUP_SAMPLES"]
 
@@ -47,7 +49,8 @@ def timing_data(axis, value, fixed, seed=0):
     Dataset
     """
     if axis not in TIMING_DATA:
-        raise ValueError(f"`axis` must be one of {sorted(TIMING_DATA)}, got {axis!r}")
+        raise ArgumentValueError(f"`axis` must be one of {sorted(TIMING_DATA)}, got {axis!r}",
+                                 "axis")
     name, varied, held = TIMING_DATA[axis]
     return get_spec(name).prepare(**{varied: int(value), held: int(fixed), "seed": int(seed)})
 
@@ -98,12 +101,11 @@ def timing_sweep(axis, values, method, *, fixed, n_components, n_neighbors, para
     """
     # The estimators (scikit-learn, umap) load here, not with the module: the workflow reads
     # `timing_values` at every start-up.
-    from .baselines import NEIGHBOR_PARAMETER
     from .experiments import fit_embedding
 
     values = [int(v) for v in values]
     if not values:
-        raise ValueError("`values` is empty: nothing to time")
+        raise ArgumentValueError("`values` is empty: nothing to time", "values")
     params = dict(params or {})
     if NEIGHBOR_PARAMETER[method] == "n_neighbors":
         params["n_neighbors"] = int(n_neighbors)

@@ -13,6 +13,7 @@ import numba
 import numpy as np
 from sklearn.utils import check_random_state
 
+from .._validation import ArgumentValueError
 from ..seeding import spawn_seeds
 from ._kernels import random_walks_kernel, row_cumsum
 from .graph import CSRGraph, as_csr_graph
@@ -74,9 +75,10 @@ def random_walks(graph, walks_per_node=10, walk_length=20, random_state=None, n_
     if not isinstance(graph, CSRGraph):
         graph = as_csr_graph(graph)
     if walk_length < 1:
-        raise ValueError(f"`walk_length` must be >= 1, got {walk_length}")
+        raise ArgumentValueError(f"`walk_length` must be >= 1, got {walk_length}", "walk_length")
     if walks_per_node < 1:
-        raise ValueError(f"`walks_per_node` must be >= 1, got {walks_per_node}")
+        raise ArgumentValueError(f"`walks_per_node` must be >= 1, got {walks_per_node}",
+                                 "walks_per_node")
     rng = check_random_state(random_state) if not isinstance(random_state, np.random.Generator) \
         else random_state
     n = graph.n_nodes

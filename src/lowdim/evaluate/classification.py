@@ -17,6 +17,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 
+from .._validation import ArgumentValueError
 from ..seeding import spawn_seeds
 
 __all__ = ["KNN_K_GRID", "KNNAccuracy", "KNNSelection", "knn_cv_accuracy", "knn_cv_select"]
@@ -88,9 +89,10 @@ def _check_labels(embedding, y, n_splits):
     embedding = np.asarray(embedding, dtype=np.float64)
     y = np.asarray(y)
     if embedding.shape[0] != y.shape[0]:
-        raise ValueError(f"`embedding` has {embedding.shape[0]} rows but `y` has {y.shape[0]}")
+        raise ArgumentValueError(f"`embedding` has {embedding.shape[0]} rows but `y` has "
+                                 f"{y.shape[0]}", "embedding")
     if n_splits < 2:
-        raise ValueError(f"`n_splits` must be >= 2, got {n_splits}")
+        raise ArgumentValueError(f"`n_splits` must be >= 2, got {n_splits}", "n_splits")
     return embedding, y
 
 
@@ -116,7 +118,8 @@ def knn_cv_select(embeddings, y, *, k_grid=KNN_K_GRID, n_splits=4, standardize=T
     KNNSelection
     """
     if len(embeddings) == 0:
-        raise ValueError("`embeddings` is empty: need at least one candidate")
+        raise ArgumentValueError("`embeddings` is empty: need at least one candidate",
+                                 "embeddings")
     checked = [_check_labels(Z, y, n_splits)[0] for Z in embeddings]
     y = np.asarray(y)
     search, outer = _knn_searches(k_grid, n_splits, standardize, random_state, n_jobs)

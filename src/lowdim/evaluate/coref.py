@@ -31,6 +31,8 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 from sklearn.metrics.cluster import contingency_matrix
 
+from .._validation import ArgumentValueError
+
 __all__ = ["b_cubed", "ceaf_e", "conll_f1", "coreference_scores", "muc"]
 
 
@@ -42,10 +44,10 @@ def _table(key, response):
     key = np.asarray(key).ravel()
     response = np.asarray(response).ravel()
     if key.shape != response.shape:
-        raise ValueError(f"`key` and `response` must label the same items, got {key.size} "
-                         f"and {response.size} labels")
+        raise ArgumentValueError("`key` and `response` must label the same items, got "
+                                 f"{key.size} and {response.size} labels", ("key", "response"))
     if key.size == 0:
-        raise ValueError("`key` is empty: no items to score")
+        raise ArgumentValueError("`key` is empty: no items to score", "key")
     return contingency_matrix(key, response, sparse=True).tocsr().astype(np.float64)
 
 

@@ -2,7 +2,8 @@
 
 The paper assumes Gaussian scores and runs Student's paired t-test of Vec2vec
 against each method over the datasets, reporting H (1 = significant at level
-alpha) and the two-sided p-value, with alpha = 0.1.
+alpha) and the two-sided p-value, with alpha = 0.1. A test that cannot be computed (fewer
+than 2 datasets, or the same difference on every one) has NaN t, p and H and says why.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from scipy import stats
+
+from .._validation import ArgumentValueError
 
 __all__ = ["paired_ttest", "ttests_against"]
 
@@ -27,24 +30,43 @@ def paired_ttest(a, b, alpha=0.1) -> dict:
     Returns
     -------
     dict
-        ``t``, ``p`` (NaN with fewer than 2 pairs or zero variance of the
-        differences), ``H`` (1 if p < alpha, 0 otherwise, also when p is NaN),
-        ``n_pairs`` and ``mean_difference`` (mean of a - b).
+        ``t``, ``p``, ``H`` (1 if p < alpha, else 0), ``n_pairs``,
+        ``mean_difference`` (mean of a - b) and ``reason``: empty when the test
+        was computed; otherwise why not (fewer than 2 pairs, or differences
+        that are all equal, so with zero variance), and ``t``, ``p`` and ``H``
+        are NaN: a test that was not run is neither significant nor not.
     """
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(f"`a` and `b` must be 1-d of equal length, got {a.shape} and {b.shape}")
+        raise ArgumentValueError(f"`a` and `b` must be 1-d of equal length, got {a.shape} and "
+                                 f"{b.shape}", ("a", "b"))
     if not 0 < alpha < 1:
-        raise ValueError(f"`alpha` must be in (0, 1), got {alpha}")
+        raise ArgumentValueError(f"`alpha` must be in (0, 1), got {alpha}", "alpha")
     diff = a - b
-    if a.size < 2 or np.allclose(diff, diff[0]):
-        t, p = float("nan"), float("nan")
-    else:
-        result = stats.ttest_rel(a, b)
-        t, p = float(result.statistic), float(result.pvalue)
-    return {"t": t, "p": p, "H": int(bool(p < alpha)), "n_pairs": int(a.size),
-            "mean_difference": float(diff.mean()) if a.size else float("nan")}
+    result = {"t": np.nan, "p": np.nan, "H": np.nan, "n_pairs": int(a.size),
+              "mean_difference": float(diff.mean()) if a.size else np.nan,
+              "reason": _not_computed(diff)}
+    if result["reason"]:
+        return result
+    test = stats.ttest_rel(a, b)
+    t, p = float(test.statistic), float(test.pvalue)
+    if not np.isfinite(p):
+        result["reason"] = f"not computed: scipy's t-test gave p = {p} (t = {t})"
+        return result
+    return {**result, "t": t, "p": p, "H": int(p < alpha)}
+
+
+def _not_computed(diff) -> str:
+    """Why a paired t-test of differences ``diff`` cannot be computed ('' if it can)."""
+    if diff.size < 2:
+        return f"not computed: {diff.size} pair(s); a paired t-test needs at least 2"
+    if not np.isfinite(diff).all():
+        return "not computed: a difference is not finite"
+    if np.allclose(diff, diff[0]):
+        return (f"not computed: all {diff.size} differences equal {diff[0]:.4g}, so their "
+                f"variance is zero")
+    return ""
 
 
 def ttests_against(scores: pd.DataFrame, reference="vec2vec", alpha=0.1) -> pd.DataFrame:
@@ -63,15 +85,17 @@ def ttests_against(scores: pd.DataFrame, reference="vec2vec", alpha=0.1) -> pd.D
     -------
     DataFrame
         One row per other method: ``method``, ``t``, ``p``, ``H``, ``n_pairs``,
-        ``mean_difference`` (reference minus method).
+        ``mean_difference`` (reference minus method), ``reason`` (why a test was not
+        computed, else empty; see :func:`paired_ttest`).
     """
     if reference not in scores.columns:
-        raise ValueError(f"`reference` {reference!r} is not a column of `scores` "
-                         f"({list(scores.columns)})")
+        raise ArgumentValueError(f"`reference` {reference!r} is not a column of `scores` "
+                                 f"({list(scores.columns)})", "reference")
     rows = []
     for method in scores.columns:
         if method == reference:
             continue
         pair = scores[[reference, method]].dropna()
         rows.append({"method": method, **paired_ttest(pair[reference], pair[method], alpha)})
-    return pd.DataFrame(rows, columns=["method", "t", "p", "H", "n_pairs", "mean_difference"])
+    return pd.DataFrame(rows, columns=["method", "t", "p", "H", "n_pairs", "mean_difference",
+                                       "reason"])

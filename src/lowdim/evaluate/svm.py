@@ -20,7 +20,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_label_count, check_number, naming
+from .._validation import ArgumentValueError, check_label_count, check_number, naming
 
 __all__ = ["TunedSVM", "check_class_counts"]
 
@@ -108,7 +108,8 @@ class TunedSVM(ClassifierMixin, BaseEstimator):
 
     def _check_params(self):
         if self.kernel not in ("linear", "precomputed"):
-            raise ValueError(f"`kernel` must be 'linear' or 'precomputed', got {self.kernel!r}")
+            raise ArgumentValueError("`kernel` must be 'linear' or 'precomputed', got "
+                                     f"{self.kernel!r}", "kernel")
         try:
             # a string is no grid, although NumPy reads "1" as the number 1
             if isinstance(self.C_grid, (str, bytes)):
@@ -117,7 +118,8 @@ class TunedSVM(ClassifierMixin, BaseEstimator):
         except (TypeError, ValueError):
             grid = np.array([np.nan])
         if grid.size == 0 or not np.all(np.isfinite(grid)) or grid.min() <= 0:
-            raise ValueError(f"`C_grid` must hold positive numbers, got {self.C_grid!r}")
+            raise ArgumentValueError(f"`C_grid` must hold positive numbers, got {self.C_grid!r}",
+                                     "C_grid")
         check_number(self.n_folds, "n_folds", integer=True, minimum=2)
         check_number(self.max_iter, "max_iter", integer=True, minimum=1)
         return np.sort(grid)
@@ -131,14 +133,18 @@ class TunedSVM(ClassifierMixin, BaseEstimator):
         y : array-like of shape (n,)
         """
         grid = self._check_params()
+        if y is None:
+            raise ArgumentValueError(
+                f"{type(self).__name__} requires y to be passed, but the target y is None: "
+                "`y` holds one class label per row of `X`", "y")
         if hasattr(X, "shape") and len(X.shape) == 2:
             check_label_count(y, X.shape[0])
         with naming("X"):
             X, y = validate_data(self, X, y, dtype=np.float64,
                                  accept_sparse="csr" if self.kernel == "linear" else False)
         if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
-            raise ValueError(f"`X` must be the square Gram matrix of the training items for "
-                             f"kernel='precomputed', got shape {X.shape}")
+            raise ArgumentValueError("`X` must be the square Gram matrix of the training items "
+                                     f"for kernel='precomputed', got shape {X.shape}", "X")
         check_classification_targets(y)
         counts = check_class_counts(y)
         self.n_folds_ = int(min(self.n_folds, counts.min()))

@@ -5,25 +5,31 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .style import method_style, panel_grid, use_style
+from .style import (fit_layout, legend_below, method_style, panel_grid, published_label,
+                    published_style, use_style)
 
-__all__ = ["figure_pcc", "figure_tcc_flops"]
+__all__ = ["figure_pcc", "figure_tcc_flops", "published_flops"]
 
 _SAMPLES = {"in": ("pcc_in", "-", "in-sample"), "out": ("pcc_out", "--", "out-of-sample")}
 
 
-def figure_pcc(trace: pd.DataFrame, datasets=None, title_suffix: str = ""):
+def figure_pcc(trace: pd.DataFrame, datasets=None, title_suffix: str = "",
+               published: pd.DataFrame | None = None):
     """Figure 1: PCC (%) against log(FLOP), in- and out-of-sample, one panel per dataset.
 
     Parameters
     ----------
     trace : DataFrame
-        Tidy rows with ``dataset``, ``method`` (appgrad, sappgrad), ``log_flops``,
-        ``pcc_in``, ``pcc_out`` (fractions).
+        Tidy rows with ``dataset``, ``method`` (appgrad, sappgrad), ``iteration``,
+        ``flops``, ``log_flops``, ``pcc_in``, ``pcc_out`` (fractions).
     datasets : list of str, optional
         Panel order; defaults to the order of first appearance.
     title_suffix : str
         Appended to each panel title (e.g. the profile).
+    published : DataFrame, optional
+        Published in-sample PCC (:func:`lowdim.report.published.figure_points`):
+        ``dataset``, ``method``, ``iteration``, ``published`` (fraction), ``comparable``.
+        Each is a hollow marker at the FLOPs of its iteration (:func:`published_flops`).
 
     Returns
     -------
@@ -43,15 +49,59 @@ def figure_pcc(trace: pd.DataFrame, datasets=None, title_suffix: str = ""):
                     continue
                 ax.plot(part["log_flops"], values, linestyle=linestyle, marker=style["marker"],
                         color=style["color"], markersize=3, label=f"{style['label']}, {label}")
+        if published is not None and len(published):
+            _published_pcc(ax, rows, published[published["dataset"] == name])
         ax.set_title(f"{name}{title_suffix}")
         ax.set_xlabel("log(FLOP) (natural log)")
         ax.set_ylabel("PCC (%)")
     # One legend below the panels, so that no curve is hidden behind it.
-    handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=min(4, max(len(labels), 1)),
-               bbox_to_anchor=(0.5, -0.01), frameon=False)
-    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    handles = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    fit_layout(fig, bottom=legend_below(fig, list(handles.values()), list(handles), max_cols=4))
     return fig
+
+
+def published_flops(trace: pd.DataFrame, iterations) -> np.ndarray:
+    """FLOPs of one method's run at ``iterations``, as its trace counts them.
+
+    The trace's ``flops`` follow the authors' formulas (:mod:`lowdim.cca.flops`), a
+    fixed count per iteration; the published iterations may lie beyond the run's.
+
+    Parameters
+    ----------
+    trace : DataFrame
+        One dataset's and method's rows with ``iteration`` and ``flops``.
+    iterations : array-like of int
+
+    Returns
+    -------
+    flops : ndarray of shape (len(iterations),)
+    """
+    rows = trace[trace["iteration"] > 0]
+    per_iteration = (rows["flops"] / rows["iteration"]).to_numpy(dtype=float)
+    if per_iteration.size == 0:
+        raise ValueError("`trace` has no checkpoint after iteration 0 to count FLOPs from")
+    if not np.allclose(per_iteration, per_iteration[0], rtol=1e-9):
+        raise ValueError("`trace` counts different FLOPs per iteration "
+                         f"({per_iteration.min():.4g} to {per_iteration.max():.4g}); "
+                         "expected the authors' fixed count per iteration")
+    return per_iteration[0] * np.asarray(iterations, dtype=float)
+
+
+def _published_pcc(ax, rows, points):
+    """Published in-sample PCC of one dataset: each method's hollow marker at its FLOPs."""
+    for method, part in points.groupby("method", sort=False):
+        run = rows[rows["method"] == method]
+        if run.empty:
+            continue
+        style = method_style(method)
+        x = np.log(published_flops(run, part["iteration"]))
+        comparable = bool(part["comparable"].iloc[0])
+        ax.plot(x, 100.0 * part["published"].to_numpy(dtype=float),
+                label=published_label(comparable, style["label"]),
+                **published_style(comparable, style["color"], style["marker"]))
 
 
 def figure_tcc_flops(points: pd.DataFrame, dataset, title_suffix: str = ""):

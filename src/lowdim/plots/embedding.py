@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+from matplotlib.transforms import offset_copy
 
-from .style import method_label, method_style, panel_grid, use_style
+from .style import (fit_layout, legend_below, method_label, method_style, panel_grid,
+                    published_label, published_style, suptitle_fitted, use_style)
 
 __all__ = ["timing_figure", "accuracy_figure", "sensitivity_figure"]
 
@@ -29,7 +32,8 @@ def timing_figure(timing: pd.DataFrame, profile: str = "", max_samples=None):
     timing : DataFrame
         Columns ``axis`` ("n_samples" or "n_features"), ``value``, ``method``,
         ``fit_seconds`` (wall seconds of the fit after the warm-up) and
-        ``compile_seconds`` (the job's one-off compilation, shown in the legend).
+        ``compile_seconds`` (the job's one-off compilation, shown in the legend);
+        ``n_jobs`` (threads of the fits), if present, is shown in the title.
     profile : str
         Shown in the title.
     max_samples : dict, optional
@@ -50,25 +54,51 @@ def timing_figure(timing: pd.DataFrame, profile: str = "", max_samples=None):
             style["label"] = _timing_label(style["label"], rows, max_samples.get(method))
             rows = rows.groupby("value")["fit_seconds"].mean().sort_index()
             ax.plot(rows.index, rows.values, linestyle="-", **style)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        values = sorted(part["value"].unique())
-        ax.set_xticks(values, [f"{v:,}" for v in values])
-        ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
-        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-        ax.yaxis.set_minor_formatter(NullFormatter())
+        _log_axes(ax, sorted(part["value"].unique()), part["fit_seconds"])
         ax.set_xlabel(_AXIS_LABELS.get(axis, axis))
         ax.set_ylabel("fit wall time after warm-up (s)")
         fixed = part["fixed"].iloc[0] if "fixed" in part and len(part) else ""
         ax.set_title(f"({'ab'[axes_names.index(axis)]}) {fixed}".strip())
-        # Below the panel: the legend names each job's compilation time, so it is long.
-        ax.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2,
-                  fontsize=6, title="method (one-off compilation)", title_fontsize=6)
-    if profile:
-        fig.suptitle(f"Vec2vec Figure 3, timing ({profile} profile)", fontsize=9)
-    fig.tight_layout()
+        # Below the panel (0.5 in under it: past the tick and axis labels): the legend
+        # names each job's compilation time, so it is long.
+        ax.legend(frameon=False, loc="upper center", ncol=2, fontsize=6,
+                  bbox_to_anchor=(0.5, 0.0),
+                  bbox_transform=offset_copy(ax.transAxes, fig, y=-0.5, units="inches"),
+                  title="method (one-off compilation)", title_fontsize=6)
+    fig.set_size_inches(fig.get_size_inches() + (0.0, 0.13 * len(set(timing["method"]))))
+    threads = sorted(set(timing["n_jobs"])) if "n_jobs" in timing else []
+    run = ", ".join(([f"{profile} profile"] if profile else [])
+                    + ([f"{'/'.join(map(str, threads))} thread(s)"] if threads else []))
+    top = suptitle_fitted(fig, f"Vec2vec Figure 3, timing ({run})") if run else 0.0
+    fit_layout(fig, top=top)
     return fig
+
+
+def _spaced_labels(values, most: int = 5) -> list[str]:
+    """Tick labels of ``values`` (a log axis), empty where a label would crowd the one before:
+    labelled values are at least 1/``most`` of the axis' decades apart."""
+    logs = np.log10(np.asarray(values, dtype=float))
+    gap = 0.9 * (logs[-1] - logs[0]) / most if len(logs) > 1 else 0.0
+    labels, last = [], -np.inf
+    for value, log in zip(values, logs):
+        shown = log - last >= gap
+        labels.append(f"{value:,}" if shown else "")
+        last = log if shown else last
+    return labels
+
+
+def _log_axes(ax, values, seconds):
+    """Log axes with the values run as x ticks and 1-2-5 (or per-decade) second ticks."""
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xticks(values, _spaced_labels(values))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    positive = seconds[seconds > 0]
+    decades = np.log10(positive.max() / positive.min()) if len(positive) else 0.0
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if decades <= 2.5
+                                          else (1.0,)))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
 
 
 def _timing_label(label, rows, cap):
@@ -80,8 +110,12 @@ def _timing_label(label, rows, cap):
     return f"{label} ({', '.join(notes)})" if notes else label
 
 
-def accuracy_figure(classification: pd.DataFrame, profile: str = "", methods=None):
-    """Figure 4: kNN accuracy per method, one panel per dataset.
+def accuracy_figure(classification: pd.DataFrame, profile: str = "", methods=None,
+                    published: pd.DataFrame | None = None):
+    """Figure 4: kNN accuracy per method, one panel of horizontal bars per dataset.
+
+    Methods share one order and one axis of names down each row of panels; panels
+    grow with the number of methods, rows with the number of datasets.
 
     Parameters
     ----------
@@ -90,7 +124,11 @@ def accuracy_figure(classification: pd.DataFrame, profile: str = "", methods=Non
         Bars show the mean over folds, error bars 2 x std (ddof=0).
     profile : str
     methods : list of str, optional
-        Order of the bars; default: order of appearance.
+        Order of the bars, top to bottom; default: order of appearance.
+    published : DataFrame, optional
+        Published accuracies (:func:`lowdim.report.published.figure_points`):
+        ``dataset``, ``method``, ``published`` (fraction), ``comparable``; a hollow
+        marker on each bar that has one.
 
     Returns
     -------
@@ -98,28 +136,58 @@ def accuracy_figure(classification: pd.DataFrame, profile: str = "", methods=Non
     """
     use_style()
     datasets = list(dict.fromkeys(classification["dataset"]))
-    methods = methods or list(dict.fromkeys(classification["method"]))
-    fig, axes = panel_grid(len(datasets), 4, 2.6, 2.4)
+    methods = list(methods or dict.fromkeys(classification["method"]))
     stats = classification.groupby(["dataset", "method"])["accuracy"].agg(
         mean="mean", two_std=lambda a: 2.0 * np.std(a))
+    points = _points_by_bar(published)
+    ncols = min(len(datasets), 3)
+    labels = [method_label(m) for m in methods]
+    fig, axes = panel_grid(len(datasets), ncols, 2.3, 1.0 + 0.24 * len(methods), sharey=True)
+    # room for the method names left of the first column (about 0.065 in a character)
+    fig.set_size_inches(fig.get_size_inches() + (0.3 + 0.065 * max(map(len, labels)), 0.0))
     for ax, dataset in zip(axes, datasets):
-        present = [m for m in methods if (dataset, m) in stats.index]
-        means = [stats.loc[(dataset, m), "mean"] for m in present]
-        errors = [stats.loc[(dataset, m), "two_std"] for m in present]
-        colors = [method_style(m)["color"] for m in present]
-        ax.bar(range(len(present)), means, yerr=errors, color=colors, capsize=3,
-               error_kw={"elinewidth": 0.8, "ecolor": "0.55"})
-        ax.set_xticks(range(len(present)), [method_label(m) for m in present],
-                      rotation=45, ha="right")
-        low = max(0.0, min(np.subtract(means, errors)) - 0.05) if means else 0.0
-        ax.set_ylim(low, min(1.0, max(np.add(means, errors)) + 0.03) if means else 1.0)
-        ax.set_title(dataset)
-        ax.set_ylabel("kNN accuracy (fraction)")
+        _accuracy_panel(ax, dataset, methods, stats, points)
+    axes[0].set_yticks(range(len(methods)), labels)
+    axes[0].invert_yaxis()  # the first method on top (the axes share y)
+    for ax in axes[max(0, len(datasets) - ncols):len(datasets)]:  # the lowest of each column
+        ax.set_xlabel("kNN accuracy (fraction)")
+    bottom = 0.0
+    if points:
+        comparable = next(iter(points.values()))[1]
+        handle = Line2D([], [], **published_style(comparable))
+        bottom = legend_below(fig, [handle], [published_label(comparable)], max_cols=1)
+    top = 0.0
     if profile:
-        fig.suptitle(f"Vec2vec Figure 4, kNN accuracy, mean ± 2 std over 4 folds "
-                     f"({profile} profile)", fontsize=9)
-    fig.tight_layout()
+        top = suptitle_fitted(fig, "Vec2vec Figure 4, kNN accuracy, mean ± 2 std over 4 folds "
+                                   f"({profile} profile)")
+    fit_layout(fig, bottom, top)
     return fig
+
+
+def _points_by_bar(published) -> dict:
+    """{(dataset, method): (published accuracy, comparable)} of a published-points frame."""
+    if published is None or published.empty:
+        return {}
+    return {(row.dataset, row.method): (float(row.published), bool(row.comparable))
+            for row in published.itertuples()}
+
+
+def _accuracy_panel(ax, dataset, methods, stats, points):
+    """One dataset's horizontal bars (methods not run are left empty), published markers."""
+    shown = [(i, m) for i, m in enumerate(methods) if (dataset, m) in stats.index]
+    means = np.array([stats.loc[(dataset, m), "mean"] for _, m in shown])
+    errors = np.array([stats.loc[(dataset, m), "two_std"] for _, m in shown])
+    ax.barh([i for i, _ in shown], means, xerr=errors, height=0.7,
+            color=[method_style(m)["color"] for _, m in shown], capsize=2,
+            error_kw={"elinewidth": 0.8, "ecolor": "0.45"})
+    marks = [(i, *points[(dataset, m)]) for i, m in enumerate(methods) if (dataset, m) in points]
+    for i, value, comparable in marks:
+        ax.plot([value], [i], **published_style(comparable))
+    values = [*(means - errors), *(means + errors), *(value for _, value, _ in marks)]
+    if values:
+        ax.set_xlim(max(0.0, min(values) - 0.05), min(1.0, max(values) + 0.03))
+    ax.set_title(dataset)
+    ax.grid(axis="y", visible=False)
 
 
 def sensitivity_figure(sensitivity: pd.DataFrame, profile: str = ""):
@@ -148,7 +216,6 @@ def sensitivity_figure(sensitivity: pd.DataFrame, profile: str = ""):
         ax.set_xlabel(_PARAMETER_LABELS.get(parameter, parameter))
         ax.set_ylabel("kNN accuracy (fraction)")
         ax.legend(frameon=False)
-    if profile:
-        fig.suptitle(f"Vec2vec Figure 5, sensitivity ({profile} profile)", fontsize=9)
-    fig.tight_layout()
+    top = suptitle_fitted(fig, f"Vec2vec Figure 5, sensitivity ({profile} profile)") if profile else 0.0
+    fit_layout(fig, top=top)
     return fig

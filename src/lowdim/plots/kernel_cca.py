@@ -5,13 +5,13 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.ticker import NullFormatter
 
-from .style import method_style, panel_grid, use_style
+from .style import fit_layout, legend_below, method_style, panel_grid, use_style
 
 __all__ = ["figure_kernel_cca"]
 
 #: Rows of the figure: (x column, axis label, log base).
 _AXES = (("n_landmarks", "landmarks s (per view)", 2),
-         ("evaluations", "similarity evaluations (both views, fit + held-out)", 10))
+         ("evaluations", "similarity evaluations\n(both views, fit + held-out)", 10))
 
 
 def _reference_lines(ax, rows, x):
@@ -82,13 +82,11 @@ def figure_kernel_cca(tidy: pd.DataFrame, settings=None, title_suffix: str = "")
             ax.set_xlabel(label)
             ax.set_ylabel(f"held-out TCC (k = {int(first['n_components'])})")
             if row == 0:
-                ax.set_title(f"{name}: {first['dataset']}, {first['similarity']}{title_suffix}")
+                ax.set_title(f"{name}{title_suffix}\n{first['dataset']}, {first['similarity']}")
     handles = {}
     for ax in axes:
         for handle, label in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(label, handle)
     labels = sorted(handles, key=lambda label: label.startswith(("Linear", "Exact")))
-    fig.legend([handles[label] for label in labels], labels, loc="lower center",
-               ncol=min(4, max(len(labels), 1)), bbox_to_anchor=(0.5, -0.01), frameon=False)
-    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    fit_layout(fig, bottom=legend_below(fig, [handles[label] for label in labels], labels))
     return fig

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import LogLocator
 
 from ..approx.diagnostics import spectrum_summary, zero_tolerance
-from .style import METHOD_STYLES, method_style, panel_grid, use_style
+from .style import (METHOD_STYLES, fit_layout, legend_below, method_style, panel_grid,
+                    suptitle_fitted, use_style)
 
 __all__ = ["error_curves_figure", "matrix_labels", "spectra_figure"]
 
@@ -32,6 +34,13 @@ def _band(ax, table, x, y, style, label=True):
                     color=style["color"], alpha=0.18, linewidth=0)
     ax.plot(median.index, median.values, color=style["color"], marker=style["marker"],
             markersize=3.5, linewidth=1.2, label=style["label"] if label else None)
+
+
+def _log_y(ax):
+    """A log y axis with minor ticks at 2 and 5 only: when less than a decade is shown,
+    matplotlib labels the minor ticks, and all eight crowd a short panel."""
+    ax.set_yscale("log")
+    ax.yaxis.set_minor_locator(LogLocator(base=10, subs=(2.0, 5.0)))
 
 
 def matrix_labels(matrices, eigenvalues):
@@ -63,27 +72,29 @@ def error_curves_figure(errors, matrices=None, profile="", ncols=3):
     names = _ordered(errors["matrix"])
     methods = _ordered(errors["method"], preferred=list(METHOD_STYLES))
     info = {} if matrices is None else matrices.set_index("matrix").to_dict("index")
-    fig, axes = panel_grid(len(names), ncols, 3.1, 2.5)
+    fig, axes = panel_grid(len(names), ncols, 3.3, 2.5)
     for ax, name in zip(axes, names):
         table = errors[errors["matrix"] == name]
         for method in methods:
             rows = table[table["method"] == method]
             if len(rows):
                 _band(ax, rows, "s/n", "error", method_style(method))
-        ax.set_yscale("log")
+        _log_y(ax)
         ax.set_xlabel("sample fraction s/n")
         ax.set_ylabel(r"$\|K-\tilde K\|_F\,/\,\|K\|_F$")
         meta = info.get(name, {})
         detail = (f"\n{meta['kind']}, n = {meta['n']}, neg. mass {meta['negative_mass']:.2f}"
                   if {"kind", "n", "negative_mass"} <= set(meta) else "")
         ax.set_title(f"{name}{detail}")
-    handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=min(6, len(labels)),
-               bbox_to_anchor=(0.5, -0.02), frameon=False)
+    handles = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    bottom = legend_below(fig, list(handles.values()), list(handles), max_cols=6)
     seeds = errors.groupby(["matrix", "method", "s"]).size().max()
-    fig.suptitle(f"Approximation error: median and interquartile range over {seeds} seeds"
-                 + (f" (profile {profile})" if profile else ""))
-    fig.tight_layout(rect=(0, 0.06, 1, 0.97))
+    top = suptitle_fitted(fig, f"Approximation error: median and interquartile range over {seeds} "
+                               "seeds" + (f" (profile {profile})" if profile else ""))
+    fit_layout(fig, bottom, top)
     return fig
 
 
@@ -121,7 +132,7 @@ def spectra_figure(eigenvalues, submatrices, profile=""):
             part = w[sign * w["eigenvalue"] > tol]
             ax.plot(part["rank"] / n, np.abs(part["eigenvalue"]), ".", markersize=2,
                     color=color, label=label)
-        ax.set_yscale("log")
+        _log_y(ax)
         ax.set_xlabel("eigenvalue rank / n (descending λ)")
         ax.set_ylabel(r"$|\lambda_i(K)|$")
         ax.legend(loc="upper right", markerscale=4)
@@ -137,10 +148,10 @@ def spectra_figure(eigenvalues, submatrices, profile=""):
         row[1].set_ylabel(r"$\lambda_{\min}(K[S,S])$")
         row[1].legend(loc="best")
         _band(row[2], subs, "size/n", "min_abs_eig", style)
-        row[2].set_yscale("log")
+        _log_y(row[2])
         row[2].set_xlabel("submatrix size |S| / n")
         row[2].set_ylabel(r"$\min_i |\lambda_i(K[S,S])|$")
-    fig.suptitle("Spectra and conditioning of principal submatrices (median, interquartile range)"
-                 + (f", profile {profile}" if profile else ""))
-    fig.tight_layout(rect=(0, 0, 1, 0.98))
+    top = suptitle_fitted(fig, "Spectra and conditioning of principal submatrices (median, "
+                               "interquartile range)" + (f", profile {profile}" if profile else ""))
+    fit_layout(fig, top=top)
     return fig

@@ -5,16 +5,19 @@ Add a method here once; every figure then draws it the same way.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")  # figures are files; never open a window
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import patheffects  # noqa: E402
 
 from ..io import atomic_path  # noqa: E402
 
-__all__ = ["METHOD_STYLES", "method_label", "method_style", "panel_grid", "save_figure",
+__all__ = ["METHOD_STYLES", "fit_layout", "legend_below", "method_label", "method_style",
+           "panel_grid", "published_label", "published_style", "save_figure", "suptitle_fitted",
            "use_style"]
 
 # Colour-blind-safe palette (Okabe-Ito + Tol) so methods stay distinguishable.
@@ -79,16 +82,110 @@ def method_label(method: str) -> str:
     return method_style(method)["label"]
 
 
-def panel_grid(n_panels: int, ncols: int, width: float, height: float):
+#: Edge colour of published points drawn on a rehearsal's replicas (not comparable).
+REPLICA_GREY = "0.62"
+
+
+def published_style(comparable: bool, color: str = "black", marker: str = "D") -> dict:
+    """``ax.plot`` keywords for published numbers: hollow markers, greyed when not comparable.
+
+    Parameters
+    ----------
+    comparable : bool
+        False for a rehearsal's replica data: the edge is grey whatever ``color``.
+    color, marker : str
+        Edge colour and marker shape (e.g. the method's, so that a point names its curve).
+    """
+    return {"linestyle": "none", "marker": marker, "markersize": 6.5, "markerfacecolor": "none",
+            "markeredgecolor": color if comparable else REPLICA_GREY, "markeredgewidth": 1.4,
+            "zorder": 5,  # a white halo keeps the marker visible on a bar or a curve of any colour
+            "path_effects": [patheffects.withStroke(linewidth=3.2, foreground="white")]}
+
+
+def published_label(comparable: bool, what: str = "") -> str:
+    """Legend entry of published points: ``"<what>, published"``, marked when not comparable."""
+    label = f"{what}, published" if what else "published"
+    return label if comparable else f"{label} (replica data: not comparable)"
+
+
+def _grow(fig, inches: float) -> None:
+    """Make ``fig`` taller by ``inches``, so that its axes keep their size."""
+    width, height = fig.get_size_inches()
+    fig.set_size_inches(width, height + inches)
+
+
+def legend_below(fig, handles, labels, max_cols: int = 4) -> float:
+    """A figure legend centred below the axes, in as many columns as fit the figure's width.
+
+    The figure grows by the legend's height (and, when one column is still too wide,
+    to the legend's width), so that the axes keep their size.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    handles, labels : list
+    max_cols : int, default=4
+
+    Returns
+    -------
+    height : float
+        Inches the legend takes at the bottom (the ``bottom`` of :func:`fit_layout`).
+    """
+    renderer = fig.canvas.get_renderer()
+    for ncol in range(max(1, min(max_cols, len(labels))), 0, -1):
+        legend = fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.0),
+                            ncol=ncol, frameon=False)
+        box = legend.get_window_extent(renderer)
+        if box.width <= 0.98 * fig.bbox.width:
+            break
+        if ncol == 1:  # widen the figure: a legend never runs off the canvas
+            fig.set_size_inches(box.width / 0.95 / fig.dpi, fig.get_size_inches()[1])
+            break
+        legend.remove()
+    height = (box.height + 4.0) / fig.dpi
+    _grow(fig, height)
+    return height
+
+
+def suptitle_fitted(fig, text: str, fontsize: float = 9) -> float:
+    """``fig.suptitle(text)`` on as many lines as the figure's width needs.
+
+    The figure grows by the title's height, so that the axes keep their size.
+
+    Returns
+    -------
+    height : float
+        Inches the title takes at the top (the ``top`` of :func:`fit_layout`).
+    """
+    renderer = fig.canvas.get_renderer()
+    for width in (len(text), *range(len(text) - 4, 9, -4)):
+        title = fig.suptitle(textwrap.fill(text, width), fontsize=fontsize, y=1.0, va="top")
+        box = title.get_window_extent(renderer)
+        if box.width <= 0.98 * fig.bbox.width:
+            break
+    height = (box.height + 6.0) / fig.dpi
+    _grow(fig, height)
+    return height
+
+
+def fit_layout(fig, bottom: float = 0.0, top: float = 0.0) -> None:
+    """``fig.tight_layout`` in the figure less ``bottom`` and ``top`` inches (legend, title)."""
+    height = fig.get_size_inches()[1]
+    fig.tight_layout(rect=(0, bottom / height, 1, 1 - top / height))
+
+
+def panel_grid(n_panels: int, ncols: int, width: float, height: float, **subplots):
     """A figure of ``n_panels`` axes, ``ncols`` per row, each ``width`` x ``height`` inches.
 
     Returns the figure and its axes in reading order; grid cells beyond
-    ``n_panels`` are hidden (with no panel, one hidden axis is made).
+    ``n_panels`` are hidden (with no panel, one hidden axis is made). ``subplots``
+    go to :func:`matplotlib.pyplot.subplots` (``sharey=True``, ...).
     """
     slots = max(n_panels, 1)
     ncols = max(1, min(ncols, slots))
     nrows = -(-slots // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False,
+                             **subplots)
     for ax in axes.flat[n_panels:]:
         ax.set_visible(False)
     return fig, list(axes.flat)

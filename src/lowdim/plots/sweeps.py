@@ -5,9 +5,17 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .style import method_style, panel_grid, use_style
+from .style import fit_layout, legend_below, method_style, panel_grid, suptitle_fitted, use_style
 
-__all__ = ["sweep_figure"]
+__all__ = ["error_bars", "sweep_figure"]
+
+
+def error_bars(tidy: pd.DataFrame) -> str:
+    """What the error bars of a sweep's figure show (``error bars: mean ± 2 sd over 4
+    folds``), or that there are none and what one point is, from its tidy table."""
+    summary = tidy["summary"].iloc[0]  # one per sweep (lowdim.sweeps.sweep_tidy)
+    has_bars = np.isfinite(tidy["spread"].to_numpy(dtype=float)).any()
+    return f"{'error bars' if has_bars else 'no error bars'}: {summary}"
 
 
 def _positions(tidy: pd.DataFrame):
@@ -25,7 +33,8 @@ def _positions(tidy: pd.DataFrame):
 
 def sweep_figure(tidy: pd.DataFrame, label: str = "", profile: str = "", ncols: int = 3):
     """One panel per dataset (or matrix): ``score`` against the swept value, one line per
-    method, with error bars where the tidy table has a ``spread`` (2 std over folds).
+    method, with error bars where the tidy table has a ``spread`` (2 std over folds). The
+    y axis says what the error bars show, or that there are none (``error_bars``).
 
     Parameters
     ----------
@@ -57,10 +66,14 @@ def sweep_figure(tidy: pd.DataFrame, label: str = "", profile: str = "", ncols: 
         ax.set_xticks(ticks, tick_labels, rotation=30 if max(map(len, tick_labels)) > 6 else 0)
         ax.minorticks_off()
         ax.set_xlabel(tidy["key"].iloc[0])
-        ax.set_ylabel(label or tidy["metric"].iloc[0])
+        ax.set_ylabel(f"{label or tidy['metric'].iloc[0]}\n({error_bars(tidy)})",
+                      fontsize="small")
         ax.set_title(dataset)
-    axes[0].legend(frameon=False, loc="best", fontsize="small")
-    title = f"sweep {tidy['sweep'].iloc[0]}" + (f" ({profile})" if profile else "")
-    fig.suptitle(title)
-    fig.tight_layout()
+    handles = {}
+    for ax in axes:
+        for handle, name in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(name, handle)
+    bottom = legend_below(fig, list(handles.values()), list(handles), max_cols=5)
+    top = suptitle_fitted(fig, f"sweep {tidy['sweep'].iloc[0]}" + (f" ({profile})" if profile else ""))
+    fit_layout(fig, bottom, top)
     return fig

@@ -21,8 +21,10 @@ Each file covers one paper::
 
 ``where`` selects rows by equality; ``nearest: {column: value}`` then keeps the
 rows whose (numeric) column is closest to ``value`` (e.g. ``s/n`` near 0.1, where
-the fraction actually run is ``round(0.1 n) / n``). ``aggregate`` is ``mean``
-(default) or ``median`` over the selected rows.
+the fraction actually run is ``round(0.1 n) / n``), ``.inf`` the largest (e.g. the
+last iteration). The scorecard names a nearest value more than 10% from ``value``
+as scored instead of it. ``aggregate`` is ``mean`` (default) or ``median`` over the
+selected rows.
 
 A *claim* entry has no published number; it states a comparison the paper
 makes (``expect: less`` or ``greater``) between our value (``reproduced``) and a
@@ -35,9 +37,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pandas as pd
 import yaml
 
-__all__ = ["PublishedEntry", "load_published"]
+__all__ = ["POINT_MODES", "PublishedEntry", "figure_points", "load_published", "point_mode",
+           "published_points"]
+
+#: How a profile's figures show published numbers: ``comparable`` (the papers' data:
+#: drawn), ``replica`` (the rehearsal's format-exact replicas: drawn greyed, not
+#: comparable) or ``none`` (stand-in datasets: not drawn).
+POINT_MODES = ("comparable", "replica", "none")
 
 _COMPARISONS = ("less", "greater")
 
@@ -111,3 +120,53 @@ def load_published(path) -> list[PublishedEntry]:
         raise ValueError(f"{path}: expected a mapping with `paper`, `tolerances` and `entries`")
     tolerances = doc.get("tolerances", {})
     return [_entry(doc["paper"], tolerances, i, raw, path) for i, raw in enumerate(doc["entries"])]
+
+
+def point_mode(profile: str) -> str:
+    """How figures of ``profile`` show published numbers (one of :data:`POINT_MODES`).
+
+    ``paper`` runs the papers' data: ``comparable``. ``rehearsal`` runs small replicas
+    of it: ``replica``. Every other profile (``offline``, a test's) runs stand-ins: ``none``.
+    """
+    return {"paper": "comparable", "rehearsal": "replica"}.get(profile, "none")
+
+
+def published_points(entries, file: str, column: str) -> pd.DataFrame:
+    """The published numbers that a figure of ``column`` of the tidy ``file`` can show.
+
+    Parameters
+    ----------
+    entries : iterable of PublishedEntry
+    file : str
+        Tidy CSV, as written in the entries (``results/cca/tidy/appgrad_trace.csv``).
+    column : str
+        Its column that holds the reproduced value (``pcc_in``).
+
+    Returns
+    -------
+    points : DataFrame
+        One row per numeric entry (claims and ``nearest`` selections are left out):
+        the entry's ``where`` keys as columns, ``published`` in the tidy file's units
+        (the published number divided by the entry's ``scale``) and ``artifact``.
+    """
+    rows = []
+    for entry in entries:
+        source = entry.reproduced
+        if entry.is_claim or source.get("nearest") or source["file"] != file \
+                or source["column"] != column:
+            continue
+        rows.append({**(source.get("where") or {}), "artifact": entry.artifact,
+                     "published": float(entry.published) / float(source.get("scale", 1.0))})
+    return pd.DataFrame(rows, columns=None if rows else ["artifact", "published"])
+
+
+def figure_points(paths, file: str, column: str, profile: str) -> pd.DataFrame:
+    """:func:`published_points` of the files ``paths`` as a figure of ``profile`` draws them.
+
+    Adds ``comparable`` (bool: full colour, or greyed for a rehearsal's replicas); empty
+    when the profile runs stand-in data (:func:`point_mode` is ``none``).
+    """
+    mode = point_mode(profile)
+    entries = [entry for path in paths for entry in load_published(path)] if mode != "none" else []
+    points = published_points(entries, file, column)
+    return points.assign(comparable=mode == "comparable")

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 import pandas as pd
 
 from ..io import atomic_path
 from ..tables import write_table
 from .scorecard import VERDICTS
-from .summary import to_rst_table
 
-__all__ = ["scorecard_display", "write_scorecards", "summary_rst", "verdict_counts"]
+__all__ = ["SCORECARD_FILES", "describe_data", "overview_html", "scorecard_display",
+           "summary_rst", "verdict_counts", "write_scorecards"]
+
+#: Scorecard files: paper (the ``paper:`` of config/published/*.yaml) -> file stem.
+SCORECARD_FILES = {"SMS-Nyström": "sms_nystrom", "Vec2vec": "vec2vec",
+                   "AppGrad CCA": "appgrad_cca"}
 
 
 def _fmt(value, digits=4):
@@ -35,44 +41,147 @@ def scorecard_display(card: pd.DataFrame) -> pd.DataFrame:
     return shown
 
 
+def describe_data(datasets: dict, replica: bool = False) -> str:
+    """What data a run's numbers come from, for the scorecard captions.
+
+    Parameters
+    ----------
+    datasets : dict
+        The config's ``datasets`` (name -> options).
+    replica : bool, default=False
+        The downloads are format-exact replicas (a rehearsal), not the real files.
+
+    Returns
+    -------
+    str
+        ``real: the papers' datasets, downloaded (mnist, ...); offline stand-ins ...``.
+    """
+    from ..data import dataset_spec, declares_own_data
+
+    kinds = {"downloaded": [], "offline": [], "own": []}
+    for name, options in datasets.items():
+        kind = "own" if declares_own_data(options) else (
+            "offline" if dataset_spec(name, options).offline else "downloaded")
+        kinds[kind].append(name)
+    downloaded = ("replicas of the papers' datasets, not the real data" if replica else
+                  "real: the papers' datasets, downloaded")
+    parts = [f"{downloaded} ({', '.join(kinds['downloaded'])})" if kinds["downloaded"] else "",
+             f"offline stand-ins for the papers' datasets, shipped with the dependencies or "
+             f"synthetic ({', '.join(kinds['offline'])})" if kinds["offline"] else "",
+             f"your own data ({', '.join(kinds['own'])})" if kinds["own"] else ""]
+    return "; ".join(filter(None, parts)) or "none"
+
+
 def write_scorecards(card: pd.DataFrame, papers: dict, csv_paths: dict, md_paths: dict,
-                     profile: str) -> None:
-    """One table per paper (CSV with raw numbers, Markdown for reading)."""
+                     profile: str, data: str) -> None:
+    """One table per paper (CSV with raw numbers, Markdown for reading); the caption
+    names the profile, the data (:func:`describe_data`) and the verdict counts."""
     for paper, stem in papers.items():
         part = card[card["paper"] == paper].reset_index(drop=True)
-        counts = verdict_counts(part)
-        caption = (f"Scorecard, {paper} (profile {profile}): " +
-                   ", ".join(f"{n} {v}" for v, n in counts.items()))
+        counts = [f"{n} {v}" for v, n in verdict_counts(part).items() if n]
+        caption = (f"Scorecard, {paper} (profile {profile}; data: {data}): "
+                   f"{', '.join(counts) or 'no entries'}.")
         with atomic_path(csv_paths[stem]) as tmp:
             part.to_csv(tmp, index=False)
         write_table(scorecard_display(part), md_paths[stem], formats=("md",), caption=caption)
 
 
 def verdict_counts(card: pd.DataFrame) -> dict:
-    """``{verdict: count}`` in the order reproduced, differs, not run."""
+    """``{verdict: count}`` in the order of :data:`~lowdim.report.scorecard.VERDICTS`."""
     return {v: int((card["verdict"] == v).sum()) for v in VERDICTS}
 
 
-def summary_rst(profile, seed, parts, datasets, stages, scorecard, similarity, cca) -> str:
-    """The reStructuredText included at the top of the HTML report."""
+def _scorecard_counts(scorecard: pd.DataFrame) -> pd.DataFrame:
+    """paper and a count per verdict: one row per paper, in the scorecard's order."""
+    return pd.DataFrame([{"paper": paper, **verdict_counts(part)}
+                         for paper, part in scorecard.groupby("paper", sort=False)],
+                        columns=["paper", *VERDICTS])
+
+
+def summary_rst(parts, datasets, stages, scorecard) -> str:
+    """The short reStructuredText on the report's front page: what ran and what came of it.
+
+    The tables are in the *Overview* result (:func:`overview_html`); the front page keeps
+    to text, which wraps beside the rule graph.
+    """
     ran = [name for name, on in parts.items() if on]
-    lines = ["Run summary", "-----------", "",
-             f"Profile ``{profile}``, base seed ``{seed}``. Parts run: "
-             f"{', '.join(ran) or 'none'}. Datasets: {', '.join(datasets) or 'none'}.", ""]
     total = stages["wall time (s)"].sum() if len(stages) else 0.0
-    lines += [f"**Time per stage** (from Snakemake benchmark files; {total:.0f} s of job time "
-              "in all, jobs may overlap):", "", to_rst_table(stages), ""]
+    counts = ", ".join(f"{n} {verdict}" for verdict, n in verdict_counts(scorecard).items() if n)
+    lines = [f"**This run:** parts {', '.join(ran) or 'none'}; datasets "
+             f"{', '.join(datasets) or 'none'}. "
+             f"Its jobs took {total:,.0f} s in all (they may overlap).", ""]
     if len(scorecard):
-        by_paper = pd.DataFrame.from_dict(
-            {paper: verdict_counts(part) for paper, part in scorecard.groupby("paper")},
-            orient="index").rename_axis("paper")
-        lines += ["**Scorecard** (details under each paper's *Scorecard*):", "",
-                  to_rst_table(by_paper.reset_index()), ""]
+        lines += [f"**Against the published numbers:** {counts}.", ""]
+    lines += ["Time per stage, the scorecard per paper and the similarity evaluations and "
+              "FLOPs saved are tables in Overview_; each paper's figures, tables and "
+              "scorecard are in its own category.", ""]
+    return "\n".join(lines)
+
+
+_STYLE = """body { font-family: system-ui, sans-serif; font-size: 14px; margin: 12px; color: #222; }
+h2 { font-size: 16px; margin: 18px 0 6px; } p { max-width: 60em; }
+div.table { overflow-x: auto; }
+table { border-collapse: collapse; margin-bottom: 8px; }
+th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; white-space: nowrap; }
+th { background: #f2f2f2; } td.num { text-align: right; font-variant-numeric: tabular-nums; }"""
+
+
+def _html_table(df: pd.DataFrame, digits: int = 4) -> str:
+    """``df`` as an HTML table in a horizontally scrolling box; numbers right-aligned."""
+    if df.empty:
+        return "<p><em>(nothing to show)</em></p>"
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+    rows = []
+    for record in df.itertuples(index=False):
+        cells = []
+        for value in record:
+            number = isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
+            text = _fmt(value, digits) if number else str(value)
+            cell = '<td class="num">' if number else "<td>"
+            cells.append(f"{cell}{html.escape(text)}</td>")
+        rows.append(f"<tr>{''.join(cells)}</tr>")
+    return (f'<div class="table"><table><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table></div>")
+
+
+def overview_html(profile, stages, scorecard, similarity, cca) -> str:
+    """The *Overview* result of the report: the run summary's tables as one HTML page.
+
+    Parameters
+    ----------
+    profile : str
+    stages : DataFrame
+        :func:`lowdim.report.summary.stage_times`.
+    scorecard : DataFrame
+        The whole scorecard (one row per published entry, with ``paper`` and ``verdict``).
+    similarity, cca : DataFrame
+        :func:`~lowdim.report.summary.similarity_savings`,
+        :func:`~lowdim.report.summary.cca_savings` (may be empty).
+
+    Returns
+    -------
+    str
+        A self-contained HTML document.
+    """
+    total = stages["wall time (s)"].sum() if len(stages) else 0.0
+    sections = [
+        ("Scorecard", "Published numbers per paper, by verdict: reproduced, differs, ran on "
+                      "replica, not computed or not run in this profile (details under each "
+                      "paper's <em>Scorecard</em>).",
+         _scorecard_counts(scorecard)),
+        ("Time per stage", f"From Snakemake benchmark files: {total:,.0f} s of job time in "
+                           "all; jobs may overlap.", stages),
+    ]
     if len(similarity):
         keep = similarity[similarity["method"].isin(["sms_nystrom", "nystrom", "sicur", "stacur"])]
-        lines += ["**Similarity evaluations saved** against forming the full matrix:", "",
-                  to_rst_table(keep), ""]
+        sections.append(("Similarity evaluations saved",
+                         "Against forming the full matrix, at the sample fraction compared.", keep))
     if len(cca):
-        lines += ["**FLOPs saved** by AppGrad against exact CCA (ratio > 1: AppGrad cheaper; "
-                  "– : target not reached):", "", to_rst_table(cca), ""]
-    return "\n".join(lines) + "\n"
+        sections.append(("FLOPs saved", "By AppGrad against exact CCA (ratio &gt; 1: AppGrad "
+                                        "cheaper; – : target not reached).", cca))
+    body = "".join(f"<h2>{title}</h2><p>{text}</p>{_html_table(table)}"
+                   for title, text, table in sections)
+    return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Run summary "
+            f"({html.escape(profile)})</title><style>{_STYLE}</style></head><body>"
+            f"<h1 style=\"font-size:18px\">Run summary, profile {html.escape(profile)}</h1>"
+            f"{body}</body></html>\n")

@@ -14,7 +14,7 @@ import pandas as pd
 from ..io import read_benchmark
 from ..tables.select import rows_nearest
 
-__all__ = ["PAPER_OF_RULE", "stage_times", "similarity_savings", "cca_savings", "to_rst_table"]
+__all__ = ["PAPER_OF_RULE", "stage_times", "similarity_savings", "cca_savings"]
 
 #: Rule-name prefix -> the part of the report it belongs to.
 PAPER_OF_RULE = (("prepare", "Data"), ("download", "Data"), ("similarity", "SMS-Nyström"),
@@ -128,25 +128,3 @@ def cca_savings(trace: pd.DataFrame, exact: pd.DataFrame, targets=(0.95, 0.99)) 
                          "FLOPs to target": flops, "exact CCA FLOPs": reference,
                          "exact / AppGrad": reference / flops if flops else np.nan})
     return pd.DataFrame(rows)
-
-
-def to_rst_table(df: pd.DataFrame, digits: int = 3) -> str:
-    """``df`` as an reStructuredText grid table (for the report's front page)."""
-    if df.empty:
-        return "*(nothing to show)*\n"
-    shown = df.copy()
-    for column in shown.columns:
-        if pd.api.types.is_float_dtype(shown[column]):
-            shown[column] = shown[column].map(lambda v: "–" if pd.isna(v) else f"{v:.{digits}g}")
-    shown = shown.astype(str)
-    widths = [max(len(str(c)), *(len(v) for v in shown[c])) for c in shown.columns]
-    rule = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
-    head = "+" + "+".join("=" * (w + 2) for w in widths) + "+"
-
-    def line(values):
-        return "|" + "|".join(f" {v:<{w}} " for v, w in zip(values, widths)) + "|"
-
-    out = [rule, line(shown.columns), head]
-    for _, row in shown.iterrows():
-        out += [line(row.tolist()), rule]
-    return "\n".join(out) + "\n"

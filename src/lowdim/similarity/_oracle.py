@@ -14,7 +14,7 @@ import os
 
 import numpy as np
 
-from .._validation import check_number
+from .._validation import ArgumentValueError, check_number
 from ..progress import Progress
 
 __all__ = ["SimilarityOracle", "check_n_jobs"]
@@ -36,7 +36,8 @@ def check_n_jobs(n_jobs) -> int:
     if n_jobs is None or n_jobs == -1:
         return max(1, os.cpu_count() or 1)
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
-        raise ValueError(f"`n_jobs` must be a positive integer or -1, got {n_jobs!r}")
+        raise ArgumentValueError(f"`n_jobs` must be a positive integer or -1, got {n_jobs!r}",
+                                 "n_jobs")
     return int(n_jobs)
 
 
@@ -193,9 +194,11 @@ class SimilarityOracle:
     def _check_index(self, index, name) -> np.ndarray:
         arr = np.asarray(index)
         if arr.ndim != 1:
-            raise ValueError(f"`{name}` must be a 1-D array of indices, got shape {arr.shape}")
+            raise ArgumentValueError(f"`{name}` must be a 1-D array of indices, got shape "
+                                     f"{arr.shape}", name)
         if arr.size and not np.issubdtype(arr.dtype, np.integer):
-            raise ValueError(f"`{name}` must hold integer indices, got dtype {arr.dtype}")
+            raise ArgumentValueError(f"`{name}` must hold integer indices, got dtype {arr.dtype}",
+                                     name)
         arr = arr.astype(np.int64, copy=False)
         if arr.size and (arr.min() < 0 or arr.max() >= self._n):
             bad = arr[(arr < 0) | (arr >= self._n)][0]

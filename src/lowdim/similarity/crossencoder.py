@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import ArgumentValueError, check_choice
 from ._oracle import SimilarityOracle
 
-__all__ = ["CrossEncoderOracle"]
+__all__ = ["CrossEncoderOracle", "SCORES"]
+
+#: What the oracle serves: the logit or the probability of ``label_index``; ``auto`` picks
+#: the logit for a one-output regression head, else the probability.
+SCORES = ("auto", "logit", "probability")
 
 
 def _crossencoder_pairs(oracle, i, j):
@@ -68,21 +73,21 @@ class CrossEncoderOracle(SimilarityOracle):
         except ImportError as err:  # pragma: no cover - depends on the environment
             raise ImportError("CrossEncoderOracle needs the optional extra 'crossencoder': "
                               "pip install 'lowdim[crossencoder]'") from err
-        if score not in ("auto", "logit", "probability"):
-            raise ValueError(f"`score` must be 'auto', 'logit' or 'probability', got {score!r}")
+        check_choice(score, "score", SCORES)
         self.sentences = [str(s) for s in sentences]
         if not self.sentences:
-            raise ValueError("`sentences` is empty")
+            raise ArgumentValueError("`sentences` is empty", "sentences")
         empty = [k for k, s in enumerate(self.sentences) if not s.strip()]
         if empty:
-            raise ValueError(f"`sentences`: {len(empty)} empty sentences, first at index "
-                             f"{empty[0]}")
+            raise ArgumentValueError(f"`sentences`: {len(empty)} empty sentences, first at index "
+                                     f"{empty[0]}", "sentences")
         self.tokenizer_ = AutoTokenizer.from_pretrained(model)
         self.model_ = AutoModelForSequenceClassification.from_pretrained(model).to(device).eval()
         n_labels = int(self.model_.config.num_labels)
         if not -n_labels <= label_index < n_labels:
-            raise ValueError(f"`label_index` must be in [-{n_labels}, {n_labels}) for a model "
-                             f"with {n_labels} outputs, got {label_index}")
+            raise ArgumentValueError(f"`label_index` must be in [-{n_labels}, {n_labels}) for a "
+                                     f"model with {n_labels} outputs, got {label_index}",
+                                     "label_index")
         self.score = score if score != "auto" else ("logit" if n_labels == 1 else "probability")
         self.label_index, self.symmetrize = int(label_index), bool(symmetrize)
         self.max_length, self.device = int(max_length), device

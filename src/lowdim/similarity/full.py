@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import ArgumentValueError
 from ..progress import Progress
 
 __all__ = ["full_matrix"]
@@ -28,7 +29,8 @@ def full_matrix(oracle, block_rows=256):
     """
     n = oracle.n
     if not isinstance(block_rows, (int, np.integer)) or block_rows < 1:
-        raise ValueError(f"`block_rows` must be a positive integer, got {block_rows!r}")
+        raise ArgumentValueError(f"`block_rows` must be a positive integer, got {block_rows!r}",
+                                 "block_rows")
     K = np.empty((n, n), dtype=np.float64)
     total = n * (n + 1) // 2 if oracle.symmetric else n * n
     with Progress(f"full {n}x{n} matrix", total=total, unit="entries") as progress:

@@ -17,6 +17,7 @@ from sklearn.metrics.pairwise import (paired_cosine_distances, paired_euclidean_
                                       paired_manhattan_distances)
 from sklearn.utils import check_array, check_random_state
 
+from .._validation import ArgumentValueError
 from ._oracle import SimilarityOracle
 
 __all__ = ["KERNELS", "KernelOracle", "median_gamma", "MEDIAN_SAMPLE"]
@@ -56,17 +57,18 @@ def _kernel_pairs(X, kernel, gamma, degree, coef0, i, j):
 
 def _check_kernel(kernel, gamma, degree, coef0):
     if kernel not in KERNELS:
-        raise ValueError(f"`kernel` must be one of {list(KERNELS)}, got {kernel!r}")
+        raise ArgumentValueError(f"`kernel` must be one of {list(KERNELS)}, got {kernel!r}",
+                                 "kernel")
     if kernel in GAMMA_KERNELS and not (isinstance(gamma, (int, float, np.floating))
                                         and not isinstance(gamma, bool) and np.isfinite(gamma)
                                         and gamma > 0):
-        raise ValueError(f"`gamma` must be a positive number for the {kernel!r} kernel, "
-                         f"got {gamma!r}")
+        raise ArgumentValueError(f"`gamma` must be a positive number for the {kernel!r} kernel, "
+                                 f"got {gamma!r}", "gamma")
     if kernel == "poly" and (isinstance(degree, bool) or not isinstance(degree, (int, np.integer))
                              or degree < 1):
-        raise ValueError(f"`degree` must be a positive integer, got {degree!r}")
+        raise ArgumentValueError(f"`degree` must be a positive integer, got {degree!r}", "degree")
     if kernel in ("poly", "sigmoid") and not np.isfinite(coef0):
-        raise ValueError(f"`coef0` must be a finite number, got {coef0!r}")
+        raise ArgumentValueError(f"`coef0` must be a finite number, got {coef0!r}", "coef0")
 
 
 class KernelOracle(SimilarityOracle):
@@ -153,11 +155,12 @@ def median_gamma(X, kernel="rbf", n_samples=MEDIAN_SAMPLE, random_state=None):
         If every sampled distance (or norm) is zero: the rows carry no scale.
     """
     if kernel not in GAMMA_KERNELS:
-        raise ValueError(f"`kernel` must be one of {list(GAMMA_KERNELS)} to have a gamma, "
-                         f"got {kernel!r}")
+        raise ArgumentValueError(f"`kernel` must be one of {list(GAMMA_KERNELS)} to have a "
+                                 f"gamma, got {kernel!r}", "kernel")
     if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) \
             or n_samples < 2:
-        raise ValueError(f"`n_samples` must be an integer >= 2, got {n_samples!r}")
+        raise ArgumentValueError(f"`n_samples` must be an integer >= 2, got {n_samples!r}",
+                                 "n_samples")
     X = check_array(X, accept_sparse="csr", dtype=np.float64, input_name="X")
     rng = check_random_state(random_state)
     m = min(X.shape[0], int(n_samples))
@@ -171,8 +174,8 @@ def median_gamma(X, kernel="rbf", n_samples=MEDIAN_SAMPLE, random_state=None):
     positive = values[values > 0]
     if positive.size == 0:
         what = "squared norms" if kernel in ("poly", "sigmoid") else "distances"
-        raise ValueError(f"`X`: all {values.size} sampled {what} are zero; the median "
-                         f"heuristic cannot set gamma (give it explicitly)")
+        raise ArgumentValueError(f"`X`: all {values.size} sampled {what} are zero; the median "
+                                 "heuristic cannot set gamma (give it explicitly)", "X")
     d = float(np.median(values)) or float(np.median(positive))
     gamma = 1.0 / (d * d) if kernel == "rbf" else 1.0 / d
     return gamma, int(evaluations)

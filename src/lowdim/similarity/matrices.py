@@ -24,6 +24,7 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
+from .._validation import ArgumentValueError
 from ..io import load_npz, save_npz
 from .full import full_matrix
 from .wmd import WMDOracle, in_vocabulary_counts
@@ -58,12 +59,13 @@ def _in_split(dataset, split, name="split"):
     if not split:
         return np.ones(dataset.n, dtype=bool)
     if "split" not in dataset.extra:
-        raise ValueError(f"`{name}` is {split!r} but dataset {dataset.name!r} has no splits")
+        raise ArgumentValueError(f"`{name}` is {split!r} but dataset {dataset.name!r} has no "
+                                 "splits", name)
     mask = dataset.extra["split"].astype(str) == split
     if not mask.any():
         known = sorted(set(dataset.extra["split"].astype(str).tolist()))
-        raise ValueError(f"`{name}`: dataset {dataset.name!r} has no split {split!r}; "
-                         f"it has {known}")
+        raise ArgumentValueError(f"`{name}`: dataset {dataset.name!r} has no split {split!r}; it "
+                                 f"has {known}", name)
     return mask
 
 
@@ -216,7 +218,8 @@ def build_oracle(spec, dataset, seed=0, n_jobs=1):
     """
     kind = spec.get("kind")
     if kind not in _BUILDERS:
-        raise ValueError(f"`kind` must be one of {list(MATRIX_KINDS)}, got {kind!r}")
+        raise ArgumentValueError(f"`kind` must be one of {list(MATRIX_KINDS)}, got {kind!r}",
+                                 "kind")
     # imported here: the jobs that only load a matrix (errors, spectra) skip scikit-learn's
     # second of start-up
     from sklearn.utils import check_random_state

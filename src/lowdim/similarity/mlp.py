@@ -17,10 +17,14 @@ from sklearn.neural_network import MLPClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array, check_is_fitted, check_X_y
 
-from .._validation import check_label_count, check_number, naming
+from .._validation import (ArgumentValueError, check_choice, check_label_count, check_number,
+                           naming)
 from ._oracle import SimilarityOracle
 
-__all__ = ["PairwiseMLP", "PairwiseMLPOracle", "pair_features", "sample_label_pairs"]
+__all__ = ["PairwiseMLP", "PairwiseMLPOracle", "SCORES", "pair_features", "sample_label_pairs"]
+
+#: What the oracle serves: the same-label probability, or its logit.
+SCORES = ("probability", "logit")
 
 _ACTIVATIONS = {
     "relu": lambda z: np.maximum(z, 0.0),
@@ -58,9 +62,11 @@ def sample_label_pairs(y, n_pairs, positive_fraction=0.5, random_state=None):
     n_pos = int(round(n_pairs * positive_fraction))
     eligible = np.flatnonzero(counts[inverse] >= 2)
     if n_pos and eligible.size == 0:
-        raise ValueError("`y` has no label shared by two items: no same-label pairs to train on")
+        raise ArgumentValueError("`y` has no label shared by two items: no same-label pairs to "
+                                 "train on", "y")
     if n_pairs - n_pos and labels.size < 2:
-        raise ValueError("`y` has a single label: no different-label pairs to train on")
+        raise ArgumentValueError("`y` has a single label: no different-label pairs to train on",
+                                 "y")
     members = [np.flatnonzero(inverse == c) for c in range(labels.size)]
     i_pos = rng.choice(eligible, size=n_pos)
     j_pos = np.empty(n_pos, dtype=np.int64)
@@ -121,19 +127,24 @@ class PairwiseMLP(BaseEstimator):
             Item embeddings.
         y : array-like of shape (n,)
         """
+        if y is None:
+            raise ArgumentValueError(
+                f"{type(self).__name__} requires y to be passed, but the target y is None: "
+                "`y` holds one class label per row of `X`", "y")
         if hasattr(X, "shape") and len(X.shape) == 2:
             check_label_count(y, X.shape[0])
         with naming("X"):
             X, y = check_X_y(X, y, dtype=np.float64)
         if X.shape[0] < 2:
-            raise ValueError(f"`X` has n_samples = {X.shape[0]}; pairs need at least two items")
+            raise ArgumentValueError(f"`X` has n_samples = {X.shape[0]}; pairs need at least two "
+                                     "items", "X")
         if self.activation not in ("relu", "tanh", "logistic"):
-            raise ValueError(f"`activation` must be 'relu', 'tanh' or 'logistic', "
-                             f"got {self.activation!r}")
+            raise ArgumentValueError("`activation` must be 'relu', 'tanh' or 'logistic', got "
+                                     f"{self.activation!r}", "activation")
         check_number(self.n_pairs, "n_pairs", integer=True, minimum=2)
         if not 0.0 < check_number(self.positive_fraction, "positive_fraction") < 1.0:
-            raise ValueError(f"`positive_fraction` must be in (0, 1), "
-                             f"got {self.positive_fraction!r}")
+            raise ArgumentValueError("`positive_fraction` must be in (0, 1), got "
+                                     f"{self.positive_fraction!r}", "positive_fraction")
         check_number(self.alpha, "alpha", minimum=0.0)
         check_number(self.max_iter, "max_iter", integer=True, minimum=1)
         rng = check_random_state(self.random_state)
@@ -152,8 +163,9 @@ class PairwiseMLP(BaseEstimator):
         A = check_array(A, dtype=np.float64)
         B = check_array(B, dtype=np.float64)
         if A.shape != B.shape or A.shape[1] != self.n_features_in_:
-            raise ValueError(f"`A` and `B` must both have shape (m, {self.n_features_in_}), "
-                             f"got {A.shape} and {B.shape}")
+            raise ArgumentValueError("`A` and `B` must both have shape (m, "
+                                     f"{self.n_features_in_}), got {A.shape} and {B.shape}",
+                                     ("A", "B"))
         h = pair_features(A, B)
         act = _ACTIVATIONS[self.mlp_.activation]
         for W, b in zip(self.mlp_.coefs_[:-1], self.mlp_.intercepts_[:-1]):
@@ -195,12 +207,11 @@ class PairwiseMLPOracle(SimilarityOracle):
     def __init__(self, X, model, score="probability", n_jobs=1, cache=True, chunk_size=8192):
         super().__init__(n_jobs=n_jobs, cache=cache, chunk_size=chunk_size)
         check_is_fitted(model, "mlp_")
-        if score not in ("probability", "logit"):
-            raise ValueError(f"`score` must be 'probability' or 'logit', got {score!r}")
+        check_choice(score, "score", SCORES)
         X = check_array(X, dtype=np.float64)
         if X.shape[1] != model.n_features_in_:
-            raise ValueError(f"`X` has {X.shape[1]} features but `model` was fitted on "
-                             f"{model.n_features_in_}")
+            raise ArgumentValueError(f"`X` has {X.shape[1]} features but `model` was fitted on "
+                                     f"{model.n_features_in_}", "X")
         self.X, self.model, self.score = X, model, score
         self._n = X.shape[0]
 

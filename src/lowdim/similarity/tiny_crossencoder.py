@@ -16,7 +16,12 @@ from __future__ import annotations
 import string
 from pathlib import Path
 
-__all__ = ["build_tiny_crossencoder", "character_vocabulary"]
+from .._validation import ArgumentValueError
+
+__all__ = ["MODEL_KINDS", "build_tiny_crossencoder", "character_vocabulary"]
+
+#: Kinds of cross-encoder model lowdim builds (:func:`build_tiny_crossencoder`).
+MODEL_KINDS = ("tiny_bert",)
 
 _SPECIAL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 
@@ -56,10 +61,10 @@ def build_tiny_crossencoder(path, *, num_labels: int = 1, hidden_size: int = 32,
     import transformers
 
     if hidden_size % num_attention_heads:
-        raise ValueError(f"`hidden_size` must be a multiple of `num_attention_heads` = "
-                         f"{num_attention_heads}, got {hidden_size}")
+        raise ArgumentValueError("`hidden_size` must be a multiple of `num_attention_heads` = "
+                                 f"{num_attention_heads}, got {hidden_size}", "hidden_size")
     if num_labels < 1:
-        raise ValueError(f"`num_labels` must be >= 1, got {num_labels}")
+        raise ArgumentValueError(f"`num_labels` must be >= 1, got {num_labels}", "num_labels")
     path = Path(path)
     path.mkdir(parents=True, exist_ok=True)
     vocab = character_vocabulary()

@@ -21,6 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.spatial.distance import cdist
 
+from .._validation import ArgumentValueError
 from ._oracle import SimilarityOracle
 
 __all__ = ["WMDOracle", "document_bags", "in_vocabulary_counts", "wmd_pairs"]
@@ -140,12 +141,15 @@ class WMDOracle(SimilarityOracle):
                  num_iter_max=1_000_000):
         super().__init__(n_jobs=n_jobs, cache=cache, chunk_size=chunk_size)
         if not (np.isscalar(gamma) and np.isfinite(gamma) and gamma > 0):
-            raise ValueError(f"`gamma` must be a finite number > 0, got {gamma!r}")
+            raise ArgumentValueError(f"`gamma` must be a finite number > 0, got {gamma!r}",
+                                     "gamma")
         if not isinstance(num_iter_max, (int, np.integer)) or num_iter_max < 1:
-            raise ValueError(f"`num_iter_max` must be a positive integer, got {num_iter_max!r}")
+            raise ArgumentValueError("`num_iter_max` must be a positive integer, got "
+                                     f"{num_iter_max!r}", "num_iter_max")
         word_vectors = np.asarray(word_vectors)  # rows are cast to float64 when packed
         if word_vectors.ndim != 2 or not np.issubdtype(word_vectors.dtype, np.number):
-            raise ValueError(f"`word_vectors` must be 2-D (V, dim), got shape {word_vectors.shape}")
+            raise ArgumentValueError("`word_vectors` must be 2-D (V, dim), got shape "
+                                     f"{word_vectors.shape}", "word_vectors")
         self.gamma = float(gamma)
         self.num_iter_max = int(num_iter_max)
         packed = _pack_documents(docs, word_vectors)
@@ -216,7 +220,8 @@ def document_bags(bow, vocab, word_vectors, stop_words=None):
     bow = sp.csr_matrix(bow, dtype=np.float64)
     vocab = np.asarray(vocab).astype(str)
     if bow.shape[1] != vocab.size:
-        raise ValueError(f"`bow` has {bow.shape[1]} columns but `vocab` has {vocab.size} words")
+        raise ArgumentValueError(f"`bow` has {bow.shape[1]} columns but `vocab` has {vocab.size} "
+                                 "words", "bow")
     column_rows, source = _align_vocab(vocab, word_vectors)
     if stop_words is not None:
         column_rows = np.where(np.isin(vocab, np.asarray(sorted(stop_words), dtype=str)), -1,
@@ -281,12 +286,13 @@ def _pack_documents(docs, word_vectors):
     if empty:
         raise _EmptyDocuments(np.asarray(empty), len(docs))
     if not docs:
-        raise ValueError("`docs` is empty: need at least one document")
+        raise ArgumentValueError("`docs` is empty: need at least one document", "docs")
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
     used, words = np.unique(np.concatenate(indices), return_inverse=True)
     vectors = np.ascontiguousarray(word_vectors[used], dtype=np.float64)
     if not np.all(np.isfinite(vectors)):
-        raise ValueError("`word_vectors` has non-finite entries in rows the documents use")
+        raise ArgumentValueError("`word_vectors` has non-finite entries in rows the documents use",
+                                 "word_vectors")
     return vectors, words.astype(np.int64), offsets, np.concatenate(weights)
 
 
@@ -301,6 +307,6 @@ def _align_vocab(vocab, word_vectors):
         return rows, table
     table = np.asarray(word_vectors)
     if table.ndim != 2 or table.shape[0] != vocab.size:
-        raise ValueError(f"`word_vectors` given as an array must have one row per vocab word "
-                         f"({vocab.size}), got shape {table.shape}")
+        raise ArgumentValueError("`word_vectors` given as an array must have one row per vocab "
+                                 f"word ({vocab.size}), got shape {table.shape}", "word_vectors")
     return np.arange(vocab.size, dtype=np.int64), table

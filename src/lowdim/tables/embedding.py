@@ -84,15 +84,16 @@ def significance_table(tests: pd.DataFrame, digits=4) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        One row per method: H and p for each task, and the number of datasets.
+        One row per method: H and p for each task (H reads "not computed" where the
+        test was not, its H being NaN), and the number of datasets.
     """
     rows = []
     for method, part in tests.groupby("method", sort=False):
         cells = {"method": method_label(method)}
         for _, test in part.iterrows():
-            p = "–" if pd.isna(test["p"]) else f"{test['p']:.{digits}f}"
-            cells[f"{test['task']} H"] = int(test["H"])
-            cells[f"{test['task']} p"] = p
+            computed = not pd.isna(test["H"])
+            cells[f"{test['task']} H"] = int(test["H"]) if computed else "not computed"
+            cells[f"{test['task']} p"] = f"{test['p']:.{digits}f}" if computed else "–"
             cells["datasets"] = int(test["n_pairs"])
             cells["alpha"] = test["alpha"]
         rows.append(cells)

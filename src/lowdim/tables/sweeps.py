@@ -7,7 +7,7 @@ import pandas as pd
 
 from ..plots.style import method_label
 
-__all__ = ["sweep_table"]
+__all__ = ["sweep_caption", "sweep_table"]
 
 
 def _cell(score: float, spread: float, digits: int) -> str:
@@ -17,7 +17,13 @@ def _cell(score: float, spread: float, digits: int) -> str:
     return f"{text} ± {spread:.{digits}f}" if np.isfinite(spread) else text
 
 
-def sweep_table(tidy: pd.DataFrame, digits: int = 4) -> pd.DataFrame:
+def sweep_caption(tidy: pd.DataFrame, caption: str) -> str:
+    """``caption`` followed by what a cell is: ``Cells: mean ± 2 sd over 4 folds.``"""
+    return f"{caption} Cells: {tidy['summary'].iloc[0]}."
+
+
+def sweep_table(tidy: pd.DataFrame, higher_is_better: bool = True,
+                digits: int = 4) -> pd.DataFrame:
     """Scores against the swept value; the best score of each column is in bold (the
     highest, or the lowest for a metric where lower is better, such as ``error``).
 
@@ -25,6 +31,9 @@ def sweep_table(tidy: pd.DataFrame, digits: int = 4) -> pd.DataFrame:
     ----------
     tidy : DataFrame
         :func:`lowdim.sweeps.sweep_tidy` output, one sweep.
+    higher_is_better : bool, default=True
+        Whether the highest score is the best (the sweep's
+        ``lowdim.sweeps.Metric.higher_is_better``).
     digits : int, default=4
 
     Returns
@@ -33,11 +42,7 @@ def sweep_table(tidy: pd.DataFrame, digits: int = 4) -> pd.DataFrame:
         A ``<key>`` column with the values in sweep order, then one
         ``<dataset>: <method label>`` column per dataset and method.
     """
-    from ..sweeps import METRICS
-
     key = tidy["key"].iloc[0]
-    better = {name: m.higher_is_better for (_, name), m in METRICS.items()}
-    higher = better.get(tidy["metric"].iloc[0], True)
     table = pd.DataFrame({key: tidy.drop_duplicates("order").sort_values("order")["value"]})
     table = table.reset_index(drop=True)
     for (dataset, method), rows in tidy.groupby(["dataset", "method"], sort=False):
@@ -45,7 +50,7 @@ def sweep_table(tidy: pd.DataFrame, digits: int = 4) -> pd.DataFrame:
         cells = [_cell(s, e, digits) for s, e in zip(rows["score"], rows["spread"])]
         scores = rows["score"].to_numpy(dtype=float)
         if np.isfinite(scores).any() and len(table) > 1:
-            best = int(np.nanargmax(scores) if higher else np.nanargmin(scores))
+            best = int(np.nanargmax(scores) if higher_is_better else np.nanargmin(scores))
             cells[best] = f"**{cells[best]}**"
         table[f"{dataset}: {method_label(method)}"] = cells
     return table

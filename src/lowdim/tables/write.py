@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._validation import ArgumentValueError
 from ..io import atomic_path
 
 __all__ = ["write_table", "format_mean_std"]
@@ -36,7 +37,8 @@ def write_table(df: pd.DataFrame, path, formats=_FORMATS, caption: str | None = 
     written = []
     for fmt in formats:
         if fmt not in _FORMATS:
-            raise ValueError(f"`formats` entries must be one of {_FORMATS}, got {fmt!r}")
+            raise ArgumentValueError(f"`formats` entries must be one of {_FORMATS}, got {fmt!r}",
+                                     "formats")
         target = stem.with_suffix("." + fmt)
         with atomic_path(target) as tmp:
             if fmt == "csv":

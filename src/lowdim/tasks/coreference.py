@@ -27,9 +27,10 @@ from scipy.cluster.hierarchy import fcluster, linkage
 from scipy.spatial.distance import squareform
 from sklearn.utils import check_random_state
 
+from .._validation import ArgumentValueError
 from ..approx import METHODS, SMS_METHODS, sample_size
-from ..io import load_npz, save_npz
 from ..evaluate.coref import conll_f1, coreference_scores
+from ..io import load_npz, save_npz
 from ..seeding import derive_seed
 from ..similarity import DenseOracle, full_matrix
 
@@ -79,9 +80,10 @@ def make_topics(dataset, usable=None, *, train_split="train", tune_split="dev",
         needed = train_items + (tune_topics + test_topics) * topic_size
         pool = check_random_state(seed).permutation(np.flatnonzero(usable))
         if needed > pool.size:
-            raise ValueError(f"`train_items` + (`tune_topics` + `test_topics`) * `topic_size` "
-                             f"= {needed} exceeds the {pool.size} usable items of "
-                             f"{dataset.name!r}")
+            raise ArgumentValueError("`train_items` + (`tune_topics` + `test_topics`) * "
+                                     f"`topic_size` = {needed} exceeds the {pool.size} usable "
+                                     f"items of {dataset.name!r}",
+                                     ("train_items", "tune_topics", "test_topics", "topic_size"))
         train = np.sort(pool[:train_items])
         groups = pool[train_items:needed].reshape(tune_topics + test_topics, topic_size)
         topics = [{"topic": f"{'tune' if k < tune_topics else 'test'}{k}",
@@ -281,11 +283,12 @@ def coreference_method(topics, method, fractions=(0.1,), n_runs=1, thresholds=No
         ``unsampled_topics`` (test topics too small to sample, used exactly).
     """
     if method != "exact" and method not in METHODS:
-        raise ValueError(f"`method` must be 'exact' or one of {sorted(METHODS)}, got {method!r}")
+        raise ArgumentValueError(f"`method` must be 'exact' or one of {sorted(METHODS)}, got "
+                                 f"{method!r}", "method")
     thresholds = np.round(np.arange(0.05, 0.951, 0.05), 2) if thresholds is None \
         else np.asarray(thresholds, dtype=float)
     if thresholds.size == 0:
-        raise ValueError("`thresholds` is empty")
+        raise ArgumentValueError("`thresholds` is empty", "thresholds")
     settings = [(1.0, 0)] if method == "exact" else \
         [(float(f), run) for f in fractions for run in range(int(n_runs))]
     rows = []

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import ArgumentValueError
 from ..progress import Progress
 from ..similarity.matrices import item_embeddings
 
@@ -92,12 +93,13 @@ def mention_embeddings(dataset, encoder="glove50", model=None, batch_size=64, ma
         False for items without an embedding (no known word).
     """
     if encoder not in ENCODERS:
-        raise ValueError(f"`encoder` must be one of {list(ENCODERS)}, got {encoder!r}")
+        raise ArgumentValueError(f"`encoder` must be one of {list(ENCODERS)}, got {encoder!r}",
+                                 "encoder")
     if encoder == "glove50" or dataset.kind in ("dense", "sparse"):
         return item_embeddings(dataset, "glove50")
     if not model:
-        raise ValueError("`model` must name a transformer encoder when `encoder` is "
-                         "'transformer'")
+        raise ArgumentValueError("`model` must name a transformer encoder when `encoder` is "
+                                 "'transformer'", "model")
     embed = lambda texts: transformer_embeddings(texts, model, batch_size, max_length,  # noqa: E731
                                                  n_jobs)
     if dataset.kind == "mentions":
@@ -106,6 +108,6 @@ def mention_embeddings(dataset, encoder="glove50", model=None, batch_size=64, ma
     elif dataset.kind == "text":
         X = embed(dataset.texts)
     else:
-        raise ValueError(f"`dataset` {dataset.name!r} is {dataset.kind!r}; the transformer "
-                         f"encoder reads mentions or text")
+        raise ArgumentValueError(f"`dataset` {dataset.name!r} is {dataset.kind!r}; the "
+                                 "transformer encoder reads mentions or text", "dataset")
     return X, np.ones(X.shape[0], dtype=bool)

@@ -25,6 +25,7 @@ import scipy.stats
 from sklearn.metrics import accuracy_score, f1_score
 from sklearn.utils import check_random_state
 
+from .._validation import ArgumentValueError
 from ..approx import METHODS, sample_size
 from ..io import load_npz, save_npz
 from ..seeding import derive_seed
@@ -62,15 +63,16 @@ def labelled_pairs(dataset, split="dev", n_pairs=0, seed=0):
         Gold score (STS-B) or label (1 = paraphrase / entailment).
     """
     if dataset.kind != "pairs" or dataset.name not in GLUE_METRICS:
-        raise ValueError(f"`dataset` must be one of the GLUE pair datasets {list(GLUE_METRICS)}, "
-                         f"got {dataset.name!r} ({dataset.kind})")
+        raise ArgumentValueError("`dataset` must be one of the GLUE pair datasets "
+                                 f"{list(GLUE_METRICS)}, got {dataset.name!r} ({dataset.kind})",
+                                 "dataset")
     gold = (dataset.extra["score"] if "score" in dataset.extra
             else dataset.extra["label"]).astype(np.float64)
     splits = dataset.extra["split"].astype(str)
     rows = np.flatnonzero((splits == split) & np.isfinite(gold) & (gold >= 0))
     if rows.size == 0:
-        raise ValueError(f"`split` {split!r} of {dataset.name!r} has no labelled pairs; splits "
-                         f"present: {sorted(set(splits.tolist()))}")
+        raise ArgumentValueError(f"`split` {split!r} of {dataset.name!r} has no labelled pairs; "
+                                 f"splits present: {sorted(set(splits.tolist()))}", "split")
     if 0 < n_pairs < rows.size:
         rows = np.sort(check_random_state(seed).choice(rows, size=n_pairs, replace=False))
     first = dataset.extra["sentence_a"][rows].astype(str)
@@ -137,7 +139,8 @@ def pair_metrics(task, predicted, gold, threshold=0.5) -> dict:
     metrics : dict of str -> float
     """
     if task not in GLUE_METRICS:
-        raise ValueError(f"`task` must be one of {list(GLUE_METRICS)}, got {task!r}")
+        raise ArgumentValueError(f"`task` must be one of {list(GLUE_METRICS)}, got {task!r}",
+                                 "task")
     predicted = np.asarray(predicted, dtype=np.float64)
     if task == "stsb":
         return {"pearson": float(scipy.stats.pearsonr(predicted, gold)[0]),

@@ -32,6 +32,7 @@ import pandas as pd
 import scipy.linalg
 from sklearn.model_selection import StratifiedShuffleSplit
 
+from .._validation import ArgumentValueError
 from ..approx import METHODS
 from ..approx.features import eigen_feature_map, feature_map, sicur_feature_map
 from ..approx.wme import document_bags, random_documents, wme_features, wme_similarities
@@ -385,14 +386,16 @@ def classify_documents(method, K, y, splits, *, gamma0, gammas, ranks=(), C_grid
         ``rank_requested``, ``rank``, ``capped_by``.
     """
     if method not in CLASSIFICATION_METHODS:
-        raise ValueError(f"`method` must be one of {list(CLASSIFICATION_METHODS)}, got {method!r}")
+        raise ArgumentValueError(f"`method` must be one of {list(CLASSIFICATION_METHODS)}, got "
+                                 f"{method!r}", "method")
     if method == "wme" and not wme:
         raise ValueError("method 'wme' needs `wme`: D_max -> exp(-WMD) to random documents")
     if sicur_features not in SICUR_FEATURES:
-        raise ValueError(f"`sicur_features` must be one of {SICUR_FEATURES}, got "
-                         f"{sicur_features!r}")
+        raise ArgumentValueError(f"`sicur_features` must be one of {SICUR_FEATURES}, got "
+                                 f"{sicur_features!r}", "sicur_features")
     if method != "wmd_kernel" and not len(ranks):
-        raise ValueError(f"`ranks` is empty: method {method!r} needs at least one rank")
+        raise ArgumentValueError(f"`ranks` is empty: method {method!r} needs at least one rank",
+                                 "ranks")
     settings = {"gamma0": gamma0, "gammas": list(gammas), "ranks": list(ranks),
                 "C_grid": tuple(C_grid), "n_folds": n_folds, "seed": seed,
                 "options": dict(options or {}) if method in APPROX_METHODS else {},

@@ -30,6 +30,7 @@ from collections import Counter
 import numpy as np
 import scipy.sparse as sp
 
+from ..._validation import ArgumentValueError
 from ...progress import Progress
 from ..parsing import FormatError, kept_rows, members_under, split_indices, subsample
 from ..prepared import Dataset
@@ -109,7 +110,8 @@ def word_context_views(tokens, vocab_size: int, window: int = 1):
     vocab : ndarray of str of shape (V,)
     """
     if vocab_size < 1 or window < 1:
-        raise ValueError(f"`vocab_size` and `window` must be >= 1, got {vocab_size}, {window}")
+        raise ArgumentValueError(f"`vocab_size` and `window` must be >= 1, got {vocab_size}, "
+                                 f"{window}", ("vocab_size", "window"))
     counts = Counter(tokens)
     vocab = sorted(counts, key=lambda w: (-counts[w], w))[:vocab_size]
     index = {w: i for i, w in enumerate(vocab)}
@@ -263,8 +265,8 @@ def _url_reputation(raw_files, *, n_rows, views, x_columns, y_columns, x_max_fea
     else:
         x_cols, y_cols = np.arange(*x_columns), np.arange(*y_columns)
         if max(x_columns[1], y_columns[1]) > p:
-            raise ValueError(f"`x_columns`/`y_columns` must end at most at {p} columns, got "
-                             f"{x_columns}, {y_columns}")
+            raise ArgumentValueError(f"`x_columns`/`y_columns` must end at most at {p} columns, "
+                                     f"got {x_columns}, {y_columns}", ("x_columns", "y_columns"))
     if x_max_features or y_max_features:
         counts = sum(np.bincount(X.indices, minlength=p) for X, _ in days)
         x_cols = _most_frequent(x_cols, counts, x_max_features)

@@ -34,7 +34,7 @@ import zipfile
 import numpy as np
 
 from ..parsing import FormatError, encode_labels, member_bytes
-from ..prepared import Dataset
+from ..prepared import SPLIT_NAMES, Dataset
 from ..registry import DatasetSpec, RemoteFile, register
 
 __all__ = ["DEV_TOPICS", "TEST_TOPICS", "parse_document"]
@@ -172,8 +172,8 @@ register(DatasetSpec(
         "mention_types": {"type": "string", "enum": ["event", "entity", "both"],
                           "default": "both", "description": "which mentions to keep"},
         "splits": {"type": "array", "uniqueItems": True, "minItems": 1,
-                   "items": {"type": "string", "enum": ["train", "dev", "test"]},
-                   "default": ["train", "dev", "test"],
+                   "items": {"type": "string", "enum": list(SPLIT_NAMES)},
+                   "default": list(SPLIT_NAMES),
                    "description": "topic splits of Cybulska & Vossen (2015) to keep"},
         "validated_only": {"type": "boolean", "default": True,
                            "description": "keep only mentions in the validated sentences of "

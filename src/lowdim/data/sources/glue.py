@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..parsing import FormatError, member_bytes
-from ..prepared import Dataset
+from ..prepared import SPLIT_NAMES, Dataset
 from ..registry import DatasetSpec, RemoteFile, register
 
 __all__ = ["read_tsv"]
@@ -33,7 +33,7 @@ _SENTEVAL = "https://dl.fbaipublicfiles.com/senteval/senteval_data/"
 _LICENCE = {"stsb": "CC BY-SA 4.0 (STS Benchmark, Cer et al. 2017)",
             "mrpc": "Microsoft Research Paraphrase Corpus licence (research use)",
             "rte": "RTE 1-3 and 5 (PASCAL); research use, see GLUE (Wang et al. 2019)"}
-_SPLITS_OPTION = {"type": "array", "items": {"type": "string", "enum": ["train", "dev", "test"]},
+_SPLITS_OPTION = {"type": "array", "items": {"type": "string", "enum": list(SPLIT_NAMES)},
                   "default": ["train", "dev"], "uniqueItems": True, "minItems": 1,
                   "description": "GLUE splits to keep (test has no public gold labels for "
                                  "STS-B and RTE)"}

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from ..._validation import ArgumentValueError
 from ..prepared import Dataset
 from ..registry import DatasetSpec, register
 
@@ -51,13 +52,13 @@ def planted_two_view(n, p1, p2, correlations, condition=100.0, random_state=None
     rho = np.sort(np.asarray(correlations, dtype=float))[::-1]
     k = rho.size
     if k > min(p1, p2):
-        raise ValueError(f"`correlations` has {k} entries; at most min(p1, p2) = "
-                         f"{min(p1, p2)} can be planted")
+        raise ArgumentValueError(f"`correlations` has {k} entries; at most min(p1, p2) = "
+                                 f"{min(p1, p2)} can be planted", "correlations")
     if k and (rho.max() >= 1 or rho.min() <= 0):
-        raise ValueError(f"`correlations` must lie in (0, 1), got range "
-                         f"[{rho.min()}, {rho.max()}]")
+        raise ArgumentValueError(f"`correlations` must lie in (0, 1), got range [{rho.min()}, "
+                                 f"{rho.max()}]", "correlations")
     if condition < 1:
-        raise ValueError(f"`condition` must be >= 1, got {condition}")
+        raise ArgumentValueError(f"`condition` must be >= 1, got {condition}", "condition")
     from sklearn.utils import check_random_state  # lazily: see lowdim.data.text.tokenize
 
     rng = check_random_state(random_state)
@@ -148,13 +149,15 @@ def sparse_two_view_blocks(n, p1, p2, n_factors=200, max_agreement=0.9, min_agre
     sizes = np.rint(np.linspace(1, max_template, n_factors)).astype(np.int64)
     for name, p in (("p1", p1), ("p2", p2)):
         if sizes.sum() > p:
-            raise ValueError(f"`{name}` = {p} is too small for {n_factors} templates of up to "
-                             f"{max_template} features ({sizes.sum()} features needed)")
+            raise ArgumentValueError(f"`{name}` = {p} is too small for {n_factors} templates of "
+                                     f"up to {max_template} features ({sizes.sum()} features "
+                                     "needed)", name)
     if not 0 <= min_agreement <= max_agreement <= 1:
         raise ValueError(f"need 0 <= min_agreement <= max_agreement <= 1, got "
                          f"{min_agreement}, {max_agreement}")
     if start < 0 or n < 0:
-        raise ValueError(f"`n` and `start` must be >= 0, got {n} and {start}")
+        raise ArgumentValueError(f"`n` and `start` must be >= 0, got {n} and {start}",
+                                 ("n", "start"))
     from sklearn.utils import check_random_state  # lazily: see lowdim.data.text.tokenize
 
     rng = check_random_state(random_state)
@@ -259,11 +262,11 @@ def nonlinear_two_view(n, frequency=3, noise=0.1, n_nuisance=4, nuisance_scale=0
     """
     if isinstance(frequency, bool) or not isinstance(frequency, (int, np.integer)) \
             or frequency < 2:
-        raise ValueError(f"`frequency` must be an integer >= 2 (1 is a linear relation), "
-                         f"got {frequency!r}")
+        raise ArgumentValueError("`frequency` must be an integer >= 2 (1 is a linear relation), "
+                                 f"got {frequency!r}", "frequency")
     for name, value in (("noise", noise), ("nuisance_scale", nuisance_scale)):
         if not (np.isfinite(value) and value >= 0):
-            raise ValueError(f"`{name}` must be a finite number >= 0, got {value!r}")
+            raise ArgumentValueError(f"`{name}` must be a finite number >= 0, got {value!r}", name)
     from sklearn.utils import check_random_state  # lazily: see lowdim.data.text.tokenize
 
     rng = check_random_state(random_state)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from ..._validation import ArgumentValueError
 from ..prepared import Dataset
 from ..registry import DatasetSpec, register
 from .synthetic import _int
@@ -49,8 +50,8 @@ def sparse_sign_lift(n_latent, n_features, nnz_per_feature, random_state=None):
     ``x R . x' R ~= x . x'``.
     """
     if nnz_per_feature > n_features:
-        raise ValueError(f"`nnz_per_feature` must be <= n_features = {n_features}, "
-                         f"got {nnz_per_feature}")
+        raise ArgumentValueError(f"`nnz_per_feature` must be <= n_features = {n_features}, got "
+                                 f"{nnz_per_feature}", "nnz_per_feature")
     from sklearn.utils import check_random_state
 
     rng = check_random_state(random_state)

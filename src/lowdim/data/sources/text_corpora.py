@@ -27,13 +27,11 @@ import re
 
 import numpy as np
 
-from ..parsing import FormatError, encode_labels, kept_rows, member_bytes, members_under, \
-    split_indices, subsample
-from ..prepared import Dataset
+from ..parsing import FormatError, kept_rows, member_bytes, members_under
 from ..registry import DatasetSpec, RemoteFile, register
-from ..text import bag_of_words, tokenize
+from ..text import text_dataset
 
-__all__ = ["strip_header", "subject_of", "text_dataset"]
+__all__ = ["strip_header", "subject_of"]
 
 _OPTIONS = {
     "n_rows": {"type": "integer", "minimum": 0, "default": 0,
@@ -43,24 +41,6 @@ _OPTIONS = {
     "min_count": {"type": "integer", "minimum": 1, "default": 1,
                   "description": "keep words seen at least this many times in the kept documents"},
 }
-
-
-def text_dataset(name, texts, labels, is_train=None, *, n_rows=0, seed=0, min_count=1,
-                 label_names=None, **meta):
-    """Tokenise, drop empty documents, sample rows and count words into a text Dataset."""
-    tokens = [tokenize(t) for t in texts]
-    keep = np.flatnonzero([len(t) > 0 for t in tokens])
-    rows = keep[subsample(len(keep), n_rows, seed)]
-    y, names = encode_labels([labels[i] for i in rows], names=label_names)
-    bow, vocab = bag_of_words([tokens[i] for i in rows], min_count=min_count)
-    train_idx, test_idx = (split_indices(np.asarray(is_train)[rows]) if is_train is not None
-                           else (None, None))
-    return Dataset(name=name, kind="text", texts=np.asarray([texts[i] for i in rows], dtype=str),
-                   bow=bow, vocab=vocab, y=y, label_names=names, train_idx=train_idx,
-                   test_idx=test_idx,
-                   meta={"dropped_empty": int(len(texts) - len(keep)),
-                         "tokenizer": "lowdim.data.text.tokenize (lower-case, English stop "
-                                      "words removed)", **meta})
 
 
 # --- 20 Newsgroups ------------------------------------------------------------------------

@@ -1,0 +1,230 @@
+"""Data, methods and measurements of ``benchmarks/vec2vec_vs_umap.py``.
+
+- Data: Gaussian blobs (D = 64), MNIST-shaped images made from scikit-learn's digits
+  (:func:`digit_images`, 784 pixels), sparse blobs (CSR), and the default profile's real data
+  (digits, gensim's pang_lee sentences as TF-IDF, GloVe words).
+- Methods: Vec2vec (both solvers), UMAP and its peers PaCMAP, TriMap, openTSNE and PyMDE, each
+  run with the same number of threads (:func:`threads`), or "n/a" with the reason where a
+  method cannot do a setting (:func:`not_applicable`).
+- Measurements: one fit's wall seconds and its own peak memory (:func:`measure`), kNN accuracy
+  by the paper's protocol on a fixed sample of rows (:func:`knn_score`), and, for data without
+  labels, how many of each row's input neighbours the embedding keeps
+  (:func:`neighbour_preservation`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+import types
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+from lowdim.data.sources.synthetic_embedding import gaussian_blobs, sparse_blobs
+from lowdim.embedding import UMAPEmbedding, Vec2Vec
+from lowdim.evaluate.classification import knn_cv_accuracy
+from lowdim.memory import current_rss, peak_rss, reset_peak_rss
+
+#: Rows scored by the kNN protocol (a fixed random subset beyond this).
+SCORED_ROWS = 10_000
+
+#: Peers of Vec2vec, in the order of the tables.
+PEERS = ("umap", "pacmap", "trimap", "opentsne", "pymde")
+METHODS = ("vec2vec (co-occurrence)", "vec2vec (gensim)") + PEERS
+
+
+def digit_images(n, random_state=0):
+    """``n`` MNIST-shaped images (28 x 28 = 784 grey levels 0-255) made from scikit-learn's digits.
+
+    Each image is one of the 1,797 8 x 8 digits, upsampled to 20 x 20 (MNIST's digit box),
+    centred in 28 x 28 and moved by a random affine map (rotation within 15 degrees, scale
+    0.85-1.15, shear within 0.2, shift within 2 pixels), as MNIST's writers vary; the label is
+    the digit's.
+
+    Returns
+    -------
+    X : ndarray of float64 of shape (n, 784)
+    y : ndarray of int64 of shape (n,)
+    """
+    from scipy import ndimage
+    from sklearn.datasets import load_digits
+
+    digits = load_digits()
+    rng = np.random.default_rng(random_state)
+    big = np.stack([ndimage.zoom(im, 2.5, order=1) for im in digits.images / 16.0])
+    canvas = np.zeros((len(big), 28, 28))
+    canvas[:, 4:24, 4:24] = np.clip(big, 0.0, 1.0)
+    pick = rng.integers(0, len(canvas), size=n)
+    angle = np.deg2rad(rng.uniform(-15, 15, n))
+    scale = rng.uniform(0.85, 1.15, n)
+    shear = rng.uniform(-0.2, 0.2, n)
+    shift = rng.uniform(-2, 2, (n, 2))
+    X = np.empty((n, 784))
+    centre = np.array([13.5, 13.5])
+    for k in range(n):
+        c, s = np.cos(angle[k]), np.sin(angle[k])
+        inverse = np.linalg.inv(scale[k] * np.array([[c, -s], [s, c]]) @ [[1, shear[k]], [0, 1]])
+        offset = centre - inverse @ (centre + shift[k])
+        X[k] = ndimage.affine_transform(canvas[pick[k]], inverse, offset, order=1).ravel()
+    return np.clip(X, 0.0, 1.0) * 255.0, digits.target[pick].astype(np.int64)
+
+
+def make_data(name, n):
+    """(X, y) of a data set: "blobs" (D = 64), "images" (784) or "sparse" (D = 100,000)."""
+    if name == "blobs":
+        return gaussian_blobs(n, 64, 10, 12.0, random_state=0)
+    if name == "images":
+        return digit_images(n, random_state=0)
+    if name == "sparse":
+        return sparse_blobs(n, 100_000, 64, 10, 12.0, 4, random_state=0)
+    raise ValueError(f"unknown data {name!r}; expected blobs, images or sparse")
+
+
+def not_applicable(method, d, X):
+    """Why ``method`` cannot embed ``X`` in ``d`` dimensions, or None if it can."""
+    import scipy.sparse as sp
+
+    if method == "opentsne" and d > 2:
+        return ("openTSNE's FFT-accelerated gradients are for d <= 2; its Barnes-Hut tree has "
+                "2^d children per node, impractical at d = 10 or 32")
+    if method == "vec2vec (gensim)" and X.shape[0] > 20_000:
+        return "gensim's skip-gram at the authors' settings takes about 15 minutes here"
+    if method in ("trimap", "pacmap", "pymde", "opentsne") and sp.issparse(X) and \
+            X.shape[1] > 10_000:
+        return "densifies or PCA-reduces the 100,000-dimensional CSR input"
+    return None
+
+
+@contextlib.contextmanager
+def threads(n):
+    """Every thread pool a method may use (BLAS/OpenMP, numba, torch, faiss) set to ``n``."""
+    import numba
+
+    previous = numba.get_num_threads()
+    numba.set_num_threads(n)
+    torch = sys.modules.get("torch")
+    torch_previous = torch.get_num_threads() if torch else None
+    if torch:
+        torch.set_num_threads(n)
+    try:
+        with threadpool_limits(limits=n):
+            yield
+    finally:
+        numba.set_num_threads(previous)
+        if torch:
+            torch.set_num_threads(torch_previous)
+
+
+def _import_pymde():
+    # pymde imports torchvision only for its dataset downloaders; the torchvision wheels that
+    # match the installed CPU torch here are CUDA builds that fail to load, so an empty module
+    # stands in (nothing of torchvision is called).
+    sys.modules.setdefault("torchvision", types.ModuleType("torchvision"))
+    import pymde
+
+    return pymde
+
+
+class _Peer:
+    """A peer as ``fit_transform``: its library's defaults but ``d`` and the threads."""
+
+    def __init__(self, method, d, n_threads):
+        self.method, self.d, self.n_threads = method, d, n_threads
+
+    def fit_transform(self, X):
+        import scipy.sparse as sp
+
+        if self.method == "pacmap":
+            import pacmap
+
+            return pacmap.PaCMAP(n_components=self.d).fit_transform(
+                X.toarray() if sp.issparse(X) else X)
+        if self.method == "trimap":
+            import trimap
+
+            return trimap.TRIMAP(n_dims=self.d).fit_transform(np.asarray(X, dtype=np.float32))
+        if self.method == "opentsne":
+            import openTSNE
+
+            return np.asarray(openTSNE.TSNE(n_components=self.d, n_jobs=self.n_threads).fit(X))
+        if self.method == "pymde":
+            pymde = _import_pymde()
+            import torch
+
+            data = torch.as_tensor(np.asarray(X, dtype=np.float32))
+            return pymde.preserve_neighbors(data, embedding_dim=self.d).embed().numpy()
+        raise ValueError(f"unknown peer {self.method!r}")
+
+
+def make_method(method, d, n_threads, **vec2vec_params):
+    """A fresh estimator of ``method`` embedding into ``d`` dimensions on ``n_threads``."""
+    if method == "vec2vec (co-occurrence)":
+        return Vec2Vec(n_components=d, solver="cooccurrence", random_state=0, n_jobs=n_threads,
+                       **vec2vec_params)
+    if method == "vec2vec (gensim)":
+        return Vec2Vec(n_components=d, random_state=0, n_jobs=n_threads, **vec2vec_params)
+    if method == "umap":  # unseeded: a seed makes umap-learn single-threaded
+        return UMAPEmbedding(n_components=d, n_jobs=n_threads)
+    return _Peer(method, d, n_threads)
+
+
+def measure(make, X, n_threads):
+    """Fit ``make()`` on ``X``; return (embedding, wall seconds, fit's own peak bytes, model)."""
+    model = make()
+    with threads(n_threads):
+        reset_peak_rss()
+        before = current_rss()
+        start = time.perf_counter()
+        Z = model.fit_transform(X)
+        seconds = time.perf_counter() - start
+        peak = peak_rss() - before
+    return np.asarray(Z, dtype=np.float64), seconds, peak, model
+
+
+def warm_up(methods, d, n_threads, rows=5100):
+    """Fit each method twice on ``rows`` small rows (5,100: above every approximate-search
+    switch, so that those searches compile too); return each method's cold - warm seconds."""
+    X, _ = gaussian_blobs(rows, 16, 3, 4.0, random_state=1)
+    overhead = {}
+    for method in methods:
+        make = lambda: _quick(make_method(method, d, n_threads))
+        _, cold, _, _ = measure(make, X, n_threads)
+        _, warm, _, _ = measure(make, X, n_threads)
+        overhead[method] = cold - warm
+    return overhead
+
+
+def _quick(model):
+    """gensim compiles nothing: one epoch is enough to warm up its walks and search."""
+    if getattr(model, "solver", None) == "gensim":
+        model.set_params(epochs=1)
+    return model
+
+
+def scored_rows(n):
+    """The fixed rows the kNN protocol scores: all, or a random ``SCORED_ROWS`` of them."""
+    if n <= SCORED_ROWS:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(0).choice(n, SCORED_ROWS, replace=False))
+
+
+def knn_score(Z, y):
+    """kNN accuracy (nested 4-fold CV, k in 1..11) on :func:`scored_rows`: (mean, 2 sd)."""
+    rows = scored_rows(len(y))
+    result = knn_cv_accuracy(Z[rows], y[rows], random_state=0)
+    return result.mean, result.two_std
+
+
+def neighbour_preservation(X, Z, k=10, n_queries=2_000, metric="cosine"):
+    """Share of each query row's ``k`` nearest input neighbours (``metric``) among its ``k``
+    nearest embedding neighbours (Euclidean), averaged over ``n_queries`` fixed random rows."""
+    from sklearn.neighbors import NearestNeighbors
+
+    rows = np.random.default_rng(0).choice(len(Z), min(n_queries, len(Z)), replace=False)
+    found = []
+    for data, how in ((X, metric), (Z, "euclidean")):
+        nn = NearestNeighbors(n_neighbors=k + 1, metric=how, algorithm="brute").fit(data)
+        found.append(nn.kneighbors(data[rows], return_distance=False)[:, 1:])
+    return float(np.mean([np.intersect1d(a, b).size / k for a, b in zip(*found)]))

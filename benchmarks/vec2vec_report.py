@@ -1,0 +1,161 @@
+"""``benchmarks/vec2vec_vs_umap.md`` from ``vec2vec_vs_umap.json``: goals, then one section per
+case, every table a DataFrame of the stored measurements."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from _report import section, table, write_report
+
+TITLE = "Vec2vec against UMAP and its peers (`benchmarks/vec2vec_vs_umap.py`)"
+
+
+def _context(entry):
+    c = entry["context"]
+    return (f"Run {c['date']} on {c['machine']}, {c['threads']} thread(s); 1-minute load "
+            f"average {c['load_average']} when it ended (2 cores: above 2 the machine was "
+            "shared, and seconds are longer than on an idle machine; the ratios compare "
+            "methods run alternately in one process)"
+            + (f"; co-occurrence solver at {c['updates_per_node']:,} updates per node."
+               if "updates_per_node" in c else "."))
+
+
+def _peer_frame(results):
+    rows = []
+    for key, entry in results.items():
+        if key.startswith("peers/"):
+            for row in entry["rows"]:
+                rows.append({"data": entry["data"], "n": entry["n"], "D": entry["D"],
+                             "threads": entry["context"]["threads"], **row})
+    return pd.DataFrame(rows)
+
+
+def peer_summary(frame):
+    """One row per (data, n, threads, d, method): median seconds over repeats, peak, kNN."""
+    ok = frame[frame["status"] == "ok"]
+    keys = ["data", "n", "threads", "d", "method"]
+    summary = ok.groupby(keys, sort=False).agg(
+        seconds=("seconds", "median"), repeats=("seconds", "size"),
+        peak_mib=("peak_mib", "max"), knn=("knn", "first")).reset_index()
+    na = frame[frame["status"] == "n/a"][keys + ["reason"]]
+    return pd.concat([summary, na], ignore_index=True)
+
+
+def _ratios(summary):
+    """Per setting: Vec2vec / UMAP time, and Vec2vec / the fastest peer within 1 kNN point."""
+    out = []
+    for setting, group in summary[summary["reason"].isna()].groupby(
+            ["data", "n", "threads", "d"], sort=False):
+        by = group.set_index("method")
+        if "vec2vec (co-occurrence)" not in by.index or "umap" not in by.index:
+            continue
+        ours = by.loc["vec2vec (co-occurrence)"]
+        close = by[(by.index != "vec2vec (co-occurrence)") & (by["knn"] >= ours["knn"] - 0.01)]
+        fastest = close["seconds"].idxmin() if len(close) else None
+        out.append({"data": setting[0], "n": setting[1], "threads": setting[2],
+                    "d": setting[3], "vec2vec / UMAP time": ours["seconds"]
+                    / by.loc["umap", "seconds"],
+                    "≤ 1.0×": ("met" if ours["seconds"] <= by.loc["umap", "seconds"]
+                               else "missed"),
+                    "vec2vec kNN − UMAP kNN": ours["knn"] - by.loc["umap", "knn"],
+                    "fastest peer within 1 kNN point": fastest or "none",
+                    "vec2vec / that peer's time": (ours["seconds"] / close["seconds"].min()
+                                                  if fastest else None)})
+    return pd.DataFrame(out)
+
+
+def peers_section(results):
+    frame = _peer_frame(results)
+    if frame.empty:
+        return section("Peers (case `peers`)", "*Not run yet.*")
+    summary = peer_summary(frame)
+    contexts = [_context(e) + f" ({k})" for k, e in results.items() if k.startswith("peers/")]
+    shown = summary.drop(columns=["reason"]).dropna(subset=["seconds"])
+    na = summary[summary["reason"].notna()][["data", "n", "threads", "d", "method", "reason"]]
+    return section("Peers (case `peers`)", "\n".join(f"- {c}" for c in contexts),
+                   section("Vec2vec against UMAP and the fastest peer of its accuracy",
+                           table(_ratios(summary), floatfmt=".3f"), level=3),
+                   section("Every method: median wall seconds over repeats (compilation "
+                           "excluded), the fit's own peak memory, kNN accuracy",
+                           table(shown, formats={"seconds": ".2f", "peak": ".0f",
+                                                 "knn": ".4f"}), level=3),
+                   section("Settings a method cannot do", table(na), level=3)
+                   if len(na) else "")
+
+
+def gap_section(entry):
+    frame = pd.DataFrame(entry["rows"])
+    wide = frame.pivot_table(index=["data", "n", "metric"], columns="solver", values="score",
+                             aggfunc="mean").reset_index()
+    wide["co-occurrence − gensim (points)"] = 100 * (wide["cooccurrence"] - wide["gensim"])
+    wide["within 0.5"] = ["met" if v >= -0.5 else "missed"
+                          for v in wide["co-occurrence − gensim (points)"]]
+    seconds = frame.pivot_table(index="data", columns="solver", values="seconds",
+                                aggfunc="median")
+    wide["time co-occurrence / gensim"] = [
+        seconds.loc[d, "cooccurrence"] / seconds.loc[d, "gensim"] for d in wide["data"]]
+    return section("The two solvers at their defaults (case `gap`)", _context(entry),
+                   "Mean over seeds 0 and 1 of each solver's score; every run:",
+                   table(wide, formats={"points": ".2f", "time": ".3f"}, floatfmt=".4f"),
+                   table(frame, formats={"score": ".4f", "seconds": ".1f"}))
+
+
+def updates_section(entry):
+    frame = pd.DataFrame(entry["rows"])
+    wide = frame.pivot_table(index=["alpha", "updates_per_node"], columns="data",
+                             values="score", aggfunc="mean").reset_index()
+    sgd = frame.groupby(["alpha", "updates_per_node"], sort=False)["sgd_seconds"].median()
+    wide["SGD seconds (median over data)"] = sgd.values
+    return section("Accuracy against the number of updates (case `updates`)", _context(entry),
+                   "Score (kNN accuracy; neighbour preservation for GloVe) averaged over two "
+                   "SGD seeds, one graph and one set of walks per data set:",
+                   table(wide, floatfmt=".4f", formats={"SGD": ".1f", "alpha": "g",
+                                                         "updates": ","}))
+
+
+def profile_section(entry):
+    frame = pd.DataFrame(entry["rows"])
+    return section("Where the SGD stage's time goes (case `profile`)", _context(entry),
+                   f"n = {entry['n']:,} blobs, d = {entry['d']}, {entry['negative']} noise "
+                   f"nodes per positive pair, {entry['n_parts']} partitions; one block of "
+                   f"{entry['pairs_in_block']:,} (input, output) pairs, one thread, least of "
+                   "three runs:",
+                   table(frame, formats={"seconds": ".3f", "ns": ".1f"}))
+
+
+def sparse_section(entry):
+    frame = pd.DataFrame(entry["rows"])
+    summary = frame.groupby("method", sort=False).agg(
+        seconds=("seconds", "median"), peak_mib=("peak_mib", "max"),
+        knn=("knn", "first")).reset_index()
+    summary["UMAP / method time"] = summary.loc[summary["method"] == "umap", "seconds"].iloc[0] \
+        / summary["seconds"]
+    return section("CSR input at D = 100,000 (case `sparse`)", _context(entry),
+                   f"n = {entry['n']:,}, {entry['nnz']:,} non-zeros, the same CSR matrix for "
+                   f"every method; recall of the approximate top-5 search against exact "
+                   f"search: {entry['recall']:.4f}. Median of {frame['repeat'].max() + 1} "
+                   "alternated runs:",
+                   table(summary, formats={"seconds": ".2f", "peak": ".0f", "knn": ".4f",
+                                           "UMAP": ".2f"}))
+
+
+def scale_section(key, entry):
+    frame = pd.DataFrame(entry["rows"])
+    stages = frame["stages"].apply(lambda s: ", ".join(f"{k} {v:.1f} s" for k, v in s.items())
+                                   if isinstance(s, dict) else None)
+    frame = frame.drop(columns=["stages"]).assign(stages=stages)
+    return section(f"{entry['n']:,} points (case `scale`)", _context(entry),
+                   table(frame, formats={"seconds": ".1f", "gib": ".2f", "knn": ".4f",
+                                         "recall": ".4f"}))
+
+
+def write(results, path):
+    """Rewrite the report at ``path`` from ``results``; return its generated part."""
+    sections = [peers_section(results)]
+    for key, build in (("gap", gap_section), ("updates", updates_section),
+                       ("profile", profile_section), ("sparse", sparse_section)):
+        if key in results:
+            sections.append(build(results[key]))
+    for key in sorted(k for k in results if k.startswith("scale/")):
+        sections.append(scale_section(key, results[key]))
+    return write_report(path, TITLE, sections)

@@ -1,0 +1,151 @@
+"""In a job, a library error about an argument names the config key that set it.
+
+The library's errors carry the argument's name (lowdim._validation.arguments_of); a job
+maps it through its settings (lowdim.settings) with lowdim.job_errors.config_errors.
+These run the library as the workflow's scripts call it, with a config's settings.
+"""
+
+import logging
+import pickle
+
+import numpy as np
+import pytest
+from fixtures.workflow import tiny_config
+
+from lowdim._validation import ArgumentTypeError, ArgumentValueError, arguments_of
+from lowdim.cca import AppGradCCA
+from lowdim.data import get_spec
+from lowdim.embedding.experiments import embed_sweep, sensitivity_sweep, sweep_settings
+from lowdim.job_errors import config_error_line, config_errors
+from lowdim.settings import (cca_settings, config_keys, embedding_settings, kernel_cca_settings,
+                             values)
+
+DIGITS = get_spec("digits").prepare(n_rows=300)
+
+
+def job_line(settings, where, call):
+    """The one line a job with ``settings`` exits with when ``call(values)`` raises."""
+    given = values(settings)
+    with pytest.raises(SystemExit) as info:
+        with config_errors(given, config_keys(settings), where):
+            call(given)
+    return str(info.value)
+
+
+def embed(X, method):
+    """What workflow/scripts/embedding_embed.py does with its settings."""
+    def call(s):
+        return embed_sweep(X, method, n_components=s["n_components"],
+                           settings=sweep_settings(method, s["neighbors"], X.shape[0]),
+                           params=s["params"], random_state=s["random_state"],
+                           n_jobs=s["n_jobs"])
+    return call
+
+
+def test_an_embedding_job_names_the_key_of_the_argument_every_setting_failed_on(caplog):
+    config = tiny_config((("embedding", "n_components"), 7))
+    settings = embedding_settings(config, "embed", dataset="digits", method="pca")
+    with caplog.at_level(logging.ERROR, logger="lowdim"):
+        line = job_line(settings, "pca on digits", embed(DIGITS.X[:, :5], "pca"))
+    assert line.startswith("config: embedding.n_components: got 7; every setting of pca failed "
+                           "(default: ArgumentValueError: `n_components` must be <= "
+                           "n_features = 5"), line
+    assert line.endswith("(pca on digits)")
+    assert line in caplog.text
+
+
+def test_a_swept_neighbour_count_that_fails_everywhere_names_embedding_neighbors():
+    # LLE with one neighbour has a singular weight matrix on any data; the error comes from
+    # scikit-learn and names no argument: the sweep's parameter is what every setting varied.
+    config = tiny_config((("embedding", "neighbors"), [1]))
+    settings = embedding_settings(config, "embed", dataset="digits", method="lle")
+    line = job_line(settings, "lle on digits", embed(DIGITS.X, "lle"))
+    assert line.startswith("config: embedding.neighbors: got [1]; every setting of lle "
+                           "failed (n_neighbors=1: "), line
+
+
+def test_neighbour_counts_all_above_n_name_embedding_neighbors():
+    config = tiny_config((("embedding", "neighbors"), [60, 80]))
+    settings = embedding_settings(config, "embed", dataset="digits", method="lle")
+    line = job_line(settings, "lle on digits", embed(DIGITS.X[:60], "lle"))
+    assert line.startswith("config: embedding.neighbors: got [60, 80]; `neighbors` [60, 80] "
+                           "holds no neighbour count < n_samples = 60"), line
+
+
+def sensitivity(X, y, parameter):
+    """What workflow/scripts/embedding_sensitivity.py does with its settings."""
+    def call(s):
+        s = {k: v for k, v in s.items() if k != "max_samples"}
+        return sensitivity_sweep(X, y, parameter=parameter, **s)
+    return call
+
+
+@pytest.mark.parametrize("parameter, edits, start", [
+    ("topk", [(("embedding", "sensitivity", "topk"), [2, 40])],
+     "config: embedding.sensitivity.topk: got [2, 40]; topk=40: `topk` must be"),
+    ("n_components", [(("embedding", "vec2vec"), {"topk": 40})],
+     "config: embedding.vec2vec.topk: got 40; `topk` must be"),
+], ids=["the swept topk", "vec2vec.topk under an n_components sweep"])
+def test_a_sensitivity_job_names_the_key_its_bad_value_came_from(parameter, edits, start):
+    config = tiny_config(*edits)
+    settings = embedding_settings(config, "sensitivity", dataset="digits", parameter=parameter)
+    line = job_line(settings, "Figure 5", sensitivity(DIGITS.X[:30], DIGITS.y[:30], parameter))
+    assert line.startswith(start), line
+
+
+def test_a_cca_override_is_named_by_its_override_key():
+    config = tiny_config((("cca", "overrides", "word_context"), {"batch_size": 500}))
+    settings = cca_settings(config, "word_context", "sappgrad")
+    X = np.random.default_rng(0).normal(size=(100, 6))
+
+    def call(s):
+        AppGradCCA(s["n_components"], reg=s["reg"], batch_size=s["batch_size"], max_iter=2,
+                   random_state=0).fit(X, X[:, ::-1] + 0.1)
+
+    line = job_line(settings, "sappgrad on word_context", call)
+    assert line.startswith("config: cca.overrides.word_context.batch_size: got 500; "
+                           "`batch_size` must be at most n_samples = 100, got 500"), line
+
+
+def test_a_kernel_cca_setting_without_its_own_k_names_the_sections_key():
+    settings = kernel_cca_settings(tiny_config(), "nonlinear_rbf")
+
+    def call(s):
+        raise ArgumentValueError(f"`n_components` = {s['n_components']} exceeds the rank",
+                                 "n_components")
+
+    assert job_line(settings, "kernel CCA", call).startswith(
+        "config: kernel_cca.n_components: got 2; `n_components` = 2 exceeds the rank")
+
+
+def test_an_estimator_parameter_is_named_below_its_section():
+    settings = embedding_settings(tiny_config(), "embed", dataset="digits", method="mds")
+    error = ArgumentValueError("`n_init` must be >= 1, got 0", "n_init")
+    line = config_error_line(error, values(settings), config_keys(settings))
+    assert line == "config: embedding.mds.n_init: got 1; `n_init` must be >= 1, got 0"
+
+
+def test_an_error_about_no_argument_lists_the_jobs_keys():
+    settings = cca_settings(tiny_config(), "digits_halves", "exact")
+
+    def call(s):
+        raise ValueError("singular matrix")
+
+    line = job_line(settings, "exact CCA", call)
+    assert line.startswith("config: singular matrix (exact CCA); with cca.n_components = 3, "
+                           "cca.reg = 0.005, cca.overrides.digits_halves.rescale = 'max_abs'")
+
+
+def test_errors_of_other_kinds_pass_through():
+    with pytest.raises(KeyError):
+        with config_errors({"n_components": 2}, {"n_components": "embedding.n_components"}):
+            raise KeyError("n_components")
+
+
+def test_an_argument_error_survives_pickling_with_its_names():
+    # joblib and multiprocessing hand errors between processes by pickling them
+    for error in (ArgumentValueError("`Y` must have the rows of `X`", ("Y", "X")),
+                  ArgumentTypeError("`n` must be an int", "n")):
+        copy_ = pickle.loads(pickle.dumps(error))
+        assert type(copy_) is type(error) and str(copy_) == str(error)
+        assert arguments_of(copy_) == arguments_of(error)
