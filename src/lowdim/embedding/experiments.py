@@ -29,7 +29,7 @@ from .._validation import ArgumentTypeError, ArgumentValueError, arguments_of
 from ..evaluate.classification import KNN_K_GRID, knn_cv_accuracy, knn_cv_select
 from ..evaluate.clustering import GAMMA_GRID, spectral_ari_sweep
 from ..io import load_npz, save_npz
-from .baselines import make_embedder
+from .features import features_summary
 from .methods import NEIGHBOR_PARAMETER
 from .selection import select_best, significance_tests
 
@@ -70,6 +70,10 @@ def setting_label(setting: dict) -> str:
 
 def fit_embedding(X, method, *, n_components, params=None, random_state=None, n_jobs=None):
     """Embed ``X`` with ``method``; return (embedding, wall seconds of the fit)."""
+    # Here, not at the top: the scoring jobs read this module and fit nothing (the
+    # estimators bring numba and Vec2vec's kernels, 0.4 s CPU per job).
+    from .baselines import make_embedder
+
     model = make_embedder(method, n_components=n_components, random_state=random_state,
                           n_jobs=n_jobs, **(params or {}))
     start = time.perf_counter()
@@ -266,18 +270,3 @@ def load_sweep(path):
     return {"embeddings": arrays["embeddings"], "settings": arrays["settings"].tolist(),
             "seconds": arrays["seconds"], "errors": arrays["errors"].tolist(),
             "y": arrays["y"], "info": info}
-
-
-def features_summary(dataset) -> dict:
-    """One row of Table 2 for a feature dataset from :func:`embedding_features`."""
-    import scipy.sparse as sp
-
-    X = dataset.X
-    nnz = X.nnz if sp.issparse(X) else int(np.count_nonzero(X))
-    return {"dataset": dataset.name, "source_kind": dataset.meta.get("source_kind", dataset.kind),
-            "n": int(X.shape[0]), "n_features": int(X.shape[1]),
-            "n_classes": int(np.unique(dataset.y).size),
-            "features": dataset.meta.get("features", "raw"),
-            "sparsity": 1.0 - nnz / max(1, X.shape[0] * X.shape[1]),
-            "rows_available": dataset.meta.get("rows_available", X.shape[0]),
-            "source": dataset.meta.get("source", "")}
