@@ -2,6 +2,7 @@
 
     python benchmarks/workflow_overhead.py run --profile default --label after
     python benchmarks/workflow_overhead.py run --profile rehearsal --label before --rev 71a27ea
+    python benchmarks/workflow_overhead.py jobs --profile rehearsal  # job counts (dry run)
     python benchmarks/workflow_overhead.py report      # rewrite workflow_overhead.md only
 
 ``run`` exports the commit ``--rev`` (default ``HEAD``) with ``git archive`` into a fresh
@@ -15,6 +16,13 @@ cache) and its total CPU. ``run`` turns those into one row per job in
 ``benchmarks/workflow_overhead/<profile>_<label>.csv`` (plus a ``.json`` with the whole
 command's wall and CPU seconds), then rewrites ``benchmarks/workflow_overhead.md`` from
 every CSV there: ``before`` and ``after`` side by side.
+
+``jobs`` counts a profile's jobs per rule with a dry run (seconds, not the run's minutes)
+into ``<profile>_jobs.csv``. For a profile counted but not run, the .md estimates its
+jobs' start-up and numba CPU: job count times the CPU per job of the same rule measured
+in the default run, before and after. Start-up does not depend on the data; numba's
+part does on which methods a rule's jobs run, so that part of the estimate assumes the
+default run's mix.
 
 Each job's CPU is split into
 
@@ -146,6 +154,38 @@ def measure(profile: str, label: str, rev: str, keep: bool) -> None:
     write_report()
 
 
+def count_jobs(profile: str) -> None:
+    """Jobs per rule of a dry run of ``profile`` (a fresh directory) into <profile>_jobs.csv."""
+    with tempfile.TemporaryDirectory(prefix=f"jobs-{profile}-") as workdir:
+        result = subprocess.run(["snakemake", "-n", "--cores", "2", "--directory", workdir,
+                                 *CONFIGS[profile]], cwd=REPO, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"dry run of {profile} failed:\n{result.stderr[-3000:]}")
+    stats = (result.stdout + result.stderr).split("Job stats:")[-1]
+    rows = [line.split() for line in stats.splitlines()[3:]]
+    counts = pd.DataFrame([(rule, int(n)) for rule, n in (row for row in rows if len(row) == 2)
+                           if rule != "total"], columns=["rule", "jobs"])
+    OUT_DIR.mkdir(exist_ok=True)
+    counts.to_csv(OUT_DIR / f"{profile}_jobs.csv", index=False)
+    print(f"{profile}: {counts['jobs'].sum()} jobs of {len(counts)} rules")
+
+
+def estimate_table(runs: dict, counts: pd.DataFrame) -> pd.DataFrame:
+    """Per rule of ``counts``: start-up and numba CPU s of all its jobs, estimated from the
+    default run's CPU per job of that rule, before and after (NaN: rule not in that run)."""
+    table = counts.set_index("rule")[["jobs"]]
+    for label in ("before", "after"):
+        if ("default", label) not in runs:
+            continue
+        jobs = runs["default", label][1]
+        per_job = (jobs.assign(startup_s=jobs[["interpreter_s", "snakemake_s", "imports_s"]]
+                               .sum(axis=1))
+                   .groupby("rule")[["startup_s", "numba_s"]].mean())
+        table[f"start-up, all jobs ({label})"] = table["jobs"] * per_job["startup_s"]
+        table[f"numba, all jobs ({label})"] = table["jobs"] * per_job["numba_s"]
+    return table.sort_values("jobs", ascending=False).rename_axis("rule")
+
+
 def load_runs() -> dict:
     """{(profile, label): (summary dict, jobs DataFrame)} of every measured run."""
     runs = {}
@@ -216,6 +256,20 @@ def write_report() -> None:
         lines += [f"## {profile}", "", summary_table(runs, profile).to_markdown(floatfmt=".1f"),
                   "", "Per rule (CPU seconds):", "",
                   rule_table(runs, profile).to_markdown(floatfmt=".2f"), ""]
+    for profile in CONFIGS:
+        counts = OUT_DIR / f"{profile}_jobs.csv"
+        if any(name == profile for name, _ in runs) or not counts.exists():
+            continue
+        table = estimate_table(runs, pd.read_csv(counts))
+        measured = table.dropna()
+        lines += [f"## {profile} (estimated, not run)", "",
+                  f"{table['jobs'].sum()} jobs (dry run). Start-up and numba CPU seconds "
+                  "estimated from the default run's CPU per job of each rule (see the "
+                  f"docstring); {len(table) - len(measured)} rules with "
+                  f"{table['jobs'].sum() - measured['jobs'].sum()} jobs have no default-run "
+                  "job to estimate from and are left out of the totals.", "",
+                  measured.sum().to_frame("all estimated jobs").T.to_markdown(floatfmt=".0f"),
+                  "", table.to_markdown(floatfmt=".1f"), ""]
     REPORT.write_text("\n".join(lines))
     print(f"wrote {REPORT}")
 
@@ -228,9 +282,13 @@ def main(argv=None) -> None:
     run.add_argument("--label", default="after", help="name of the run (before, after)")
     run.add_argument("--rev", default="HEAD", help="commit to measure (default HEAD)")
     run.add_argument("--keep", action="store_true", help="keep the scratch directory")
+    jobs = commands.add_parser("jobs", help="count a profile's jobs per rule (dry run)")
+    jobs.add_argument("--profile", choices=list(CONFIGS), required=True)
     commands.add_parser("report", help="rewrite the .md from the measured runs")
     args = parser.parse_args(argv)
-    if args.command == "report":
+    if args.command == "jobs":
+        count_jobs(args.profile)
+    if args.command in ("jobs", "report"):
         write_report()
         return
     for profile in args.profile:
