@@ -58,17 +58,20 @@ def write_report(path, title: str, sections: list[str]) -> str:
     return generated
 
 
-def table(frame: pd.DataFrame, floatfmt: str = ".3g", formats: dict | None = None) -> str:
+def table(frame: pd.DataFrame, floatfmt: str = ".3g", formats: dict | None = None,
+          numparse: bool = True) -> str:
     """A DataFrame as a Markdown table (no index); missing values (None, NaN) as an em dash.
 
     ``formats`` maps a piece of a column name to the format of that column's numbers (the
-    first piece found in the name wins); other columns take ``floatfmt``.
+    first piece found in the name wins); other columns take ``floatfmt``. ``numparse=False``
+    prints text cells as they are (text that reads as a number would be reformatted).
     """
     formats = formats or {}
     per_column = tuple(next((f for key, f in formats.items() if key in str(column)), floatfmt)
                        for column in frame.columns)
     frame = frame.astype(object).where(frame.notna(), None)
-    return frame.to_markdown(index=False, floatfmt=per_column, intfmt=",", missingval="—")
+    return frame.to_markdown(index=False, floatfmt=per_column, intfmt=",", missingval="—",
+                             disable_numparse=not numparse)
 
 
 def section(heading: str, *parts: str, level: int = 2) -> str:

@@ -3,7 +3,7 @@
     python benchmarks/cca_appgrad.py                 # the issue's sizes (several minutes)
     python benchmarks/cca_appgrad.py --quick         # small sizes, a smoke run
 
-Prints:
+Writes ``cca_appgrad.json`` (the measurements) and the tables of ``cca_appgrad.md``:
 
 1. n = 70,000, p = 392/392, k = 20 (MNIST-shaped planted data): seconds for batch AppGrad to
    reach in-sample PCC 0.99 (data path and precomputed-Gram path), against exact CCA and
@@ -18,14 +18,21 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
+import os
+import platform
 import time
 import tracemalloc
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from threadpoolctl import threadpool_limits
 
+from _report import read_json, section, table, write_json, write_report
 from lowdim.cca import AppGradCCA, ExactCCA, tcc
 from lowdim.data.sources.synthetic import planted_two_view, sparse_two_view
+
+TITLE = "AppGrad against its peers (`benchmarks/cca_appgrad.py`)"
 
 
 def _first(trace, column, target, threshold):
@@ -64,59 +71,42 @@ def _sklearn_with_cap(X, Y, k, cap):
 
 
 def time_to_pcc(n, p, k, cap, max_iter):
-    print(f"\n1. time to PCC 0.99, n = {n:,}, p = {p}/{p}, k = {k}")
+    """Part 1: seconds to in-sample PCC 0.99 of AppGrad's two paths, exact CCA and scikit-learn."""
+    print(f"1. time to PCC 0.99, n = {n:,}, p = {p}/{p}, k = {k}", flush=True)
     X, Y, _ = planted_two_view(n, p, p, np.linspace(0.95, 0.05, 40), random_state=0)
     X, Y = X - X.mean(0), Y - Y.mean(0)  # centred, so scikit-learn's CCA solves the same problem
     start = time.perf_counter()
     exact = ExactCCA(k).fit(X, Y)
     t_exact = time.perf_counter() - start
     target = tcc(X, Y, exact.x_weights_, exact.y_weights_)
-    print(f"   exact CCA: {t_exact:.2f} s, TCC {target:.4f}")
-    results = {}
+    paths = []
     for precompute in (False, True):
         est = _appgrad_trace(X, Y, k, max_iter, precompute=precompute)
-        seconds = _first(est.trace_, "seconds", target, 0.99)
-        its = _first(est.trace_, "iteration", target, 0.99)
-        per_iter = np.diff(est.trace_["seconds"].to_numpy()).mean()
-        results[est.solver_] = (seconds, its, per_iter)
-        print(f"   AppGrad ({est.solver_} path): PCC 0.99 after {its} iterations, {seconds:.2f} s "
-              f"(setup included); {1e3 * per_iter:.2f} ms per iteration")
+        paths.append({"path": est.solver_,
+                      "seconds": _first(est.trace_, "seconds", target, 0.99),
+                      "iterations": _first(est.trace_, "iteration", target, 0.99),
+                      "per_iteration": float(np.diff(est.trace_["seconds"].to_numpy()).mean())})
     sk_seconds, sk_weights = _sklearn_with_cap(X, Y, k, cap)
-    for path, (seconds, _, _) in results.items():
-        if seconds is None:
-            print(f"   ratio ({path}): AppGrad never reached PCC 0.99 in {max_iter} iterations")
-            continue
-        sk = f"> {cap / seconds:.1f}" if sk_seconds is None else f"{sk_seconds / seconds:.1f}"
-        print(f"   speed-up of AppGrad ({path} path): {t_exact / seconds:.2f}x over exact CCA, "
-              f"{sk}x over scikit-learn CCA")
-    if sk_seconds is None:
-        print(f"   scikit-learn CCA: > {cap:.0f} s (stopped)")
-    else:
-        sk_pcc = tcc(X, Y, *sk_weights) / target
-        print(f"   scikit-learn CCA: {sk_seconds:.2f} s, PCC {sk_pcc:.4f}")
-    print(f"   Gram path per iteration: {results['data'][2] / results['gram'][2]:.0f}x faster "
-          f"than the data path")
-    return X, Y, target
+    part = {"n": n, "p": p, "k": k, "cap": cap, "max_iter": max_iter, "exact_seconds": t_exact,
+            "exact_tcc": target, "appgrad": paths, "sklearn_seconds": sk_seconds,
+            "sklearn_pcc": None if sk_seconds is None else tcc(X, Y, *sk_weights) / target}
+    return part, (X, Y, target)
 
 
 def flops_to_pcc(X, Y, k, target, max_iter, stochastic_iter, step):
-    print(f"\n2. FLOPs to PCC 0.95 (authors' formulas), stochastic (b = 50) against batch")
+    """Part 2: FLOPs (the authors' formulas) of stochastic and batch AppGrad to PCC 0.95."""
+    print("2. FLOPs to PCC 0.95", flush=True)
     batch = _appgrad_trace(X, Y, k, max_iter, precompute=True)
-    f_batch = _first(batch.trace_, "flops", target, 0.95)
     checkpoints = sorted(set(np.unique(np.logspace(0, np.log10(stochastic_iter), 60).astype(int))))
-    rows = []
+    runs = []
     for step_size in ("auto", step):
         est = AppGradCCA(k, batch_size=50, max_iter=stochastic_iter, step_size=step_size,
                          checkpoints=checkpoints, trace_tcc=True, random_state=0).fit(X, Y)
-        f_sgd = _first(est.trace_, "flops", target, 0.95)
-        final = est.trace_["tcc_train"].iloc[-1] / target
-        rows.append((step_size, f_sgd, final, est.step_size_[0]))
-    print(f"   batch AppGrad: {f_batch:.3g} FLOPs")
-    for step_size, f_sgd, final, eta in rows:
-        reached = ("never reached" if f_sgd is None else
-                   f"{f_sgd:.3g} FLOPs, {f_batch / f_sgd:.1f}x fewer than batch")
-        print(f"   stochastic, step {step_size} (= {eta:.3g}): {reached}; "
-              f"PCC {final:.4f} after {stochastic_iter} iterations")
+        runs.append({"step": step_size, "step_used": float(est.step_size_[0]),
+                     "flops": _first(est.trace_, "flops", target, 0.95),
+                     "final_pcc": float(est.trace_["tcc_train"].iloc[-1] / target)})
+    return {"batch_flops": _first(batch.trace_, "flops", target, 0.95), "batch_size": 50,
+            "stochastic_iter": stochastic_iter, "stochastic": runs}
 
 
 def _peak(fit):
@@ -130,20 +120,85 @@ def _peak(fit):
 
 
 def peak_memory(n, p, k):
-    print(f"\n3. peak memory beyond the data, sparse n = {n:,}, p = {p:,}/{p:,}, k = {k}")
+    """Part 3: peak traced memory of AppGrad and exact CCA on sparse views."""
+    print(f"3. peak memory, sparse n = {n:,}, p = {p:,}/{p:,}, k = {k}", flush=True)
     X, Y, _ = sparse_two_view(n, p, p, n_factors=100, noise_nnz=5, random_state=0)
     runs = {
-        "AppGrad (batch)": lambda: AppGradCCA(k, max_iter=20, tol=0, random_state=0).fit(X, Y),
-        "AppGrad (stochastic)": lambda: AppGradCCA(k, batch_size=50, max_iter=200,
-                                                   random_state=0).fit(X, Y),
+        "AppGrad (batch, 20 iterations)": lambda: AppGradCCA(k, max_iter=20, tol=0,
+                                                             random_state=0).fit(X, Y),
+        "AppGrad (stochastic, 200 iterations)": lambda: AppGradCCA(
+            k, batch_size=50, max_iter=200, random_state=0).fit(X, Y),
         "exact CCA": lambda: ExactCCA(k, reg=1e-4).fit(X, Y),
     }
-    peaks = {}
+    rows = []
     for name, fit in runs.items():
-        peaks[name], seconds = _peak(fit)
-        print(f"   {name}: peak {peaks[name] / 2**20:,.1f} MiB ({seconds:.1f} s)")
-    for name in ("AppGrad (batch)", "AppGrad (stochastic)"):
-        print(f"   exact CCA / {name}: {peaks['exact CCA'] / peaks[name]:.0f}x the memory")
+        peak, seconds = _peak(fit)
+        rows.append({"method": name, "peak_bytes": peak, "seconds": seconds})
+    return {"n": n, "p": p, "k": k, "runs": rows}
+
+
+def render(stored) -> list[str]:
+    """The tables of ``cca_appgrad.md`` from the stored measurements."""
+    meta, out = stored["meta"], []
+    out.append(section("Setting", f"One run of each part, {meta['date']}, {meta['machine']}, "
+                       f"{meta['cores']} cores, load average {meta['load_average']:.1f} at the "
+                       f"end, `--threads {meta['threads']}`. Same data, same process for every "
+                       f"row of a part."))
+    if "part1" in stored:
+        out.append(_render_part1(stored["part1"]))
+    if "part2" in stored:
+        out.append(_render_part2(stored["part2"]))
+    if "part3" in stored:
+        out.append(_render_part3(stored["part3"]))
+    return out
+
+
+def _render_part1(part):
+    rows = [{"method": "exact CCA (Cholesky whitening + SVD)", "seconds": part["exact_seconds"],
+             "iterations": None, "ms per iteration": None, "exact / this": None}]
+    for path in part["appgrad"]:
+        rows.append({"method": f"AppGrad, {path['path']} path (setup included)",
+                     "seconds": path["seconds"], "iterations": path["iterations"],
+                     "ms per iteration": 1e3 * path["per_iteration"],
+                     "exact / this": part["exact_seconds"] / path["seconds"]
+                     if path["seconds"] else None})
+    sk = part["sklearn_seconds"]
+    rows.append({"method": "scikit-learn `CCA` (NIPALS)" + (f", stopped at the {part['cap']:g}-s "
+                                                            f"cap" if sk is None else ""),
+                 "seconds": sk, "iterations": None, "ms per iteration": None,
+                 "exact / this": part["exact_seconds"] / sk if sk else None})
+    best = min(p["seconds"] for p in part["appgrad"] if p["seconds"])
+    note = (f"Exact TCC {part['exact_tcc']:.2f}; scikit-learn's CCA "
+            + (f"did not finish within {part['cap']:g} s, so AppGrad's fastest path is more "
+               f"than {part['cap'] / best:.0f}× faster" if sk is None else
+               f"reached PCC {part['sklearn_pcc']:.4f}") + ".")
+    return section(f"1. Time to in-sample PCC 0.99: n = {part['n']:,}, p = {part['p']}/"
+                   f"{part['p']}, k = {part['k']} (planted, MNIST-shaped)",
+                   table(pd.DataFrame(rows), formats={"seconds": ".2f", "ms": ".2f",
+                                                      "/": ".2f", "iterations": ".0f"}), note)
+
+
+def _render_part2(part):
+    rows = [{"method": "batch AppGrad", "FLOPs to PCC 0.95": part["batch_flops"],
+             "batch / this": 1.0, f"PCC after {part['stochastic_iter']:,} iterations": None}]
+    for run in part["stochastic"]:
+        rows.append({"method": f"stochastic AppGrad (b = {part['batch_size']}), step "
+                               f"{run['step']} (= {run['step_used']:.3g})",
+                     "FLOPs to PCC 0.95": run["flops"],
+                     "batch / this": part["batch_flops"] / run["flops"] if run["flops"] else None,
+                     f"PCC after {part['stochastic_iter']:,} iterations": run["final_pcc"]})
+    return section("2. FLOPs to in-sample PCC 0.95 (the authors' formulas), stochastic vs batch",
+                   table(pd.DataFrame(rows), formats={"PCC after": ".3f", "/": ".1f"}))
+
+
+def _render_part3(part):
+    exact = next(r for r in part["runs"] if r["method"] == "exact CCA")
+    rows = [{"method": r["method"], "peak MiB": r["peak_bytes"] / 2**20, "seconds": r["seconds"],
+             "exact / this": exact["peak_bytes"] / r["peak_bytes"]} for r in part["runs"]]
+    return section(f"3. Peak memory beyond the data (tracemalloc): sparse n = {part['n']:,}, "
+                   f"p = {part['p']:,}/{part['p']:,}, k = {part['k']}",
+                   table(pd.DataFrame(rows), formats={"MiB": ",.1f", "seconds": ".1f",
+                                                      "/": ".0f"}))
 
 
 def main():
@@ -151,7 +206,7 @@ def main():
     parser.add_argument("--n", type=int, default=70000)
     parser.add_argument("--p", type=int, default=392)
     parser.add_argument("--k", type=int, default=20)
-    parser.add_argument("--cap", type=float, default=120.0, help="seconds for scikit-learn's CCA")
+    parser.add_argument("--cap", type=float, default=60.0, help="seconds for scikit-learn's CCA")
     parser.add_argument("--max-iter", type=int, default=300)
     parser.add_argument("--stochastic-iter", type=int, default=5000)
     parser.add_argument("--stochastic-step", type=float, default=0.02)
@@ -160,19 +215,35 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--parts", default="123", help="which measurements to run, e.g. 13")
     parser.add_argument("--quick", action="store_true", help="small sizes (smoke run)")
+    parser.add_argument("--out", type=Path, default=Path(__file__).with_name("cca_appgrad.md"),
+                        help="the Markdown report (its measurements beside it, .json)")
+    parser.add_argument("--render", action="store_true", help="only rewrite --out's tables")
     args = parser.parse_args()
+    results = args.out.with_suffix(".json")
+    if not args.render:
+        write_json(results, measure(args))
+    print(write_report(args.out, TITLE, render(read_json(results))))
+
+
+def measure(args) -> dict:
     if args.quick:
         args.n, args.p, args.cap, args.memory_n, args.memory_p = 5000, 60, 10.0, 5000, 1000
         args.stochastic_iter = 1000
+    stored = {"meta": {"date": time.strftime("%Y-%m-%d %H:%M"), "machine": platform.machine(),
+                       "cores": os.cpu_count(), "threads": args.threads}}
     with threadpool_limits(args.threads):
         if "1" in args.parts or "2" in args.parts:
-            X, Y, target = time_to_pcc(args.n, args.p, args.k, args.cap if "1" in args.parts
-                                       else 0.0, args.max_iter)
+            part1, (X, Y, target) = time_to_pcc(args.n, args.p, args.k, args.cap
+                                                if "1" in args.parts else 0.0, args.max_iter)
+            if "1" in args.parts:
+                stored["part1"] = part1
         if "2" in args.parts:
-            flops_to_pcc(X, Y, args.k, target, args.max_iter, args.stochastic_iter,
-                         args.stochastic_step)
+            stored["part2"] = flops_to_pcc(X, Y, args.k, target, args.max_iter,
+                                           args.stochastic_iter, args.stochastic_step)
         if "3" in args.parts:
-            peak_memory(args.memory_n, args.memory_p, args.k)
+            stored["part3"] = peak_memory(args.memory_n, args.memory_p, args.k)
+    stored["meta"]["load_average"] = os.getloadavg()[0]
+    return stored
 
 
 if __name__ == "__main__":

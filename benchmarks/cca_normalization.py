@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from _report import read_json, section, table, write_json, write_report
 from lowdim.cca import ExactCCA, tcc
 from lowdim.cca.experiments import checkpoint_iterations, run_appgrad, training_views
 from lowdim.data import get_spec
@@ -25,6 +26,7 @@ from lowdim.seeding import derive_seed
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = {"appgrad": 1000, "sappgrad": 4000}
+TITLE = "AppGrad normalisation: the paper's against the authors' code (`benchmarks/cca_normalization.py`)"
 
 
 def traces(views, k, reg, seed):
@@ -69,31 +71,41 @@ def per_checkpoint(trace):
                              values=["pcc_in", "pcc_out"]).reset_index()
     return pd.DataFrame({
         "method": wide["method"], "iteration": wide["iteration"],
-        "PCC in, paper": wide["pcc_in"]["paper"].round(2),
-        "PCC in, authors": wide["pcc_in"]["authors"].round(2),
-        "PCC out, paper": wide["pcc_out"]["paper"].round(2),
-        "PCC out, authors": wide["pcc_out"]["authors"].round(2)})
+        "PCC in, paper": wide["pcc_in"]["paper"], "PCC in, authors": wide["pcc_in"]["authors"],
+        "PCC out, paper": wide["pcc_out"]["paper"],
+        "PCC out, authors": wide["pcc_out"]["authors"]})
+
+
+def render(stored) -> list[str]:
+    """The tables of ``cca_normalization.md`` from the stored traces."""
+    trace, meta = pd.DataFrame(stored["trace"]), stored["meta"]
+    return [section("Measured", f"digits halves (left/right, {meta['n_train']:,} training and "
+                    f"{meta['n_test']:,} held-out rows, {meta['p1']}/{meta['p2']} pixels), "
+                    f"k = {meta['k']}, λ = {meta['reg']}, step 'auto', seeds as in the default "
+                    f"profile. PCC in percent of exact CCA (same λ).",
+                    table(summary(trace), formats={"(%)": ".2f"})),
+            section("Every checkpoint (PCC in %)", table(per_checkpoint(trace), ".2f"))]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "cca_normalization.md")
     parser.add_argument("--seed", type=int, default=0, help="the config's top-level seed")
+    parser.add_argument("--render", action="store_true", help="only rewrite --out's tables")
     args = parser.parse_args()
-    dataset = get_spec("digits_halves").parser({}, split="left_right", n_rows=0, seed=0)
-    views = training_views(dataset, rescale="max_abs", heldout_fraction=0.2,
-                           seed=derive_seed(args.seed, "cca", "digits_halves", "split"))
-    trace = traces(views, k=8, reg=0.005, seed=args.seed)
-    table = summary(trace)
-    print(table.to_string(index=False))
-    header = (f"# AppGrad normalisation: paper vs authors' code (`benchmarks/cca_normalization.py`)\n\n"
-              f"digits halves (left/right, {views.X.shape[0]} training and {views.X_test.shape[0]} "
-              f"held-out rows, 32/32 pixels), k = 8, λ = 0.005, step 'auto', seeds as in the "
-              f"default profile. PCC in percent of exact CCA (same λ).\n\n")
-    detail = per_checkpoint(trace)
-    args.out.write_text(header + table.to_markdown(index=False)
-                        + "\n\n## Every checkpoint (PCC in %)\n\n"
-                        + detail.to_markdown(index=False) + "\n")
+    results = args.out.with_suffix(".json")
+    if not args.render:
+        k, reg = 8, 0.005
+        dataset = get_spec("digits_halves").parser({}, split="left_right", n_rows=0, seed=0)
+        views = training_views(dataset, rescale="max_abs", heldout_fraction=0.2,
+                               seed=derive_seed(args.seed, "cca", "digits_halves", "split"))
+        trace = traces(views, k=k, reg=reg, seed=args.seed)
+        write_json(results, {"trace": trace[["method", "iteration", "normalization", "pcc_in",
+                                             "pcc_out"]].to_dict("records"),
+                             "meta": {"n_train": views.X.shape[0], "n_test": views.X_test.shape[0],
+                                      "p1": views.X.shape[1], "p2": views.Y.shape[1], "k": k,
+                                      "reg": reg, "seed": args.seed}})
+    print(write_report(args.out, TITLE, render(read_json(results))))
 
 
 if __name__ == "__main__":

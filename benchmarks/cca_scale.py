@@ -31,45 +31,49 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "src")]  # this checkout's lowdim
 
+from _report import read_json, write_json, write_report  # noqa: E402
 from cca_scale_report import render  # noqa: E402
 from lowdim.memory import available_memory  # noqa: E402
+from url_replica import ROWS as REPLICA_ROWS  # noqa: E402
+
+TITLE = "CCA at scale (`benchmarks/cca_scale.py`)"
 
 GIB = 2 ** 30
 HEURISTICS = ["randomized", "nw_cca", "dw_cca"]
-ALL = ["exact", "appgrad", "sappgrad", "cca_zoo_ey", "cca_zoo_sgd"] + HEURISTICS
+APPGRAD = ["appgrad", "sappgrad", "appgrad_stop", "sappgrad_stop"]
+ALL = ["exact"] + APPGRAD + ["cca_zoo_ey", "cca_zoo_sgd"] + HEURISTICS
 
 CASES = {
     "mnist392": dict(
-        kind="dense", description="MNIST-shaped planted Gaussian views, 392 dense columns each",
+        kind="dense", description="MNIST-shaped planted Gaussian views",
         n=60000, n_test=10000, p1=392, p2=392, condition=100.0, n_planted=40, k=20, reg=0.005,
         batch_size=50, sappgrad_iter=5000, sappgrad_step=0.02, appgrad_iter=300,
         oversample=100, pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=150),
     "dense2000": dict(
-        kind="dense", description="planted Gaussian views, 2,000 dense columns each",
+        kind="dense", description="planted Gaussian views, wider",
         n=40000, n_test=10000, p1=2000, p2=2000, condition=100.0, n_planted=40, k=20,
         reg=0.005, batch_size=50, sappgrad_iter=5000, sappgrad_step=0.02, appgrad_iter=300,
         oversample=100, pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=60),
     "sparse8000": dict(
-        kind="sparse", description="sparse_two_view, 8,000 binary columns each",
+        kind="sparse", description="`sparse_two_view`, binary columns",
         n=160000, n_test=20000, p1=8000, p2=8000, n_factors=400, noise_nnz=5, k=20, reg=1e-3,
         batch_size=50, sappgrad_iter=20000, sappgrad_step="auto", appgrad_iter=100,
         oversample=100, pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=900),
     "sparse8000_small": dict(
-        kind="sparse", description="the same model at n = 2.5 p, the largest n at which "
-        "cca-zoo's dense copies fit here; exact CCA overfits (held-out TCC far below "
-        "in-sample), so in-sample PCC is the fair measure", n=20000, n_test=5000, p1=8000,
+        kind="sparse", description="the same model at n below p, small enough for cca-zoo's "
+        "dense copies and its peak memory; exact CCA overfits (held-out TCC far below "
+        "in-sample)", n=12000, n_test=3000, p1=8000,
         p2=8000, n_factors=400, noise_nnz=5, k=20, reg=1e-3, batch_size=50,
         sappgrad_iter=20000, sappgrad_step="auto", appgrad_iter=500, oversample=100,
         pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=300, speed_goal=False),
     "sparse32000": dict(
-        kind="sparse", description="sparse_two_view, 32,000 binary columns each",
+        kind="sparse", description="`sparse_two_view`, binary columns, four times wider",
         n=640000, n_test=80000, p1=32000, p2=32000, n_factors=1600, noise_nnz=5, k=20,
         reg=1e-3, batch_size=50, sappgrad_iter=20000, sappgrad_step="auto", appgrad_iter=40,
         oversample=100, pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=900),
     "url": dict(
-        kind="sparse", description="URL Reputation's shape: sparse_two_view with 1.2M host "
-        "and 2.0M lexical binary columns (38/62 % of 3.2M, as in the paper), ~116 non-zeros "
-        "per row", n=2400000, n_test=100000, p1=1200000, p2=2000000, n_factors=2000,
+        kind="sparse", description="URL Reputation's shape: `sparse_two_view` with host and "
+        "lexical binary columns split as in the paper", n=2400000, n_test=100000, p1=1200000, p2=2000000, n_factors=2000,
         noise_nnz=53, k=20, reg=1e-4, batch_size=50, sappgrad_iter=4000, sappgrad_step="auto",
         appgrad_iter=10, oversample=100, pca_m=[20, 100], zoo=True, zoo_batch=128, zoo_cap=900,
         min_free_gib=20, n_checkpoints=12,  # an evaluation of p = 3.2M weights is costly
@@ -87,7 +91,8 @@ SMOKE = dict(kind="sparse", description="smoke test", n=3000, n_test=1000, p1=30
 
 def methods_of(case):
     long = ["sappgrad_long"] if "sappgrad_long_iter" in case else []
-    return ALL[:3] + long + ALL[3:] + [f"pca_cca-m{m}" for m in case["pca_m"]]
+    at = ALL.index("sappgrad") + 1
+    return ALL[:at] + long + ALL[at:] + [f"pca_cca-m{m}" for m in case["pca_m"]]
 
 
 def make_views(case):
@@ -173,15 +178,25 @@ def run_case(name, args):
         save_views(directory, views)
         del views
         (directory / "case.json").write_text(json.dumps(case))
-        results = {}
-        for method in methods:
-            print(f"[{name}] {method} ...", flush=True)
-            results[method] = _spawn(directory, method, args.timeout)
-            print(f"[{name}] {method}: {results[method].get('status')} "
-                  f"{results[method].get('seconds', float('nan')):.1f} s", flush=True)
+        runs = {method: [] for method in methods}
+        for repeat in range(args.repeats):  # methods alternate, so the load hits all alike
+            for method in methods:
+                print(f"[{name}] {method} ({repeat + 1}/{args.repeats}) ...", flush=True)
+                runs[method].append(_spawn(directory, method, args.timeout))
+                print(f"[{name}] {method}: {runs[method][-1].get('status')} "
+                      f"{runs[method][-1].get('seconds', float('nan')):.1f} s", flush=True)
     meta = {"date": time.strftime("%Y-%m-%d %H:%M"), "free_gib_at_start": round(free, 1),
-            "load_average": os.getloadavg()[0], "quick": args.quick}
-    return {"case": case, "results": results, "meta": meta}
+            "load_average": os.getloadavg()[0], "quick": args.quick, "repeats": args.repeats}
+    return {"case": case, "results": {m: _median_run(r) for m, r in runs.items()}, "meta": meta}
+
+
+def _median_run(runs):
+    """The run of median fit time (the first run if any failed), with every run's time."""
+    ok = [r for r in runs if r.get("status") == "ok"]
+    if len(ok) < len(runs) or len(runs) == 1:
+        return runs[0]
+    chosen = sorted(ok, key=lambda r: r["seconds"])[(len(ok) - 1) // 2]
+    return {**chosen, "repeat_seconds": [r["seconds"] for r in runs]}
 
 
 def per_iteration(args):
@@ -286,10 +301,15 @@ def step_selection(args):
 
 
 def _store(stored, key, entry, methods):
-    """Keep ``entry``; with ``--methods``, the other methods' results of the same case too."""
+    """Keep ``entry``; with ``--methods``, the other methods' results of the same case too,
+    each stamped with the date of the run it came from."""
+    for result in entry["results"].values():
+        result.setdefault("run_date", entry["meta"]["date"])
     old = stored.get(key)
     if methods and old and all(old["case"].get(f) == entry["case"].get(f)
                                for f in ("n", "n_test", "p1", "p2", "noise_nnz", "reg", "k")):
+        for result in old["results"].values():
+            result.setdefault("run_date", old["meta"]["date"])
         entry["results"] = {**old["results"], **entry["results"]}
     stored[key] = entry
 
@@ -299,17 +319,18 @@ def main():
     parser.add_argument("--case", action="append", help="case name (repeatable)")
     parser.add_argument("--methods", nargs="+", help="only these methods")
     parser.add_argument("--list", action="store_true")
-    parser.add_argument("--render", action="store_true", help="only rewrite --out from --results")
+    parser.add_argument("--render", action="store_true", help="only rewrite --out's tables "
+                        "from --results (its hand-written interpretation is kept)")
     parser.add_argument("--quick", action="store_true", help="n / 20: a smoke run")
     parser.add_argument("--fraction", type=float, help="run the case on this fraction of its "
                         "rows (training and held-out), stored as CASE@FRACTION: the URL case "
                         "at a size that fits a shared machine")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--repeats", type=int, default=1, help="run the methods this many "
+                        "times, alternating; each keeps its run of median fit time")
     parser.add_argument("--timeout", type=float, default=4 * 3600, help="seconds per method")
     parser.add_argument("--min-free-gib", type=float, help="free memory a case asks for at "
-                        "its start (default: the case's; 20 GiB for url and url_parser); one "
-                        "url method peaks at about 7 GiB (randomized CCA 16), the full-size parser at "
-                        "about 8 GiB (measured)")
+                        "its start (default: the case's; each method's peak is in the report)")
     parser.add_argument("--zoo-dense-gib", type=float, default=4.0,
                         help="largest dense copy of the views cca-zoo may get")
     parser.add_argument("--results", type=Path, default=HERE / "cca_scale.json")
@@ -320,12 +341,12 @@ def main():
         return run_worker(Path(args.worker[0]), args.worker[1])
     extra = ["per_iteration", "url_parser", "url_parser_small", "url_step"]
     if args.render:
-        args.out.write_text(render(json.loads(args.results.read_text()), CASES))
+        write_report(args.out, TITLE, render(read_json(args.results), CASES, REPLICA_ROWS))
         return None
     if args.list or not args.case:
         print("cases:", ", ".join(list(CASES) + extra))
         return None
-    stored = json.loads(args.results.read_text()) if args.results.exists() else {}
+    stored = read_json(args.results) if args.results.exists() else {}
     for name in args.case:
         if name == "per_iteration":
             stored[name] = per_iteration(args)
@@ -350,8 +371,8 @@ def main():
             _store(stored, name, run_case(name, args), args.methods)
         else:
             sys.exit(f"unknown case {name!r}; --list shows them")
-        args.results.write_text(json.dumps(stored, indent=1))
-    args.out.write_text(render(stored, CASES))
+        write_json(args.results, stored)
+    write_report(args.out, TITLE, render(stored, CASES, REPLICA_ROWS))
     print(f"wrote {args.out}")
     return None
 

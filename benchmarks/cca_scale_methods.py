@@ -88,8 +88,16 @@ def _centred_exact(X, Y, case):
     return Wx, Wy
 
 
-def _appgrad(views, case, stochastic, long=False):
-    """Batch or stochastic AppGrad; ``long``: stochastic, continued to ``sappgrad_long_iter``.
+#: The stopping rule of the ``*_stop`` methods, fixed before they were run: AppGradCCA's
+#: early stopping on a tenth of the training rows, checked at 20 evenly spaced iterations up
+#: to the case's iteration count, stopping once two checks in a row gain less than 0.1 %.
+STOP_RULE = dict(early_stopping=True, validation_fraction=0.1, n_iter_no_change=2, tol=1e-3)
+STOP_CHECKS = 20
+
+
+def _appgrad(views, case, stochastic, long=False, stop=False):
+    """Batch or stochastic AppGrad; ``long``: stochastic, continued to ``sappgrad_long_iter``;
+    ``stop``: stopped by :data:`STOP_RULE` (the held-out rows are not used to stop).
 
     The long run is the same trajectory as the stochastic one (same seed, minibatches and
     step), with a checkpoint at the case's own iteration count too.
@@ -101,18 +109,39 @@ def _appgrad(views, case, stochastic, long=False):
     its = checkpoint_iterations(max_iter, count, extra=[case["sappgrad_iter"]] if long else ())
     kw = dict(batch_size=case["batch_size"], step_size=case["sappgrad_step"]) if stochastic \
         else dict(step_size="auto")
+    if stop:
+        its = list(range(max_iter // STOP_CHECKS, max_iter + 1, max_iter // STOP_CHECKS))
+        kw.update(STOP_RULE)
     start = time.perf_counter()
-    est = AppGradCCA(case["k"], reg=case["reg"], max_iter=max_iter, tol=0, checkpoints=its,
-                     trace_tcc=True, random_state=0, **kw).fit(X, Y, heldout=(Xt, Yt))
+    with warnings.catch_warnings(record=True):  # a run that reaches max_iter warns
+        warnings.simplefilter("always")
+        est = AppGradCCA(case["k"], reg=case["reg"], max_iter=max_iter,
+                         **({} if stop else {"tol": 0}), checkpoints=its, trace_tcc=True,
+                         random_state=0, **kw).fit(X, Y, heldout=(Xt, Yt))
     total = time.perf_counter() - start
     trace = est.trace_.rename(columns={"tcc_train": "tcc_in", "tcc_heldout": "tcc_out"})
     last = trace.iloc[-1]
-    return {"status": "ok", "seconds": float(last["seconds"]), "seconds_with_evaluation": total,
-            "flops": float(last["flops"]), "flops_performed": float(last["flops_performed"]),
-            "tcc_in": float(last["tcc_in"]), "tcc_out": float(last["tcc_out"]),
-            "solver": est.solver_, "step_size": list(est.step_size_),
-            "trace": trace[["iteration", "seconds", "flops", "flops_performed", "tcc_in",
-                            "tcc_out"]].to_dict("list")}
+    out = {"status": "ok", "seconds": float(last["seconds"]), "seconds_with_evaluation": total,
+           "flops": float(last["flops"]), "flops_performed": float(last["flops_performed"]),
+           "tcc_in": float(last["tcc_in"]), "tcc_out": float(last["tcc_out"]),
+           "solver": est.solver_, "step_size": list(est.step_size_), "n_iter": est.n_iter_,
+           "trace": trace[["iteration", "seconds", "flops", "flops_performed", "tcc_in",
+                           "tcc_out"]].to_dict("list")}
+    if stop:
+        out.update(stopped=bool(est.converged_), rule={**STOP_RULE, "checks": its[:3]},
+                   validation_tcc=est.validation_scores_.tolist())
+    return out
+
+
+def zoo_shrinkage(reg, n):
+    """cca-zoo's ``shrinkage`` s that solves the ridge-λ problem of exact CCA and AppGrad.
+
+    cca-zoo constrains ``wᵀ((1 - s)Σ' + sI)w`` with ``Σ' = n/(n - 1) Σ`` (its moments divide
+    by n - 1, ours by n), which is a constant times ``wᵀ(Σ + λI)w`` for
+    ``λ = s (n - 1) / ((1 - s) n)``; the constant does not change the canonical directions.
+    """
+    ratio = reg * n / (n - 1.0)  # s / (1 - s)
+    return ratio / (1.0 + ratio)
 
 
 def _dense_bytes(views):
@@ -121,25 +150,32 @@ def _dense_bytes(views):
 
 def _cca_zoo(views, case, stochastic):
     """cca-zoo on densified views, refitted with doubling iteration budgets (its trace)."""
-    need = _dense_bytes(views)
-    if need > case["zoo_dense_limit"]:
-        return {"status": "not run", "message": f"cca-zoo 4.0.1 rejects scipy.sparse and centres "
-                f"the views: the dense copies need {need / 2**30:.1f} GiB, above the "
-                f"{case['zoo_dense_limit'] / 2**30:.0f} GiB this benchmark allows"}
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         from cca_zoo.linear import CCAEY
         from cca_zoo.stochastic import StochasticCCAEY
     except ImportError:
         return {"status": "not run", "message": "cca-zoo is not installed "
                 "(pip install -e '.[bench]')"}
+    try:
+        zoo = f"cca-zoo {version('cca-zoo')}"
+    except PackageNotFoundError:  # importable from a checkout
+        zoo = "cca-zoo"
+    need = _dense_bytes(views)
+    if need > case["zoo_dense_limit"]:
+        return {"status": "not run", "message": f"{zoo} rejects scipy.sparse and centres "
+                f"the views: the dense copies need {need / 2**30:.1f} GiB, above the "
+                f"{case['zoo_dense_limit'] / 2**30:.0f} GiB this benchmark allows"}
 
     # only the training views densified: the scores take the sparse held-out views as they are
     dense = [A.toarray() if sp.issparse(A) else A for A in views[:2]] + list(views[2:])
     k, rows, spent, budget = case["k"], [], 0.0, 1 if stochastic else 5
+    shrinkage = zoo_shrinkage(case["reg"], dense[0].shape[0])
     while spent < case["zoo_cap"]:
         model = (StochasticCCAEY(k, batch_size=case["zoo_batch"], max_iter=budget,
-                                 random_state=0) if stochastic
-                 else CCAEY(k, max_iter=budget, random_state=0))
+                                 shrinkage=shrinkage, random_state=0) if stochastic
+                 else CCAEY(k, max_iter=budget, shrinkage=shrinkage, random_state=0))
         start = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # it warns that a short budget did not converge
@@ -155,6 +191,7 @@ def _cca_zoo(views, case, stochastic):
         budget *= 2
     trace = {key: [r[key] for r in rows] for key in rows[0]}
     return {"status": "ok", "seconds": rows[-1]["seconds"], "total_seconds": spent,
+            "shrinkage": shrinkage,
             "tcc_in": rows[-1]["tcc_in"], "tcc_out": rows[-1]["tcc_out"],
             "centred_tcc_in": rows[-1]["centred_tcc_in"],
             "centred_tcc_out": rows[-1]["centred_tcc_out"], "trace": trace}
@@ -177,6 +214,8 @@ def run_method(views, case, method):
         out = _exact(views, case)
     elif method in ("appgrad", "sappgrad"):
         out = _appgrad(views, case, stochastic=method == "sappgrad")
+    elif method in ("appgrad_stop", "sappgrad_stop"):
+        out = _appgrad(views, case, stochastic=method == "sappgrad_stop", stop=True)
     elif method == "sappgrad_long":
         out = _appgrad(views, case, stochastic=True, long=True)
     elif method in ("cca_zoo_ey", "cca_zoo_sgd"):

@@ -25,19 +25,22 @@ import os
 import platform
 import time
 import tracemalloc
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import scipy.linalg  # noqa: F401  (loads LAPACK before the thread limit is set)
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.preprocessing import KernelCenterer
 from threadpoolctl import threadpool_limits
 
+from _report import read_json, section, table, write_json, write_report
 from lowdim.cca import KernelCCA, canonical_correlations, exact_kernel_cca
 from lowdim.data.sources.synthetic import nonlinear_two_view
-from lowdim.io import atomic_path
 from lowdim.similarity import median_gamma
 
 K, REG = 2, 1e-3
+TITLE = "KernelCCA against exact kernel CCA (`benchmarks/kernel_cca.py`)"
 
 
 def _measure(function):
@@ -134,51 +137,69 @@ def large_n(data, n, s, q, exact_rows):
     return ours, exact
 
 
-def _table(rows, matches):
-    lines = ["| n | method | s | held-out TCC | wall s | CPU s | peak MiB | evaluations |",
-             "|---|---|---|---|---|---|---|---|"]
-    for r in rows:
-        name = "exact kernel CCA" if r["method"] == "exact" else "KernelCCA (Nyström + AppGrad)"
-        mark = " ←" if matches[r["n"]][1] is r else ""
-        lines.append(f"| {r['n']:,} | {name} | {r['s']:,}{mark} | {r['tcc']:.4f} | "
-                     f"{r['wall']:.2f} | {r['cpu']:.2f} | {r['peak']:,.0f} | "
-                     f"{r['evaluations']:,} |")
-    return "\n".join(lines)
+def measured_frame(rows, matches) -> pd.DataFrame:
+    return pd.DataFrame([{
+        "n": r["n"], "method": "exact kernel CCA" if r["method"] == "exact"
+        else "KernelCCA (Nyström + AppGrad)",
+        "s": f"{r['s']:,}" + (" ←" if matches[r["n"]][1] is r else ""),
+        "held-out TCC": r["tcc"], "wall s": r["wall"], "CPU s": r["cpu"],
+        "peak MiB": r["peak"], "evaluations": r["evaluations"]} for r in rows])
 
 
-def _ratios(matches):
-    lines = ["| n | s at 99 % of exact's TCC | TCC ours / exact | CPU exact / ours | "
-             "memory exact / ours | evaluations exact / ours |", "|---|---|---|---|---|---|"]
+def ratios_frame(matches) -> pd.DataFrame:
+    out = []
     for n, (exact, ours) in matches.items():
-        if ours is None:
-            lines.append(f"| {n:,} | not reached | | | | |")
-            continue
-        lines.append(f"| {n:,} | {ours['s']} | {ours['tcc'] / exact['tcc']:.3f} | "
-                     f"{exact['cpu'] / ours['cpu']:.1f}× | "
-                     f"{exact['peak'] / ours['peak']:.1f}× | "
-                     f"{exact['evaluations'] / ours['evaluations']:.1f}× |")
-    return "\n".join(lines)
+        row = {"n": n, "s at 99 % of exact's TCC": ours["s"] if ours else "not reached"}
+        if ours:
+            row.update({"TCC ours / exact": ours["tcc"] / exact["tcc"],
+                        "CPU exact / ours": exact["cpu"] / ours["cpu"],
+                        "memory exact / ours": exact["peak"] / ours["peak"],
+                        "evaluations exact / ours": exact["evaluations"] / ours["evaluations"]})
+        out.append(row)
+    return pd.DataFrame(out)
 
 
-def _large_table(n, s, ours, exact, q):
-    return "\n".join([
-        "| | KernelCCA, s = {s} (measured) | exact kernel CCA (extrapolated) | exact / ours |"
-        .format(s=s),
-        "|---|---|---|---|",
-        f"| CPU seconds | {ours['cpu']:.1f} | {exact['cpu_fit']:,.0f} (fitted n^"
-        f"{exact['b_time']:.2f}); {exact['cpu_cubic']:,.0f} (n^3) | "
-        f"{exact['cpu_fit'] / ours['cpu']:,.0f}× – {exact['cpu_cubic'] / ours['cpu']:,.0f}× |",
-        f"| wall seconds | {ours['wall']:.1f} | – (wall time moves with the machine's load; "
-        f"CPU time does not) | |",
-        f"| peak traced memory | {ours['peak']:,.0f} MiB | {exact['peak'] / 1024:,.1f} GiB "
-        f"(n^2; fitted exponent {exact['b_memory']:.2f}) | "
-        f"{exact['peak'] / ours['peak']:,.0f}× |",
-        f"| similarity evaluations (both views, {n:,} training + {q:,} held-out rows) | "
-        f"{ours['evaluations']:,} | {exact['evaluations']:,} (counted) | "
-        f"{exact['evaluations'] / ours['evaluations']:,.0f}× |",
-        f"| held-out TCC (k = {K}) | {ours['tcc']:.4f} | {exact['tcc']:.4f} at n = "
-        f"{exact['n']:,} (the largest measured) | |",
-    ])
+def large_frame(large) -> pd.DataFrame:
+    n, s, q, ours, exact = (large[k] for k in ("n", "s", "q", "ours", "exact"))
+    return pd.DataFrame([
+        {"measure": "CPU seconds", f"KernelCCA, s = {s} (measured)": f"{ours['cpu']:.1f}",
+         "exact kernel CCA (extrapolated)": f"{exact['cpu_fit']:,.0f} (fitted n^"
+                                            f"{exact['b_time']:.2f}); {exact['cpu_cubic']:,.0f} (n^3)",
+         "exact / ours": f"{exact['cpu_fit'] / ours['cpu']:,.0f}× – "
+                         f"{exact['cpu_cubic'] / ours['cpu']:,.0f}×"},
+        {"measure": "wall seconds", f"KernelCCA, s = {s} (measured)": f"{ours['wall']:.1f}",
+         "exact kernel CCA (extrapolated)": "—", "exact / ours": "—"},
+        {"measure": "peak traced memory, MiB",
+         f"KernelCCA, s = {s} (measured)": f"{ours['peak']:,.0f}",
+         "exact kernel CCA (extrapolated)": f"{exact['peak']:,.0f} (n^2; fitted exponent "
+                                            f"{exact['b_memory']:.2f})",
+         "exact / ours": f"{exact['peak'] / ours['peak']:,.0f}×"},
+        {"measure": f"similarity evaluations (both views, {n:,} training + {q:,} held-out rows)",
+         f"KernelCCA, s = {s} (measured)": f"{ours['evaluations']:,}",
+         "exact kernel CCA (extrapolated)": f"{exact['evaluations']:,} (counted)",
+         "exact / ours": f"{exact['evaluations'] / ours['evaluations']:,.0f}×"},
+        {"measure": f"held-out TCC (k = {K})",
+         f"KernelCCA, s = {s} (measured)": f"{ours['tcc']:.4f}",
+         "exact kernel CCA (extrapolated)": f"{exact['tcc']:.4f} at n = {exact['n']:,} "
+                                            f"(the largest measured)", "exact / ours": "—"}])
+
+
+def render(stored) -> list[str]:
+    """The tables of ``kernel_cca.md`` from the stored measurements."""
+    rows, large, meta = stored["rows"], stored["large"], stored["meta"]
+    matches = equal_correlation(rows)
+    sizes = ", ".join(f"{n:,}" for n in sorted({r["n"] for r in rows}))
+    return [section("Setting", f"One run, {meta['date']}, {meta['machine']}, {meta['cores']} "
+                    f"cores, load average at the end {meta['load']}, `--threads "
+                    f"{meta['threads']}`; data `nonlinear_two_view`, RBF per view with the "
+                    f"median heuristic's width, k = {K}, λ = {REG}, {meta['heldout']:,} held-out "
+                    f"rows."),
+            section(f"1. Measured, n = {sizes} (← marks the smallest s at 99 % of exact's "
+                    f"held-out TCC)", table(measured_frame(rows, matches),
+                                            formats={"TCC": ".4f", " s": ".2f", "MiB": ",.0f"})),
+            section("Ratios at equal held-out correlation (exact / KernelCCA)",
+                    table(ratios_frame(matches), ".3g")),
+            section(f"2. n = {large['n']:,} training rows", table(large_frame(large), numparse=False))]
 
 
 def main(argv=None):
@@ -188,9 +209,18 @@ def main(argv=None):
     parser.add_argument("--n", type=int, default=50_000)
     parser.add_argument("--heldout", type=int, default=5000)
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--out", default=None, help="also write the Markdown tables here")
+    parser.add_argument("--out", type=Path, default=Path(__file__).with_name("kernel_cca.md"),
+                        help="the Markdown report (its measurements beside it, .json)")
+    parser.add_argument("--render", action="store_true", help="only rewrite --out's tables")
     parser.add_argument("--quick", action="store_true", help="small sizes, a smoke run")
     args = parser.parse_args(argv)
+    results = args.out.with_suffix(".json")
+    if not args.render:
+        write_json(results, measure(args))
+    print(write_report(args.out, TITLE, render(read_json(results))))
+
+
+def measure(args) -> dict:
     if args.quick:
         args.exact_n, args.landmarks, args.n, args.heldout = [200, 400], [25, 50], 2000, 200
     X, Y, _ = nonlinear_two_view(max(args.n, max(args.exact_n)) + args.heldout, random_state=0)
@@ -204,33 +234,11 @@ def main(argv=None):
         exact_rows = [m[0] for m in matches.values()]
         print(f"2. n = {args.n:,}: KernelCCA with s = {s}")
         ours, exact = large_n((X, Y), args.n, s, args.heldout, exact_rows)
-    load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
-    header = (f"# KernelCCA against exact kernel CCA (`benchmarks/kernel_cca.py`)\n\n"
-              f"One run, {time.strftime('%Y-%m-%d %H:%M')}, {platform.machine()}, "
-              f"{os.cpu_count()} cores, load average at the end {load} (other processes "
-              f"running: compare the ratios, not the seconds), `--threads {args.threads}`. "
-              f"Data `nonlinear_two_view` (6 + 6 features), RBF per view with the median "
-              f"heuristic's width, k = {K}, λ = {REG}, {args.heldout:,} held-out rows; every row "
-              f"of a part in the same process. Evaluations count both views, fit and held-out "
-              f"rows; memory is the peak traced by tracemalloc (NumPy allocations) in a "
-              f"second, untimed call.")
-    note = ("Exact kernel CCA does not fit at n = {n:,}: each n x n matrix alone is "
-            "{gib:,.1f} GiB, so its time and memory come from part 1 (time as CPU seconds, "
-            "which the other processes on the machine inflate less than wall seconds, for "
-            "both methods alike); its similarity evaluations are counted. KernelCCA's held-out "
-            "TCC at n = {n:,} is compared with exact's at the largest n measured ({levels})."
-            ).format(n=args.n, gib=8 * args.n**2 / 2**30, levels=", ".join(
-                f"{r['tcc']:.2f} at n = {r['n']:,}" for r in exact_rows))
-    text = "\n\n".join([
-        header, f"## 1. Measured, n = {', '.join(f'{n:,}' for n in args.exact_n)} "
-        f"(← marks the smallest s at 99 % of exact's held-out TCC)", _table(rows, matches),
-        "Ratios at equal held-out correlation (exact / KernelCCA):", _ratios(matches),
-        f"## 2. n = {args.n:,} training rows", _large_table(args.n, s, ours, exact, args.heldout),
-        note])
-    print(text)
-    if args.out:
-        with atomic_path(args.out) as tmp:
-            tmp.write_text(text + "\n", encoding="utf-8")
+    return {"rows": rows, "large": {"n": args.n, "s": s, "q": args.heldout, "ours": ours,
+                                    "exact": exact},
+            "meta": {"date": time.strftime("%Y-%m-%d %H:%M"), "machine": platform.machine(),
+                     "cores": os.cpu_count(), "threads": args.threads, "heldout": args.heldout,
+                     "load": ", ".join(f"{v:.1f}" for v in os.getloadavg())}}
 
 
 if __name__ == "__main__":

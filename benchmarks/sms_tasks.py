@@ -25,14 +25,18 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from sklearn.cluster import AgglomerativeClustering
 from sklearn.metrics import adjusted_rand_score
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.svm import LinearSVC
 from sklearn.utils import check_random_state
 
+from _report import read_json, section, table, write_json, write_report
 from lowdim.evaluate.svm import TunedSVM
 from lowdim.tasks.coreference import average_linkage, cluster_topics
+
+TITLE = "SMS-Nyström task pipelines against the obvious peer (`benchmarks/sms_tasks.py`)"
 
 THRESHOLDS = np.round(np.arange(0.05, 0.951, 0.05), 2)
 C_GRID = (0.1, 1.0, 10.0, 100.0)
@@ -73,8 +77,9 @@ def clustering_row(repeats):
     t_ours, a = best_of(repeats, ours)
     t_peer, b = best_of(repeats, peer)
     agree = min(adjusted_rand_score(x, y) for x, y in zip(a, b))
-    return ("average linkage, 19 thresholds, n = 300: one tree + cuts vs sklearn refits",
-            t_ours, t_peer, f"smallest ARI between the two partitions: {agree:.4f}")
+    return (f"average linkage, {len(THRESHOLDS)} thresholds, n = {K.shape[0]}: one tree + cuts "
+            f"vs sklearn refits", t_ours, t_peer,
+            f"smallest ARI between the two partitions: {agree:.4f}")
 
 
 def svm_row(repeats):
@@ -97,8 +102,21 @@ def svm_row(repeats):
 
     t_ours, a = best_of(repeats, ours)
     t_peer, b = best_of(repeats, peer)
-    return ("linear SVM, 4 C x 5 folds, 300 x 64: TunedSVM vs GridSearchCV", t_ours, t_peer,
+    return (f"linear SVM, {len(C_GRID)} C x 5 folds, {X.shape[0]} x {X.shape[1]}: TunedSVM vs "
+            f"GridSearchCV", t_ours, t_peer,
             f"chosen C {a[0]:g} vs {b[0]:g}, CV accuracy {a[1]:.4f} vs {b[1]:.4f}")
+
+
+def render(stored) -> list[str]:
+    """The tables of ``sms_tasks.md`` from the stored measurements."""
+    meta = stored["meta"]
+    frame = pd.DataFrame([{"comparison": r["comparison"], "ours (s)": r["ours_s"],
+                           "peer (s)": r["peer_s"], "ratio (peer / ours)": r["peer_s"] / r["ours_s"],
+                           "same result": r["check"]} for r in stored["rows"]])
+    return [section("Measured", f"Best of {meta['repeats']} runs, {meta['date']}, "
+                    f"{meta['machine']}, {meta['cores']} cores, load average "
+                    f"{meta['load_average']:.1f} at the end.",
+                    table(frame, formats={"(s)": ".3f", "ratio": ".1f"}))]
 
 
 def main():
@@ -106,18 +124,20 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--out", default=Path(__file__).with_name("sms_tasks.md"), type=Path,
                         help="Markdown file (default benchmarks/sms_tasks.md)")
+    parser.add_argument("--results", type=Path, default=None,
+                        help="measurements (default: --out with .json)")
+    parser.add_argument("--render", action="store_true", help="only rewrite --out's tables")
     args = parser.parse_args()
-    rows = [clustering_row(args.repeats), svm_row(args.repeats)]
-    load = os.getloadavg()[0]
-    lines = ["# SMS-Nyström task pipelines benchmark", "",
-             f"Best of {args.repeats} runs, {time.strftime('%Y-%m-%d %H:%M')}, "
-             f"{platform.machine()}, {os.cpu_count()} cores, load average {load:.1f} at the end.",
-             "", "| comparison | ours (s) | peer (s) | ratio (peer / ours) |", "|---|---|---|---|"]
-    lines += [f"| {name} | {a:.3f} | {b:.3f} | {b / a:.1f} |" for name, a, b, _ in rows]
-    lines += [""] + [f"- {name.split(':')[0]}: {note}." for name, _, _, note in rows]
-    text = "\n".join(lines) + "\n"
-    print(text)
-    args.out.write_text(text)
+    results = args.results or args.out.with_suffix(".json")
+    if not args.render:
+        rows = [clustering_row(args.repeats), svm_row(args.repeats)]
+        write_json(results, {"rows": [{"comparison": name, "ours_s": a, "peer_s": b,
+                                       "check": note} for name, a, b, note in rows],
+                             "meta": {"repeats": args.repeats,
+                                      "date": time.strftime("%Y-%m-%d %H:%M"),
+                                      "machine": platform.machine(), "cores": os.cpu_count(),
+                                      "load_average": os.getloadavg()[0]}})
+    print(write_report(args.out, TITLE, render(read_json(results))))
 
 
 if __name__ == "__main__":

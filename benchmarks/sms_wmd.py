@@ -25,11 +25,17 @@ from pathlib import Path
 
 import numpy as np
 
+import pandas as pd
+
+from _report import read_json, section, table, write_json, write_report
 from lowdim.approx import relative_frobenius_error, sms_nystrom
 from lowdim.data import get_spec
 from lowdim.data.word_vectors import load_glove50
 from lowdim.similarity import WMDOracle, full_matrix, in_vocabulary_counts
 from lowdim.similarity.wmd import _import_ot
+
+#: SMS-Nyström's sample size as a share of the documents, s / n
+FRACTION = 0.1
 
 
 def documents(name, n, seed=0):
@@ -76,7 +82,14 @@ def main():
                         help="rows x columns of the pair block for the throughput comparison")
     parser.add_argument("--out", default=None,
                         help="Markdown file (default benchmarks/sms_wmd_<dataset>.md)")
+    parser.add_argument("--render", action="store_true", help="only rewrite the .md's tables "
+                        "from its stored .json")
     args = parser.parse_args()
+    out = Path(args.out or Path(__file__).with_name(f"sms_wmd_{args.dataset}.md"))
+    if args.render:
+        stored = read_json(out.with_suffix(".json"))
+        print(write_report(out, title(stored), render(stored)))
+        return
     bow, vocab, glove = documents(args.dataset, args.n)
     n = bow.shape[0]
 
@@ -84,7 +97,7 @@ def main():
         return WMDOracle.from_bow(bow, vocab, glove, args.gamma, n_jobs=jobs)
 
     K, full_seconds = timed(full_matrix, oracle(args.jobs))
-    s = int(round(0.1 * n))
+    s = int(round(FRACTION * n))
     sms_oracle = oracle(args.jobs)
     approx, sms_seconds = timed(sms_nystrom, sms_oracle, s, random_state=0)
     error = relative_frobenius_error(approx, K)
@@ -103,39 +116,57 @@ def main():
     parallel, parallel_seconds = timed(warm, rows, cols)
     difference = np.abs(-np.log(serial) / args.gamma - plain).max()
 
-    lines = [
-        f"# SMS-Nyström and WMD oracle benchmark ({args.dataset}, n = {n})",
-        "",
-        f"One run, {time.strftime('%Y-%m-%d %H:%M')}, "
-        f"{platform.processor() or platform.machine()}, "
-        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end, "
-        f"`--jobs {args.jobs}`, gamma = {args.gamma}, GloVe 6B 50d, "
-        f"{np.mean(np.diff(bow.indptr)):.0f} distinct words per document.",
-        "",
-        "| comparison | ours | peer | ratio (peer / ours) |",
-        "|---|---|---|---|",
-        f"| similarity evaluations: SMS-Nyström s/n = 0.1 vs whole matrix | "
-        f"{approx.evaluations:,} | {n * (n + 1) // 2:,} | "
-        f"{n * (n + 1) / 2 / approx.evaluations:.1f} |",
-        f"| seconds: SMS-Nyström s/n = 0.1 vs whole matrix | {sms_seconds:.2f} | "
-        f"{full_seconds:.2f} | {full_seconds / sms_seconds:.1f} |",
-        f"| WMD pairs/s: oracle, 1 process vs plain ot.emd2 loop | {pairs / serial_seconds:.0f} | "
-        f"{pairs / plain_seconds:.0f} | {plain_seconds / serial_seconds:.2f} |",
-        f"| WMD pairs/s: oracle, {args.jobs} process{'es' if args.jobs > 1 else ''} "
-        f"vs plain ot.emd2 loop | "
-        f"{pairs / parallel_seconds:.0f} | {pairs / plain_seconds:.0f} | "
-        f"{plain_seconds / parallel_seconds:.2f} |",
-        "",
-        f"SMS-Nyström relative Frobenius error at s/n = 0.1: {error:.4f}. Largest difference "
-        f"between the oracle's and the plain loop's WMD on the {pairs} pairs: {difference:.1e}. "
-        f"The {args.jobs}-process row is measured after the workers started (starting them and "
-        f"a first small block took {startup_seconds:.1f} s); the whole-matrix and SMS-Nyström "
-        f"rows include it.",
-    ]
-    text = "\n".join(lines) + "\n"
-    print(text)
-    out = args.out or Path(__file__).with_name(f"sms_wmd_{args.dataset}.md")
-    Path(out).write_text(text)
+    stored = {
+        "dataset": args.dataset, "n": n, "words_per_document": float(np.mean(np.diff(bow.indptr))),
+        "gamma": args.gamma, "jobs": args.jobs, "pairs": pairs,
+        "evaluations": {"sms": int(approx.evaluations), "whole": n * (n + 1) // 2},
+        "seconds": {"sms": sms_seconds, "whole": full_seconds, "plain": plain_seconds,
+                    "serial": serial_seconds, "parallel": parallel_seconds,
+                    "startup": startup_seconds},
+        "relative_error": float(error), "largest_difference": float(difference),
+        "meta": {"date": time.strftime("%Y-%m-%d %H:%M"),
+                 "machine": platform.processor() or platform.machine(), "cores": os.cpu_count(),
+                 "load_average": os.getloadavg()[0]}}
+    write_json(out.with_suffix(".json"), stored)
+    print(write_report(out, title(stored), render(stored)))
+
+
+def title(stored) -> str:
+    return (f"SMS-Nyström and the WMD oracle on {stored['dataset']} "
+            f"(`benchmarks/sms_wmd.py`)")
+
+
+def render(stored) -> list[str]:
+    """The table of ``sms_wmd_<dataset>.md`` from the stored measurements."""
+    ev, sec, meta = stored["evaluations"], stored["seconds"], stored["meta"]
+    pairs, jobs = stored["pairs"], stored["jobs"]
+    evaluations = pd.DataFrame([{
+        "comparison": f"similarity evaluations: SMS-Nyström s/n = {FRACTION:g} vs whole matrix",
+        "ours": ev["sms"], "peer": ev["whole"], "ratio (peer / ours)": ev["whole"] / ev["sms"]}])
+    rows = [(f"SMS-Nyström s/n = {FRACTION:g} vs the whole matrix", sec["sms"], sec["whole"]),
+            ("the pair block: oracle, 1 process vs plain ot.emd2 loop", sec["serial"],
+             sec["plain"]),
+            (f"the pair block: oracle, {jobs} process{'es' if jobs > 1 else ''} vs plain "
+             f"ot.emd2 loop", sec["parallel"], sec["plain"])]
+    seconds = pd.DataFrame([{"seconds": name, "ours": a, "peer": b, "ratio (peer / ours)": b / a}
+                            for name, a, b in rows])
+    facts = pd.DataFrame([
+        {"measure": "documents n", "value": stored["n"]},
+        {"measure": "distinct words per document", "value": stored["words_per_document"]},
+        {"measure": "pairs in the throughput block", "value": pairs},
+        {"measure": f"SMS-Nyström relative Frobenius error at s/n = {FRACTION:g}",
+         "value": stored["relative_error"]},
+        {"measure": "largest difference, oracle vs plain loop WMD",
+         "value": stored["largest_difference"]},
+        {"measure": f"seconds to start the {jobs} workers and a first small block "
+                    f"(in the whole-matrix and SMS-Nyström rows, not the block rows)",
+         "value": sec["startup"]}])
+    return [section("Measured", f"One run, {meta['date']}, {meta['machine']}, {meta['cores']} "
+                    f"cores, load average {meta['load_average']:.1f} at the end, `--jobs "
+                    f"{jobs}`, gamma = {stored['gamma']}, GloVe 6B 50d.",
+                    table(evaluations, formats={"ratio": ".2f"}),
+                    table(seconds, formats={"ours": ".2f", "peer": ".2f", "ratio": ".2f"}),
+                    table(facts, ".4g"))]
 
 
 if __name__ == "__main__":

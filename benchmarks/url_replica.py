@@ -177,14 +177,9 @@ def parser_memory(full: bool, quick: bool = False, fraction: float | None = None
     for r in runs:
         if "error" in r:
             raise RuntimeError(f"parser {r['parser']} failed: {r['error']}")
-    return {"rows": runs, "fraction": fraction, "description": (
-        f"{DAYS} day files, {rows:,} rows × {columns:,} columns ({scale:g} of the real data's "
-        f"{'rows' if fraction else 'size'}), archive {size / 2**30:.2f} GiB written in {written:.0f} s. `streamed`: the "
-        f"library's parser (days kept as int32 CSR, views filled day by day); `stacked`: the "
-        f"direct way (scikit-learn's int64 CSR per day, all days stacked, then both column "
-        f"subsets sliced). Each in its own process; peak RSS is the process's high-water mark "
-        f"(VmHWM), the interpreter and libraries included. Run {time.strftime('%Y-%m-%d %H:%M')}, "
-        f"load average {os.getloadavg()[0]:.1f}.")}
+    return {"rows": runs, "fraction": fraction, "scale": scale, "days": DAYS, "n_rows": rows,
+            "n_columns": columns, "archive_bytes": size, "write_seconds": written,
+            "date": time.strftime("%Y-%m-%d %H:%M"), "load_average": os.getloadavg()[0]}
 
 
 def main():

@@ -254,6 +254,10 @@ CASES = [
          batch_size=count(10, below=41),
          normalization_size=count(20, minimum=2, below=41, none_ok=True),
          stochastic_solver=choice("lazy", tuple(STOCHASTIC_SOLVERS))),
+    case("AppGradCCA early stopping", fit(AppGradCCA, ("X", "Y")), **_APPGRAD,
+         early_stopping=choice(True, (True, False)),
+         validation_fraction=real(0.25, minimum=0.0, maximum=1.0, bounds_ok=False),
+         n_iter_no_change=count(2)),
     # its features have n_landmarks (10) columns, not p: n_components up to 10 can be valid
     case("KernelCCA", fit(KernelCCA, ("X", "Y")), **{**_CCA, "n_components": count(2, below=11)},
          kernel=choice("rbf", tuple(KERNELS)), n_landmarks=count(10),  # s >= n uses every row (documented)

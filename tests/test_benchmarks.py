@@ -1,14 +1,22 @@
 """The benchmark scripts still run against the library (small sizes; no timing is asserted)."""
 
+import json
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def _benchmarks():
+    # benchmarks/ first on the path, to import a benchmark's modules; the caller removes it
+    sys.path[:0] = [str(ROOT / "benchmarks")]
 
 
 def _run(script, *args, cwd):
@@ -20,9 +28,16 @@ def _run(script, *args, cwd):
 
 
 def test_cca_benchmark_reports_every_ratio(tmp_path):
-    out = _run("cca_appgrad.py", "--quick", cwd=tmp_path)
-    for line in ("over exact CCA", "fewer than batch", "x the memory"):
-        assert line in out, out
+    _run("cca_appgrad.py", "--quick", "--out", str(tmp_path / "appgrad.md"), cwd=tmp_path)
+    stored = json.loads((tmp_path / "appgrad.json").read_text())
+    text = (tmp_path / "appgrad.md").read_text()
+    for heading in ("1. Time to in-sample PCC 0.99", "2. FLOPs to in-sample PCC 0.95",
+                    "3. Peak memory beyond the data"):
+        assert f"## {heading}" in text, text
+    # every AppGrad path reached the target and exact CCA used more memory than AppGrad
+    assert all(path["seconds"] for path in stored["part1"]["appgrad"])
+    peaks = {r["method"]: r["peak_bytes"] for r in stored["part3"]["runs"]}
+    assert min(peaks.values()) < peaks["exact CCA"]
 
 
 def test_sms_wmd_benchmark_writes_its_table(tmp_path):
@@ -30,11 +45,12 @@ def test_sms_wmd_benchmark_writes_its_table(tmp_path):
     out = _run("sms_wmd.py", "--n", "30", "--jobs", "1", "--block", "5", "10", "--out",
                str(table), cwd=tmp_path)
     text = table.read_text()
-    assert text.strip() in out
-    ours, whole = re.search(r"evaluations: .* \| ([\d,]+) \| ([\d,]+) \|", text).groups()
+    assert out.strip() in text
+    ours, whole = re.search(r"evaluations: .* \| +([\d,]+) \| +([\d,]+) \|", text).groups()
     assert whole == "465" and int(ours) < 465 // 3  # 30 * 31 / 2 pairs; SMS needs O(ns)
-    difference = float(re.search(r"plain loop's WMD on the 50 pairs: (\S+)\.", text).group(1))
-    assert difference < 1e-6  # the oracle computes the same distances as ot.emd2
+    stored = json.loads(table.with_suffix(".json").read_text())
+    assert stored["pairs"] == 50
+    assert stored["largest_difference"] < 1e-6  # the oracle's distances are ot.emd2's
 
 
 def test_sms_wmd_benchmark_rejects_a_block_larger_than_the_run(tmp_path):
@@ -60,20 +76,21 @@ def test_cca_scale_benchmark_runs_each_method_in_its_own_process(tmp_path):
          "--results", str(results), "--out", str(table), cwd=tmp_path)
     text = table.read_text()
     for method in ("exact CCA", "AppGrad (stochastic)", "NW-CCA"):
-        assert re.search(rf"\| {re.escape(method)}[^|]* \| ok \|", text), method
-    assert "## mnist392: not run yet" in text
-    peaks = re.findall(r"\| (\d+\.\d\d) GiB \| [\d,]+ MiB \|", text)
-    assert len(peaks) == 3  # every method measured in its own process
+        assert re.search(rf"\| {re.escape(method)} +\| ok ", text), method
+    assert "## Not measured" in text and "`mnist392`" in text
+    stored = json.loads(results.read_text())["smoke"]["results"]
+    peaks = {m: r["peak_rss"] for m, r in stored.items()}
+    assert len(set(peaks.values())) == 3  # every method measured in its own process
 
 
 def test_continued_stochastic_appgrad_repeats_the_paper_iterations_then_sets_the_verdict():
     # sappgrad_long is the URL case's equal-FLOPs run: it must pass through the same iterates
     # as the paper's iteration count, and the equal-FLOPs verdict must read its trace
-    sys.path[:0] = [str(ROOT / "benchmarks")]
+    _benchmarks()
     try:
         import cca_scale
         from cca_scale_methods import run_method
-        from cca_scale_report import _equal_flops_verdicts
+        from cca_scale_report import equal_flops_verdicts
     finally:
         del sys.path[0]
     case = {**cca_scale.SMOKE, "threads": 1, "sappgrad_long_iter": 900, "n_checkpoints_long": 4}
@@ -86,15 +103,16 @@ def test_continued_stochastic_appgrad_repeats_the_paper_iterations_then_sets_the
     # a heuristic that spends exactly the long run's FLOPs is compared with its last iterate
     results = {"sappgrad": short, "sappgrad_long": longer, "nw_cca": {
         "status": "ok", "flops": longer["flops"], "tcc_out": 0.0, "tcc_in": 0.0}}
-    (method, ours, tcc, theirs, _), = _equal_flops_verdicts(results, "tcc_out")
-    assert (method, ours, tcc, theirs) == ("nw_cca", "sappgrad", longer["tcc_out"], 0.0)
+    (method, ours, row, theirs), = equal_flops_verdicts(results, "tcc_out")
+    assert (method, ours, row["tcc_out"], row["iteration"]) == ("nw_cca", "sappgrad",
+                                                                 longer["tcc_out"], 900)
 
 
 def test_kernel_cca_benchmark_writes_its_ratios(tmp_path):
     table = tmp_path / "kernel_cca.md"
     out = _run("kernel_cca.py", "--quick", "--out", str(table), cwd=tmp_path)
     text = table.read_text()
-    assert text.strip() in out
+    assert text.split("-->")[-1].strip() in out
     for line in ("Ratios at equal held-out correlation", "exact kernel CCA (extrapolated)",
                  "2,000 training + 200 held-out rows"):
         assert line in text, text
@@ -115,23 +133,160 @@ def test_vec2vec_benchmark_writes_its_tables_from_its_measurements(tmp_path):
         ("2", "opentsne")}  # two repeats each; openTSNE only at d = 2 ...
     assert re.search(r"\|\s+10 \| opentsne\s+\| openTSNE's FFT", text)  # ... n/a, with why, at 10
     # the .md is rebuilt from the stored measurements alone, keeping the hand-written part
-    marker = "<!-- interpretation: written by hand, kept when the benchmark rewrites this file -->"
-    report.write_text(text.replace(marker, marker + "\n\nRead by hand."))
+    _benchmarks()
+    try:
+        from _report import START
+    finally:
+        del sys.path[0]
+    report.write_text(text.replace(START, START + "\n\nRead by hand."))
     _run("vec2vec_vs_umap.py", "--case", "report", "--results", str(results), "--out",
          str(report), cwd=tmp_path)
     rebuilt = report.read_text()
     assert "Read by hand." in rebuilt and rebuilt.split("-->")[-1] == text.split("-->")[-1]
 
 
-def test_committed_vec2vec_report_is_what_its_measurements_give(tmp_path):
-    sys.path[:0] = [str(ROOT / "benchmarks")]
+# -- reports built from data ----------------------------------------------------------------
+def test_a_rewrite_keeps_the_hand_written_interpretation_and_replaces_the_tables(tmp_path):
+    _benchmarks()
     try:
-        import vec2vec_report
-        from _report import generated_part, read_json
+        from _report import END, START, generated_part, hand_written, write_report
     finally:
         del sys.path[0]
-    committed = ROOT / "benchmarks" / "vec2vec_vs_umap.md"
-    copy = tmp_path / "v.md"
-    copy.write_text(committed.read_text())
-    generated = vec2vec_report.write(read_json(ROOT / "benchmarks" / "vec2vec_vs_umap.json"), copy)
-    assert generated == generated_part(committed)
+    path = tmp_path / "b.md"
+    write_report(path, "B", ["## t\n\n| a |\n|---|\n| 1 |"])
+    assert START in path.read_text() and hand_written(path).startswith("*Not interpreted")
+    text = path.read_text().replace(hand_written(path), "AppGrad wins, see table `t`.")
+    path.write_text(text)
+    write_report(path, "B", ["## t\n\n| a |\n|---|\n| 2 |"])
+    assert hand_written(path) == "AppGrad wins, see table `t`."
+    assert generated_part(path).endswith("| 2 |") and "| 1 |" not in path.read_text()
+    assert path.read_text().index(START) < path.read_text().index(END)
+
+
+#: Each committed report and the command that rewrites its tables from its stored data
+RENDERED = {
+    "cca_scale.md": ("cca_scale.py", "--render", "--results", "{dir}/cca_scale.json"),
+    "cca_appgrad.md": ("cca_appgrad.py", "--render"),
+    "cca_normalization.md": ("cca_normalization.py", "--render"),
+    "kernel_cca.md": ("kernel_cca.py", "--render"),
+    "sms_tasks.md": ("sms_tasks.py", "--render"),
+    "sms_wmd_lee.md": ("sms_wmd.py", "--dataset", "lee", "--render"),
+    "sms_wmd_pang_lee.md": ("sms_wmd.py", "--dataset", "pang_lee", "--render"),
+    "vec2vec_vs_umap.md": ("vec2vec_vs_umap.py", "--case", "report", "--results",
+                           "{dir}/vec2vec_vs_umap.json"),
+}
+
+
+@pytest.mark.parametrize("report", sorted(RENDERED))
+def test_committed_tables_are_what_the_stored_measurements_give(tmp_path, report):
+    # a number edited by hand in a table, or a table not rewritten after a re-run, fails
+    import shutil
+
+    source = ROOT / "benchmarks" / report
+    copy = tmp_path / report
+    shutil.copy(source, copy)
+    for data in source.parent.glob(source.stem + "*.json"):
+        shutil.copy(data, tmp_path / data.name)
+    script, *args = RENDERED[report]
+    _run(script, *[a.format(dir=tmp_path) for a in args], "--out", str(copy), cwd=tmp_path)
+    _benchmarks()
+    try:
+        from _report import generated_part, hand_written
+    finally:
+        del sys.path[0]
+    assert generated_part(copy) == generated_part(source)
+    assert hand_written(source) != hand_written(tmp_path / "none.md"), \
+        f"{report} has no hand-written interpretation"
+
+
+# -- the paper profile's resource model -------------------------------------------------------
+def _paper_resources():
+    _benchmarks()
+    try:
+        import paper_resources
+        import paper_resources_model
+    finally:
+        del sys.path[0]
+    return paper_resources, paper_resources_model
+
+
+def test_wmd_fit_recovers_a_fixed_cost_and_a_per_pair_cost():
+    _, model = _paper_resources()
+    pairs = np.array([435.0, 1770, 7140, 28680, 1770, 1770])
+    words = np.array([25.0, 25, 25, 25, 10, 100])
+    seconds = 1.5 + 2e-5 * pairs * words ** 0.6
+    p = model.affine_power_fit(pairs, words, seconds)
+    np.testing.assert_allclose(p, [1.5, 2e-5, 0.6], rtol=1e-3)
+    # a power law through the origin cannot: it bends to the fixed cost at the small points
+    # and is off by orders of magnitude at the size of the whole 20 Newsgroups corpus
+    c, a = model.power_fit(pairs * words ** 0.6, seconds)
+    work = 18829 * 18828 / 2 * 72 ** 0.6
+    assert (1.5 + 2e-5 * work) / (c * work ** a) > 100
+
+
+def test_memory_model_covers_every_measured_peak_and_grows_with_the_arrays():
+    _, model = _paper_resources()
+    # spectrum points whose peak is 200 MB plus three copies of the n x n arrays it counts
+    n = np.array([500.0, 1000, 2000, 4000])
+    arrays = 3 * 8 * n ** 2 / 1e6
+    points = pd.DataFrame({"kind": "spectrum", "n": n, "max_rss_mb": 200 + 3 * arrays})
+    points.loc[1, "max_rss_mb"] += 40  # one noisy peak: the model must still cover it
+    memory = model.memory_models(points)["spectrum"]
+    assert 2.5 < memory.factor < 3.5
+    check = model.memory_check(points, memory={"spectrum": memory})
+    assert check["model / measured, min"].item() == pytest.approx(1.0)
+    assert memory.peak("spectrum", {"n": 20000}) > 3 * 3 * 8 * 20000 ** 2 / 1e6 * 0.8
+    # arrays that hardly change between points cannot show a slope: they count once
+    flat = pd.DataFrame({"kind": "wme", "n": 0.0, "max_rss_mb": [220.0, 233.0]})
+    assert model.memory_models(flat)["wme"] == model.Memory(233.0, 1.0)
+
+
+def test_paper_resources_report_is_what_the_stored_points_and_jobs_give():
+    resources, _ = _paper_resources()
+
+    from _report import generated_part
+
+    _, projection, sections = resources.build(resources.grid_points(),
+                                              pd.read_csv(resources.JOBS),
+                                              resources.stored_measurements())
+    assert "\n\n".join(s.strip() for s in sections) == generated_part(resources.MARKDOWN)
+    committed = pd.read_csv(resources.PROJECTION)
+    assert list(committed["job"]) == list(projection["job"])
+    # every job is projected or says why not, and no rule lacks a cost model
+    reasons = projection["not projected"].dropna()
+    assert projection["core_hours"].notna().sum() + len(reasons) == len(projection)
+    assert not reasons.str.startswith("no cost model").any(), set(reasons)
+
+
+@pytest.mark.workflow
+def test_paper_resources_job_list_is_the_paper_profiles_dry_run():
+    resources, _ = _paper_resources()
+    stored = pd.read_csv(resources.JOBS)
+    fresh = resources.dry_run()
+    pd.testing.assert_frame_equal(fresh.reset_index(drop=True), stored, check_dtype=False)
+
+
+#: Benchmark reports whose numbers README's "Speed and memory" table quotes
+QUOTED = ("sms_wmd_", "cca_appgrad", "kernel_cca", "cca_scale", "paper_resources")
+
+
+def test_readme_quotes_the_benchmark_tables():
+    # every number of a result cell of README's speed table stands in the tables it cites
+    _benchmarks()
+    try:
+        from _report import generated_part
+    finally:
+        del sys.path[0]
+    section = (ROOT / "README.md").read_text().split("## Speed and memory", 1)[1]
+    rows = re.findall(r"^\| (.+?) \| (.+?) \| `(.+?)` \|$", section.split("\n## ", 1)[0], re.M)
+    checked = 0
+    for _, result, cited in rows:
+        if not cited.startswith(QUOTED):
+            continue
+        tables = "\n".join(generated_part(path) for path in
+                           sorted((ROOT / "benchmarks").glob(cited)))
+        for number in re.findall(r"\d[\d,]*(?:\.\d+)?", result):
+            assert re.search(rf"(?<![\d.,]){re.escape(number)}(?![\d]|[.,]\d)", tables), \
+                f"README quotes {number} ({result}) but {cited} does not say it"
+            checked += 1
+    assert checked >= 10

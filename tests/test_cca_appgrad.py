@@ -17,8 +17,9 @@ RHO = np.array([0.9, 0.8, 0.7, 0.6])
 
 @pytest.fixture(scope="module")
 def planted():
-    X, Y = planted_views(4000, 40, 30, RHO, random_state=0, condition=5.0)
-    Xt, Yt = planted_views(2000, 40, 30, RHO, random_state=0, condition=5.0)  # same mixing
+    # held-out rows from the same draw: another call would mix with other matrices
+    X, Y = planted_views(6000, 40, 30, RHO, random_state=0, condition=5.0)
+    X, Y, Xt, Yt = X[:4000], Y[:4000], X[4000:], Y[4000:]
     return X, Y, Xt, Yt, ExactCCA(4).fit(X, Y)
 
 
@@ -177,3 +178,64 @@ def test_stochastic_lazy_scaling_matches_exact_recomputation(planted, monkeypatc
     monkeypatch.setattr(StochasticSolver, "REFRESH", 1)  # fold the scale and recompute TᵀT every step
     eager = AppGradCCA(4, **kw).fit(X, Y)
     np.testing.assert_allclose(lazy.x_weights_, eager.x_weights_, rtol=1e-7, atol=1e-10)
+
+
+def _validation_rows(n, fraction, random_state):
+    """The rows early stopping sets aside: the first draw of the fit's generator."""
+    from lowdim.seeding import spawn_seeds
+
+    order = np.random.default_rng(spawn_seeds(random_state, 1)[0]).permutation(n)
+    return np.sort(order[:int(round(fraction * n))])
+
+
+@pytest.mark.parametrize("batch_size", [None, 50], ids=["batch", "stochastic"])
+def test_early_stopping_stops_on_its_own_validation_rows(planted, batch_size):
+    X, Y, Xt, Yt, exact = planted
+    est = AppGradCCA(4, batch_size=batch_size, max_iter=20000, tol=1e-3, early_stopping=True,
+                     validation_fraction=0.2, n_iter_no_change=2,
+                     checkpoints=list(range(20, 20001, 20)), trace_tcc=True, random_state=0).fit(X, Y, heldout=(Xt, Yt))
+    assert est.converged_ and est.n_iter_ < 20000
+    scores = est.validation_scores_
+    assert len(scores) == len(est.trace_) and est.best_validation_score_ == scores.max()
+    # the rule: the last two checkpoints did not beat the best before them by 0.1 %, and no
+    # earlier pair of checkpoints stopped it
+    best = np.maximum.accumulate(scores)
+    stale = scores[1:] <= best[:-1] * (1 + 1e-3)
+    assert stale[-2:].all() and not (stale[:-2][1:] & stale[:-2][:-1]).any()
+    # the scores are the TCC of the weights on the rows set aside, which fit never used
+    val = _validation_rows(X.shape[0], 0.2, 0)
+    np.testing.assert_allclose(scores[-1], est.score(X[val], Y[val]).sum(), rtol=1e-8)
+    assert est.trace_["iteration"].iloc[-1] == est.n_iter_
+    assert pcc(Xt, Yt, est.x_weights_, est.y_weights_, exact.x_weights_, exact.y_weights_) \
+        >= (0.99 if batch_size is None else 0.93)
+
+
+def test_early_stopping_fits_the_other_rows_only(planted):
+    # the solver's own training TCC is the TCC on the rows left after the validation ones
+    X, Y, *_ = planted
+    with pytest.warns(Warning, match="still rising"):  # one checkpoint: it cannot stop
+        est = AppGradCCA(4, max_iter=30, checkpoints=[30], trace_tcc=True, early_stopping=True,
+                         validation_fraction=0.25, tol=0.0, random_state=0).fit(X, Y)
+    rest = np.setdiff1d(np.arange(X.shape[0]), _validation_rows(X.shape[0], 0.25, 0))
+    assert est.n_iter_ == 30 and len(rest) == 3000
+    np.testing.assert_allclose(est.trace_["tcc_train"].iloc[-1],
+                               est.score(X[rest], Y[rest]).sum(), rtol=1e-8)
+    assert abs(est.score(X, Y).sum() - est.trace_["tcc_train"].iloc[-1]) > 1e-6
+
+
+def test_early_stopping_warns_when_the_validation_tcc_still_rises(planted):
+    X, Y, *_ = planted
+    with pytest.warns(Warning, match="validation TCC was still rising"):
+        est = AppGradCCA(4, max_iter=40, early_stopping=True, tol=1e-3,
+                         checkpoints=[10, 20, 30, 40], random_state=0).fit(X, Y)
+    assert not est.converged_ and est.n_iter_ == 40
+    assert np.all(np.diff(est.validation_scores_[1:]) > 1e-3 * est.validation_scores_[1:-1])
+
+
+def test_without_early_stopping_nothing_is_set_aside(planted):
+    X, Y, *_ = planted
+    kw = dict(max_iter=50, tol=0, random_state=0)
+    plain = AppGradCCA(4, **kw).fit(X, Y)
+    same = AppGradCCA(4, validation_fraction=0.5, n_iter_no_change=9, **kw).fit(X, Y)
+    assert plain.validation_scores_ is None and plain.best_validation_score_ is None
+    np.testing.assert_array_equal(plain.x_weights_, same.x_weights_)

@@ -29,6 +29,8 @@ rule similarity_matrix:
     resources:
         mem_mb=lambda w: SIM_MATRICES[w.matrix]["mem_mb"],
         runtime=lambda w: SIM_MATRICES[w.matrix]["runtime"],
+        gpu=lambda w: SIM_MATRICES[w.matrix]["gpu"],
+        gpu_model=lambda w: SIM_MATRICES[w.matrix]["gpu_model"],
     script:
         "../scripts/similarity_matrix.py"
 

@@ -162,7 +162,8 @@ rule sms_glue_matrix:
         npz=f"{TASKS_DIR}/glue/{{task}}/matrix.npz",
     params:
         task=lambda w: sorted_params({**{k: v for k, v in GLUE_TASKS[w.task].items()
-                                        if k not in ("threads", "mem_mb", "runtime", "threshold")},
+                                        if k not in ("threads", "mem_mb", "runtime", "threshold",
+                                                     "gpu", "gpu_model")},
                                      "model": model_path(GLUE_TASKS[w.task]["model"])}),
         seed=lambda w: derive_seed(config["seed"], "sms_glue_matrix", w.task),
     log:
@@ -175,6 +176,8 @@ rule sms_glue_matrix:
     resources:
         mem_mb=lambda w: GLUE_TASKS[w.task]["mem_mb"],
         runtime=lambda w: GLUE_TASKS[w.task]["runtime"],
+        gpu=lambda w: GLUE_TASKS[w.task]["gpu"],
+        gpu_model=lambda w: GLUE_TASKS[w.task]["gpu_model"],
     script:
         "../scripts/sms_glue_matrix.py"
 

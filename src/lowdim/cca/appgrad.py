@@ -43,7 +43,16 @@ STOCHASTIC_SOLVERS = {"lazy": StochasticSolver, "dense": DenseStochasticSolver}
 
 
 def checkpoint_iterations(max_iter: int, count: int, extra=()) -> list[int]:
-    """About ``count`` log-spaced iterations up to ``max_iter``, plus ``extra`` ones."""
+    """About ``count`` log-spaced iterations up to ``max_iter``, plus ``extra`` ones.
+
+    Examples
+    --------
+    >>> from lowdim.cca.appgrad import checkpoint_iterations
+    >>> [int(i) for i in checkpoint_iterations(1000, 5)]
+    [1, 6, 32, 178, 1000]
+    >>> [int(i) for i in checkpoint_iterations(1000, 5, extra=[300])]
+    [1, 6, 32, 178, 300, 1000]
+    """
     its = set(np.unique(np.round(np.logspace(0, np.log10(max_iter), max(count, 1)))).astype(int))
     its |= {int(i) for i in extra if 1 <= int(i) <= max_iter} | {int(max_iter)}
     return sorted(its)
@@ -88,7 +97,9 @@ class AppGradCCA(BaseCCA):
     tol : float, default=1e-6
         Batch AppGrad stops when the relative change of Φ̃ and Ψ̃ falls below
         ``tol``; 0 runs ``max_iter`` iterations. Stochastic AppGrad always
-        runs ``max_iter`` iterations.
+        runs ``max_iter`` iterations. With ``early_stopping``, ``tol`` is
+        instead the relative gain of the validation TCC that counts as an
+        improvement (scikit-learn's convention), for batch and stochastic alike.
     batch_size : int or None, default=None
         None for batch AppGrad; an int b for stochastic AppGrad with
         minibatches of b rows (the authors used 50).
@@ -125,6 +136,23 @@ class AppGradCCA(BaseCCA):
         of p on sparse views); 'dense' updates all of Φ̃ every step, as the
         algorithm is written. Both give the same iterates up to rounding;
         'dense' is the reference for tests and benchmarks.
+    early_stopping : bool, default=False
+        Stop by a rule that uses only the data given to ``fit``: a random
+        ``validation_fraction`` of its rows (drawn with ``random_state``) is
+        set aside, AppGrad runs on the others, and at every checkpoint the
+        TCC of the current weights on the validation rows is computed (its
+        cost is part of the fit's ``seconds``). The fit stops once that TCC
+        has not risen above the best so far by more than ``tol`` (relative)
+        at ``n_iter_no_change`` checkpoints in a row; the weights are those
+        of the last iterate. ``checkpoints`` set when it is checked: evenly
+        spaced ones (``range(20, max_iter + 1, 20)``) suit it better than the
+        default log-spaced ones, because the first iterations from the zero
+        start can lower the validation TCC for a while, which a run of early
+        checkpoints a few iterations apart would take for a plateau.
+    validation_fraction : float, default=0.1
+        Fraction of the rows set aside with ``early_stopping``, in (0, 1).
+    n_iter_no_change : int, default=2
+        Checkpoints without improvement before ``early_stopping`` stops.
 
     Attributes
     ----------
@@ -146,7 +174,13 @@ class AppGradCCA(BaseCCA):
         Cumulative FLOPs at the end.
     n_iter_ : int
     converged_ : bool
-        Batch only: the ``tol`` criterion was met.
+        Batch only: the ``tol`` criterion was met; with ``early_stopping``,
+        batch or stochastic: the validation rule stopped the fit.
+    validation_scores_ : ndarray of shape (n_checkpoints,) or None
+        With ``early_stopping``, the validation TCC at each row of
+        ``trace_``; else None.
+    best_validation_score_ : float or None
+        The largest of ``validation_scores_``.
     step_size_ : tuple of float
         Steps (η_x, η_y) actually used, after any halving.
     n_step_halvings_ : int
@@ -171,12 +205,21 @@ class AppGradCCA(BaseCCA):
     >>> cca = AppGradCCA(n_components=2, random_state=0).fit(X, Y)
     >>> cca.score(X, Y).round(2)
     array([0.9 , 0.88])
+
+    Stopped by the TCC on a tenth of the rows set aside, checked every 20
+    iterations: two checks without a gain end the fit.
+
+    >>> stopped = AppGradCCA(n_components=2, random_state=0, early_stopping=True,
+    ...                      checkpoints=range(20, 1001, 20)).fit(X, Y)
+    >>> stopped.n_iter_, stopped.validation_scores_.round(3)
+    (60, array([1.821, 1.821, 1.821]))
     """
 
     def __init__(self, n_components=2, *, reg=0.005, step_size="auto", max_iter=1000, tol=1e-6,
                  batch_size=None, normalization_size=None, precompute="auto", checkpoints=None,
                  trace_tcc=False, random_state=None, normalization="paper",
-                 stochastic_solver="lazy"):
+                 stochastic_solver="lazy", early_stopping=False, validation_fraction=0.1,
+                 n_iter_no_change=2):
         self.n_components = n_components
         self.reg = reg
         self.step_size = step_size
@@ -190,6 +233,9 @@ class AppGradCCA(BaseCCA):
         self.random_state = random_state
         self.normalization = normalization
         self.stochastic_solver = stochastic_solver
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
 
     # -- parameter checks -------------------------------------------------
     def _check_params(self, n, k):
@@ -313,16 +359,19 @@ class AppGradCCA(BaseCCA):
         """
         start = time.perf_counter()
         X, Y, k = self._check_fit_inputs(X, Y)
-        max_iter, b, s = self._check_params(X.shape[0], k)
         heldout = self._check_heldout(heldout, X.shape[1], Y.shape[1])
         rng = np.random.default_rng(spawn_seeds(self.random_state, 1)[0])
+        X, Y, validation = self._split_validation(X, Y, rng)
+        max_iter, b, s = self._check_params(X.shape[0], k)
         solver, flops_per_iter = self._make_solver(X, Y, k, b, s, rng, max_iter)
         state = rng.bit_generator.state
         for halvings in range(MAX_STEP_HALVINGS + 1):
             rng.bit_generator.state = state  # every attempt sees the same random draws
             try:
+                monitor = None if validation is None else _ValidationMonitor(
+                    *validation, self.tol, self.n_iter_no_change)
                 trace, n_iter, converged = self._iterate(solver, rng, max_iter, flops_per_iter,
-                                                         heldout, start)
+                                                         heldout, start, monitor)
                 break
             except Diverged as exc:
                 self._halve(solver, exc)
@@ -339,10 +388,39 @@ class AppGradCCA(BaseCCA):
         self.step_size_ = (solver.eta_x, solver.eta_y)
         self.n_step_halvings_, self.solver_ = halvings, solver.kind
         self.n_skipped_normalizations_ = tuple(solver.skipped)
-        if self.tol > 0 and b is None and not converged:
+        self.validation_scores_ = None if monitor is None else np.array(monitor.scores)
+        self.best_validation_score_ = None if monitor is None else monitor.best
+        if monitor is not None and not converged:
+            warnings.warn(f"AppGrad's validation TCC was still rising by more than tol="
+                          f"{self.tol} at max_iter={max_iter} iterations", ConvergenceWarning,
+                          stacklevel=2)
+        elif monitor is None and self.tol > 0 and b is None and not converged:
             warnings.warn(f"AppGrad did not reach tol={self.tol} in max_iter={max_iter} "
                           f"iterations", ConvergenceWarning, stacklevel=2)
         return self
+
+    def _split_validation(self, X, Y, rng):
+        """``(X_fit, Y_fit, (X_val, Y_val))`` with ``early_stopping``, else ``(X, Y, None)``."""
+        if not isinstance(self.early_stopping, (bool, np.bool_)):
+            raise ArgumentValueError(f"`early_stopping` must be True or False, got "
+                                     f"{self.early_stopping!r}", "early_stopping")
+        if not self.early_stopping:
+            return X, Y, None
+        fraction = check_positive(self.validation_fraction, "validation_fraction")
+        check_positive(self.n_iter_no_change, "n_iter_no_change", integer=True)
+        if fraction >= 1:
+            raise ArgumentValueError(f"`validation_fraction` must be in (0, 1), got "
+                                     f"{self.validation_fraction!r}", "validation_fraction")
+        n = X.shape[0]
+        n_val = int(round(fraction * n))
+        if n_val < 2 or n - n_val < 2:
+            raise ArgumentValueError(f"`validation_fraction` = {self.validation_fraction!r} "
+                                     f"must leave at least 2 validation and 2 fitting rows of "
+                                     f"n_samples = {n}, got {n_val} and {n - n_val}",
+                                     "validation_fraction")
+        order = rng.permutation(n)
+        val, fit = np.sort(order[:n_val]), np.sort(order[n_val:])
+        return X[fit], Y[fit], (X[val], Y[val])
 
     def _check_heldout(self, heldout, p1, p2):
         if heldout is None:
@@ -384,17 +462,24 @@ class AppGradCCA(BaseCCA):
         solver.eta_x /= 2.0
         solver.eta_y /= 2.0
 
-    def _iterate(self, solver, rng, max_iter, flops_per_iter, heldout, start):
-        """Run the iterations; return (trace rows, iterations done, converged)."""
+    def _iterate(self, solver, rng, max_iter, flops_per_iter, heldout, start, monitor=None):
+        """Run the iterations; return (trace rows, iterations done, converged).
+
+        With a ``monitor`` (early stopping), it alone decides when to stop, at checkpoints;
+        its validation TCC is part of the fit's time, the trace's evaluations are not.
+        """
         checkpoints = self._checkpoints(max_iter)
         solver.start(rng)
         trace, eval_seconds, converged, it = [], 0.0, False, 0
+        on_change = monitor is None and solver.kind != "stochastic"
         desc = f"AppGrad ({solver.kind}, k={self.n_components})"
         with Progress(desc, total=max_iter, unit="iterations", logger=logger) as progress:
             for it in range(1, max_iter + 1):
                 change = solver.step(rng)
                 progress.update(1)
-                converged = solver.kind != "stochastic" and change < self.tol
+                converged = on_change and change < self.tol
+                if monitor is not None and it in checkpoints:
+                    converged = monitor.stop(solver)
                 if it in checkpoints or converged:
                     tick = time.perf_counter()
                     row = [it, flops_per_iter * it, solver.flops_done,
@@ -413,3 +498,26 @@ class AppGradCCA(BaseCCA):
             return train, np.nan
         Wx, Wy = solver.weights()
         return train, float(np.sum(canonical_correlations(heldout[0] @ Wx, heldout[1] @ Wy)))
+
+
+class _ValidationMonitor:
+    """Early stopping: the validation TCC at each checkpoint, and when to stop.
+
+    Stops once ``patience`` checkpoints in a row have not raised the best
+    TCC so far by more than ``tol`` times its magnitude.
+    """
+
+    def __init__(self, X_val, Y_val, tol, patience):
+        self.X_val, self.Y_val, self.tol, self.patience = X_val, Y_val, tol, patience
+        self.scores, self.best, self.stale = [], None, 0
+
+    def stop(self, solver) -> bool:
+        Wx, Wy = solver.weights()
+        score = float(np.sum(canonical_correlations(self.X_val @ Wx, self.Y_val @ Wy)))
+        self.scores.append(score)
+        if self.best is None or score > self.best + self.tol * abs(self.best):
+            self.stale = 0
+        else:
+            self.stale += 1
+        self.best = score if self.best is None else max(self.best, score)
+        return self.stale >= self.patience

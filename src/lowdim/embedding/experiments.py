@@ -51,6 +51,16 @@ def sweep_settings(method, neighbors, n_samples):
     else one ``{parameter: k}`` per ``k`` in ``neighbors`` with ``k < n_samples``,
     the parameter being ``n_neighbors`` (Isomap, LLE, LE, UMAP) or ``topk``
     (Vec2vec, both solvers: the same sweep for every method).
+
+    Examples
+    --------
+    >>> from lowdim.embedding.experiments import sweep_settings
+    >>> sweep_settings("isomap", [4, 10, 16], n_samples=12)
+    [{'n_neighbors': 4}, {'n_neighbors': 10}]
+    >>> sweep_settings("vec2vec", [4, 10], n_samples=500)
+    [{'topk': 4}, {'topk': 10}]
+    >>> sweep_settings("pca", [4, 10], n_samples=500)
+    [{}]
     """
     parameter = NEIGHBOR_PARAMETER[method]
     if parameter is None:
@@ -69,7 +79,18 @@ def setting_label(setting: dict) -> str:
 
 
 def fit_embedding(X, method, *, n_components, params=None, random_state=None, n_jobs=None):
-    """Embed ``X`` with ``method``; return (embedding, wall seconds of the fit)."""
+    """Embed ``X`` with ``method``; return (embedding, wall seconds of the fit).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:300], y[:300]
+    >>> from lowdim.embedding.experiments import fit_embedding
+    >>> Z, seconds = fit_embedding(X, "pca", n_components=5, random_state=0)
+    >>> Z.shape, seconds > 0
+    ((300, 5), True)
+    """
     # Here, not at the top: the scoring jobs read this module and fit nothing (the
     # estimators bring numba and Vec2vec's kernels, 0.4 s CPU per job).
     from .baselines import make_embedder
@@ -112,6 +133,17 @@ def embed_sweep(X, method, *, n_components, settings, params=None, random_state=
         If every setting fails (or there is none), with each setting's error; an
         :class:`~lowdim._validation.ArgumentValueError` about the arguments every
         failure is about, else about the parameters the settings vary.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:300], y[:300]
+    >>> from lowdim.embedding.experiments import embed_sweep, sweep_settings
+    >>> settings = sweep_settings("isomap", [5, 10], n_samples=len(X))
+    >>> sweep = embed_sweep(X, "isomap", n_components=5, settings=settings)
+    >>> sweep["settings"], sweep["embeddings"].shape, sweep["errors"]
+    (['n_neighbors=5', 'n_neighbors=10'], (2, 300, 5), ['', ''])
     """
     n = X.shape[0]
     out = {"settings": [], "embeddings": np.full((len(settings), n, n_components), np.nan),
@@ -176,6 +208,21 @@ def score_sweep(embeddings, settings, y, *, k_grid=KNN_K_GRID, n_splits=4, stand
     ------
     ValueError
         If no embedding is finite, or spectral clustering failed at every gamma.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:300], y[:300]
+    >>> from lowdim.embedding.experiments import embed_sweep, score_sweep, sweep_settings
+    >>> sweep = embed_sweep(X, "isomap", n_components=5,
+    ...                     settings=sweep_settings("isomap", [5, 10], n_samples=len(X)))
+    >>> scores = score_sweep(sweep["embeddings"], sweep["settings"], y, gammas=(0.01, 0.1),
+    ...                      random_state=0)
+    >>> sorted(scores.metric.unique())
+    ['accuracy', 'accuracy_selected', 'ari']
+    >>> scores.groupby("metric").value.max().round(2).to_dict()
+    {'accuracy': 0.9..., 'accuracy_selected': 0.9..., 'ari': 0...}
     """
     valid = [(label, Z) for label, Z in zip(settings, embeddings) if np.all(np.isfinite(Z))]
     if not valid:
@@ -223,6 +270,19 @@ def sensitivity_scores(X, y, *, parameter, value, n_components, params, k_grid=K
     DataFrame
         One row per fold: ``parameter``, ``value``, ``fold``, ``accuracy``,
         ``fit_seconds``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:300], y[:300]
+    >>> from lowdim.embedding.experiments import sensitivity_scores
+    >>> rows = sensitivity_scores(X, y, parameter="topk", value=10, n_components=8,
+    ...                           params={"solver": "cooccurrence"}, random_state=0, n_jobs=1)
+    >>> rows[["parameter", "value", "fold"]].to_numpy().tolist()
+    [['topk', 10, 0], ['topk', 10, 1], ['topk', 10, 2], ['topk', 10, 3]]
+    >>> bool(rows.accuracy.mean() > 0.8)
+    True
     """
     params = dict(params)
     if parameter == "n_components":
@@ -242,6 +302,18 @@ def sensitivity_sweep(X, y, *, parameter, values, **kwargs):
     """:func:`sensitivity_scores` for each of ``values``, concatenated.
 
     An error about ``parameter`` is about ``values`` too: the value came from there.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:300], y[:300]
+    >>> from lowdim.embedding.experiments import sensitivity_sweep
+    >>> rows = sensitivity_sweep(X, y, parameter="n_components", values=[2, 8], n_components=8,
+    ...                          params={"solver": "cooccurrence"}, random_state=0, n_jobs=1)
+    >>> accuracy = rows.groupby("value").accuracy.mean()
+    >>> bool(accuracy[8] > accuracy[2])          # 2-D vectors keep fewer classes apart
+    True
     """
     tables = []
     for value in values:
@@ -255,7 +327,23 @@ def sensitivity_sweep(X, y, *, parameter, values, **kwargs):
 
 
 def save_sweep(path, sweep, *, dataset, method, y, meta=None):
-    """Write an :func:`embed_sweep` result, with labels, to ``path`` (.npz) atomically."""
+    """Write an :func:`embed_sweep` result, with labels, to ``path`` (.npz) atomically.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:300], y[:300]
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.embedding.experiments import embed_sweep, load_sweep, save_sweep
+    >>> sweep = embed_sweep(X, "pca", n_components=2, settings=[{}], random_state=0)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     save_sweep(Path(tmp) / "pca.npz", sweep, dataset="digits", method="pca", y=y)
+    ...     loaded = load_sweep(Path(tmp) / "pca.npz")
+    >>> loaded["embeddings"].shape, loaded["settings"], loaded["info"]["method"]
+    ((1, 300, 2), ['default'], 'pca')
+    """
     from .. import __version__
 
     info = {"dataset": dataset, "method": method, "lowdim_version": __version__, **(meta or {})}
@@ -265,7 +353,24 @@ def save_sweep(path, sweep, *, dataset, method, y, meta=None):
 
 
 def load_sweep(path):
-    """Read a file written by :func:`save_sweep` (no pickle)."""
+    """Read a file written by :func:`save_sweep` (no pickle).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:300], y[:300]
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.embedding.experiments import embed_sweep, load_sweep, save_sweep
+    >>> sweep = embed_sweep(X, "pca", n_components=2, settings=[{}], random_state=0)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     save_sweep(Path(tmp) / "pca.npz", sweep, dataset="digits", method="pca", y=y)
+    ...     loaded = load_sweep(Path(tmp) / "pca.npz")
+    >>> np.array_equal(loaded["embeddings"], sweep["embeddings"]), loaded["info"]["dataset"]
+    (True, 'digits')
+    """
     arrays, info = load_npz(path)
     return {"embeddings": arrays["embeddings"], "settings": arrays["settings"].tolist(),
             "seconds": arrays["seconds"], "errors": arrays["errors"].tolist(),

@@ -50,6 +50,16 @@ def tfidf_features(dataset: Dataset, *, stem=True, min_df=1, sublinear_tf=False)
     -------
     X : scipy.sparse.csr_matrix of shape (n_documents, n_terms), float64
     vocabulary : ndarray of str of shape (n_terms,)
+
+    Examples
+    --------
+    >>> from lowdim.data import Dataset
+    >>> from lowdim.embedding.features import tfidf_features
+    >>> import numpy as np
+    >>> texts = np.array(["The cats sat.", "A cat sits on the mat.", "Dogs bark."])
+    >>> X, vocabulary = tfidf_features(Dataset(name="toy", kind="text", texts=texts))
+    >>> X.shape, vocabulary.tolist()
+    ((3, 6), ['bark', 'cat', 'dog', 'mat', 'sat', 'sit'])
     """
     # Here, not at the top: dense datasets and Table 2's summary need no scikit-learn.
     from sklearn.feature_extraction.text import TfidfTransformer, TfidfVectorizer
@@ -91,6 +101,14 @@ def embedding_features(dataset: Dataset, *, max_samples=0, seed=0, stem=True, mi
     Dataset
         Kind "dense" (float64 ``X``) or "sparse" (CSR ``X``), with ``y`` and
         ``label_names``; ``meta`` records the source kind, features and rows kept.
+
+    Examples
+    --------
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.embedding.features import embedding_features
+    >>> features = embedding_features(get_spec("pang_lee").prepare(), max_samples=100, seed=0)
+    >>> features.kind, features.X.shape[0], features.y.shape
+    ('sparse', 100, (100,))
     """
     if dataset.y is None:
         raise ValueError(f"dataset {dataset.name!r} has no labels `y`; the embedding "
@@ -120,7 +138,16 @@ def embedding_features(dataset: Dataset, *, max_samples=0, seed=0, stem=True, mi
 
 
 def features_summary(dataset: Dataset) -> dict:
-    """One row of Table 2 for a feature dataset from :func:`embedding_features`."""
+    """One row of Table 2 for a feature dataset from :func:`embedding_features`.
+
+    Examples
+    --------
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.embedding.features import embedding_features, features_summary
+    >>> summary = features_summary(embedding_features(get_spec("digits").prepare(n_rows=100)))
+    >>> {key: summary[key] for key in ("dataset", "n", "n_features")}
+    {'dataset': 'digits', 'n': 100, 'n_features': 64}
+    """
     X = dataset.X
     nnz = X.nnz if sp.issparse(X) else int(np.count_nonzero(X))
     return {"dataset": dataset.name, "source_kind": dataset.meta.get("source_kind", dataset.kind),

@@ -17,6 +17,15 @@ def rows_nearest(table: pd.DataFrame, column: str, target: float):
         That value (one that was run, e.g. the sample fraction nearest 0.1).
     rows : DataFrame
         Every row with it.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.tables.select import rows_nearest
+    >>> table = pd.DataFrame({"s/n": [0.05, 0.098, 0.098, 0.2], "error": [0.9, 0.5, 0.6, 0.3]})
+    >>> closest, rows = rows_nearest(table, "s/n", 0.1)
+    >>> closest, rows.error.tolist()
+    (0.098, [0.5, 0.6])
     """
     values = table[column].to_numpy(dtype=float)
     closest = float(values[np.argmin(np.abs(values - target))])
@@ -39,6 +48,16 @@ def best_rank_rows(rows, max_rank) -> pd.DataFrame:
     -------
     chosen : DataFrame
         One row per (corpus, method, split) that has a rank ``<= max_rank``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.tables.select import best_rank_rows
+    >>> rows = pd.DataFrame({"corpus": "toy", "method": "nystrom", "split": [0, 0, 0],
+    ...                      "rank": [16, 64, 256], "cv_accuracy": [0.7, 0.8, 0.9],
+    ...                      "test_accuracy": [0.68, 0.79, 0.91]})
+    >>> best_rank_rows(rows, max_rank=100)[["rank", "test_accuracy"]].to_numpy().tolist()
+    [[64.0, 0.79]]
     """
     keys = [k for k in ("corpus", "method", "split") if k in rows.columns]
     within = rows[(rows["rank"] <= max_rank) | (rows["method"] == "wmd_kernel")]

@@ -47,7 +47,19 @@ _SEED = {"type": "integer", "minimum": 0, "default": 0, "description": "seed for
 
 # --- Mediamill ------------------------------------------------------------------------------
 def read_svmlight_multilabel(path, dataset, n_features, n_labels):
-    """Dense features (n, n_features) and a 0/1 label indicator (n, n_labels) from svmlight."""
+    """Dense features (n, n_features) and a 0/1 label indicator (n, n_labels) from svmlight.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data.sources.cca_data import read_svmlight_multilabel
+    >>> path = Path(tempfile.mkdtemp()) / "train.svm"
+    >>> _ = path.write_text("0,2 1:0.5 3:1.0\\n1 2:2.0\\n")
+    >>> X, labels = read_svmlight_multilabel(path, "toy", n_features=3, n_labels=3)
+    >>> X.tolist(), labels.tolist()
+    ([[0.5, 0.0, 1.0], [0.0, 2.0, 0.0]], [[1.0, 0.0, 1.0], [0.0, 1.0, 0.0]])
+    """
     from sklearn.datasets import load_svmlight_file
 
     try:
@@ -108,6 +120,17 @@ def word_context_views(tokens, vocab_size: int, window: int = 1):
         Block k holds the one-hot of the word at the k-th offset (empty where that
         position is outside the corpus or its word outside the vocabulary).
     vocab : ndarray of str of shape (V,)
+
+    Examples
+    --------
+    >>> from lowdim.data.sources.cca_data import word_context_views
+    >>> X, Y, vocab = word_context_views("the cat sat on the mat".split(), vocab_size=3)
+    >>> vocab.tolist(), X.shape, Y.shape
+    (['the', 'cat', 'mat'], (4, 3), (4, 6))
+    >>> X.toarray()[:2], Y.toarray()[:2]
+    (array([[1., 0., 0.],
+           [0., 1., 0.]]), array([[0., 0., 0., 0., 1., 0.],
+           [1., 0., 0., 0., 0., 0.]]))
     """
     if vocab_size < 1 or window < 1:
         raise ArgumentValueError(f"`vocab_size` and `window` must be >= 1, got {vocab_size}, "
@@ -301,7 +324,7 @@ register(DatasetSpec(
                 "43,907 shots",
     source="Snoek et al. 2006 (Mediamill challenge), LIBSVM multilabel exp1",
     licence="research use; cite Snoek et al. 2006",
-    labelled=False, sizes=lambda o: {"p1": 120, "p2": 101}))
+    labelled=False, sizes=lambda o: {"n": 43907, "n_train": 30993, "p1": 120, "p2": 101}))
 
 register(DatasetSpec(
     name="mnist_halves", kind="two_view", parser=_mnist_halves, files=MNIST_FILES,
@@ -331,7 +354,9 @@ register(DatasetSpec(
         "eos": {"type": "boolean", "default": True,
                 "description": "add an <eos> token at the end of each sentence (line)"}},
     labelled=False,
-    sizes=lambda o: {"p1": o["vocab_size"], "p2": 2 * o["window"] * o["vocab_size"]}))
+    # tokens (rows), with <eos>: 929,589 in ptb.train.txt, 73,760 valid, 82,430 test
+    sizes=lambda o: {"n": 1085779, "n_train": 929589, "p1": o["vocab_size"],
+                     "p2": 2 * o["window"] * o["vocab_size"]}))
 
 register(DatasetSpec(
     name="url_reputation", kind="two_view", parser=_url_reputation,
