@@ -235,6 +235,29 @@ def rule_table(runs: dict, profile: str) -> pd.DataFrame:
     return table.sort_values(first_total, ascending=False).rename_axis("rule")
 
 
+#: How to read the tables (what changed between before and after, and what did not).
+NOTES = [
+    "What changed between the runs:",
+    "",
+    "- **library imports**: the tidy, table, figure and report jobs load no scikit-learn,",
+    "  numba, UMAP or gensim, and the compute jobs only those their work needs",
+    "  (`tests/test_import_budget.py` pins which modules each job's script loads).",
+    "- **numba**: the workflow sets `NUMBA_CACHE_DIR=<checkout>/.snakemake/numba`, and",
+    "  `lowdim._numba_cache` turns numba's cache on for UMAP's and pynndescent's functions:",
+    "  the first job that fits UMAP compiles them and later jobs load them. A run here starts",
+    "  from a fresh export, so an empty cache: the after run still pays one compilation.",
+    "- **Snakemake itself** (the scheduler's process) is not a job's start-up and is left as",
+    "  it is: its CPU grows with wall time times finished jobs. After each scheduling round",
+    "  Snakemake 9.27 starts a timer of `--max-jobs-per-timespan`'s timespan (1 s by",
+    "  default) that triggers another round, which starts another timer, so every finished",
+    "  job adds one round per second. A longer timespan would cut those rounds, but Snakemake",
+    "  waits for its pending timers before it exits: every run, the test suite's many small",
+    "  ones too, would end up to one timespan later. On a loaded machine (long wall time) the",
+    "  row is large; on a quiet one it is a small part.",
+    "",
+]
+
+
 def write_report() -> None:
     """benchmarks/workflow_overhead.md from every run in benchmarks/workflow_overhead/."""
     runs = load_runs()
@@ -250,6 +273,7 @@ def write_report() -> None:
         "numba is compiling, or loading from numba's cache; work is the rest.",
         "",
     ]
+    lines += NOTES
     for profile in CONFIGS:
         if not any(name == profile for name, _ in runs):
             continue
