@@ -14,6 +14,8 @@ Snakemake.
 
 from importlib.metadata import PackageNotFoundError, version
 
+#: The installed version of lowdim ("0.0.0+unknown" in a source tree that is not installed).
+__version__: str
 try:
     __version__ = version("lowdim")
 except PackageNotFoundError:  # running from a source tree that is not installed

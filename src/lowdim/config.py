@@ -34,11 +34,43 @@ PROFILE_KEYS = ("profile", "datasets")
 
 
 class ConfigError(ValueError):
-    """A config problem, described in one line: the key, what was given, what is allowed."""
+    """A config problem, described in one line: the key, what was given, what is allowed.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config import ConfigError
+    >>> try:
+    ...     validate_config({**config, "cca": {"reg": -1}}, schema)
+    ... except ConfigError as err:
+    ...     print(err)
+    config: cca.reg: got -1; expected minimum 0
+    """
 
 
 def load_schema(schema_path):
-    """Load the top schema and a registry of its sibling ``*.schema.yaml`` files."""
+    """Load the top schema and a registry of its sibling ``*.schema.yaml`` files.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config import load_schema
+    >>> top, registry = load_schema(schema)
+    >>> sorted(top["properties"])[:4], registry.contents("cca.schema.yaml")["properties"]["reg"]["default"]
+    (['cca', 'datasets', 'embedding', 'kernel_cca'], 0.005)
+    """
     schema_path = Path(schema_path)
     resources = []
     for path in sorted(schema_path.parent.glob("*.schema.yaml")):
@@ -65,6 +97,24 @@ def validate_config(config: dict, schema_path) -> dict:
     ------
     ConfigError
         With a one-line message naming the key, the value given and what is allowed.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> config["cca"]["reg"], config["embedding"]["vec2vec"]["walk_length"]
+    (0.005, 20)
+    >>> validate_config({**config, "cca": {"reg": "0.01"}}, schema)["cca"]["reg"]   # text read as a number
+    0.01
+    >>> validate_config({**config, "embeding": {}}, schema)
+    Traceback (most recent call last):
+        ...
+    lowdim.config.ConfigError: config: unknown key 'embeding'; allowed keys here: cca, datasets, embedding, ...
     """
     from .data import REGISTRY
 
@@ -107,6 +157,15 @@ def check_complete_profile(config: dict, configfiles, default="config/config.yam
     Raises
     ------
     ConfigError
+
+    Examples
+    --------
+    >>> from lowdim.config import check_complete_profile
+    >>> check_complete_profile({"profile": "offline", "datasets": {}}, ["config/config.yaml"])
+    >>> check_complete_profile({"cca": {"reg": 0.01}}, ["mine.yaml"])
+    Traceback (most recent call last):
+        ...
+    lowdim.config.ConfigError: config: mine.yaml is not a complete profile (it sets cca; a profile also needs `profile:` and `datasets:`), and a file given with --configfile replaces the default profile; to change keys of the default profile, overlay the file on it: snakemake --configfile config/config.yaml mine.yaml
     """
     missing = [key for key in PROFILE_KEYS if key not in config]
     if not configfiles or not missing:
@@ -194,6 +253,22 @@ def coerce_scalars(config: dict, validator, max_rounds: int = 50) -> dict:
     Returns
     -------
     config : dict
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> import jsonschema
+    >>> from lowdim.config import coerce_scalars, load_schema
+    >>> top, registry = load_schema(schema)
+    >>> validator = jsonschema.Draft202012Validator(registry.contents("cca.schema.yaml"))
+    >>> coerce_scalars({"reg": "1e-4", "n_components": "5", "enabled": "true"}, validator)
+    {'reg': 0.0001, 'n_components': 5, 'enabled': True}
     """
     for _ in range(max_rounds):
         changed = False

@@ -48,7 +48,26 @@ MATRIX_DATASET_KINDS = {"wmd": ("text",), "mlp": ("dense", "sparse", "text", "me
 
 
 def config_check(func):
-    """Register ``func(config) -> iterable of problem lines`` as a config check."""
+    """Register ``func(config) -> iterable of problem lines`` as a config check.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config_checks import CHECKS, config_check, config_problems, problem
+    >>> @config_check
+    ... def seed_is_even(config):
+    ...     if config["seed"] % 2:
+    ...         yield problem("seed", config["seed"], "must be even in this lab")
+    >>> config_problems({**config, "seed": 3})
+    ['config: seed: got 3; must be even in this lab']
+    >>> CHECKS.remove(seed_is_even)
+    """
     CHECKS.append(func)
     return func
 
@@ -58,6 +77,22 @@ def config_problems(config: dict) -> list[str]:
 
     The user's own data are looked at first (:func:`own_data_problems`): the other
     checks need their kind and sizes, so they run only when every file reads.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config_checks import config_problems
+    >>> config_problems(config)
+    []
+    >>> problems = config_problems({**config, "embedding": {**config["embedding"], "n_components": 500}})
+    >>> problems[0]
+    'config: embedding.n_components: got 500; must be <= the 64 features of dataset digits for pca'
     """
     own = own_data_problems(config)
     if own:
@@ -67,7 +102,22 @@ def config_problems(config: dict) -> list[str]:
 
 def own_data_problems(config: dict) -> list[str]:
     """One line for each own dataset (``datasets: {name: {file: ...}}``) whose files are
-    missing or do not hold what the options say, naming the key and the file."""
+    missing or do not hold what the options say, naming the key and the file.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config_checks import own_data_problems
+    >>> datasets = {**config["datasets"], "mine": {"file": "no_such_file.csv"}}
+    >>> [line.split(" (looked for")[0] for line in own_data_problems({**config, "datasets": datasets})]
+    ["config: datasets.mine.file: got 'no_such_file.csv'; no such file or folder"]
+    """
     from .data import OwnDataError, dataset_spec, declares_own_data
 
     problems = []
@@ -92,6 +142,24 @@ def check_config(config: dict) -> dict:
     ------
     ConfigError
         With the first problem, in one line, and how many more there are.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config_checks import check_config
+    >>> check_config(config) is config
+    True
+    >>> bad = {**config, "cca": {**config["cca"], "n_components": 100}}
+    >>> check_config(bad)
+    Traceback (most recent call last):
+        ...
+    lowdim.config.ConfigError: config: cca.figure2.pca_components[0]: got 20; must be >= cca.n_components = 100 (PCA-CCA keeps m principal directions per view, and needs k of them) (1 more problem(s) after this one)
     """
     problems = config_problems(config)
     if problems:
@@ -109,6 +177,20 @@ class DatasetFacts:
     ``bounds`` holds upper bounds on ``n``, ``n_train``, ``p``, ``p1``, ``p2``
     (exact where the options fix them); a size missing from it is known only
     once the data are prepared. ``origin`` says where ``n`` comes from, for messages.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config_checks import dataset_facts
+    >>> facts = dataset_facts(config, "digits_halves")
+    >>> facts.kind, facts.labelled, facts.bounds
+    ('two_view', True, {'n': 1797, 'p1': 32, 'p2': 32})
     """
 
     name: str
@@ -129,7 +211,21 @@ class DatasetFacts:
 
 
 def dataset_facts(config: dict, name: str) -> DatasetFacts:
-    """Facts about ``name``, a dataset listed under ``datasets:``, from its registry entry."""
+    """Facts about ``name``, a dataset listed under ``datasets:``, from its registry entry.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config_checks import dataset_facts
+    >>> dataset_facts(config, "digits")
+    DatasetFacts(name='digits', kind='dense', labelled=True, bounds={'n': 1797, 'p': 64}, origin='')
+    """
     from .data import dataset_spec
 
     given = config.get("datasets", {}).get(name) or {}

@@ -19,6 +19,19 @@ class CorruptFileError(ValueError):
     """A file that cannot be read as what it should hold.
 
     The message names the file, says what is wrong with it and how to rebuild it.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.io import CorruptFileError, read_npz
+    >>> path = Path(tempfile.mkdtemp()) / "results.npz"
+    >>> _ = path.write_bytes(b"not a zip archive")
+    >>> try:
+    ...     read_npz(path)
+    ... except CorruptFileError as err:
+    ...     print(isinstance(err, ValueError), "rerun the workflow" in str(err))
+    True True
     """
 
     def __init__(self, path, problem: str, remedy: str = REBUILD):
@@ -41,6 +54,32 @@ def atomic_path(path, suffix: str | None = None):
     suffix : str, optional
         Suffix for the temporary name (some writers, e.g. ``numpy.savez`` or
         matplotlib, choose the format from it). Defaults to ``path``'s suffix.
+
+    Yields
+    ------
+    tmp : Path
+        The temporary path to write to.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.io import atomic_path
+    >>> path = Path(tempfile.mkdtemp()) / "table.csv"
+    >>> with atomic_path(path) as tmp:
+    ...     _ = tmp.write_text("a,b\\n")
+    ...     print(path.exists())        # nothing at the final path until the block succeeds
+    False
+    >>> path.read_text()
+    'a,b\\n'
+    >>> try:
+    ...     with atomic_path(path) as tmp:
+    ...         _ = tmp.write_text("half a fi")
+    ...         raise RuntimeError("the job failed")
+    ... except RuntimeError:
+    ...     pass
+    >>> path.read_text(), sorted(p.name for p in path.parent.iterdir())
+    ('a,b\\n', ['table.csv'])
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -66,13 +105,39 @@ def _umask() -> int:
 
 
 def write_json(path, obj, **kwargs) -> None:
-    """Write ``obj`` as indented JSON to ``path`` atomically."""
+    """Write ``obj`` as indented JSON to ``path`` atomically.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.io import write_json
+    >>> path = Path(tempfile.mkdtemp()) / "info.json"
+    >>> write_json(path, {"method": "pca", "seconds": 1.5})
+    >>> print(path.read_text())
+    {
+      "method": "pca",
+      "seconds": 1.5
+    }
+    <BLANKLINE>
+    """
     with atomic_path(path) as tmp:
         tmp.write_text(json.dumps(obj, indent=2, sort_keys=True, default=_jsonable, **kwargs) + "\n")
 
 
 def read_json(path):
-    """Read JSON from ``path``."""
+    """Read JSON from ``path``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.io import read_json, write_json
+    >>> path = Path(tempfile.mkdtemp()) / "info.json"
+    >>> write_json(path, {"n": 3})
+    >>> read_json(path)
+    {'n': 3}
+    """
     return json.loads(Path(path).read_text())
 
 
@@ -81,6 +146,17 @@ def save_npz(path, info, *, info_key="info", compress=False, **arrays) -> None:
 
     ``info`` is stored as a JSON string under ``info_key``, so :func:`load_npz`
     reads the file back without unpickling anything.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.io import load_npz, save_npz
+    >>> path = Path(tempfile.mkdtemp()) / "run.npz"
+    >>> save_npz(path, {"version": "0.1.0"}, compress=True, K=np.eye(2))
+    >>> sorted(np.load(path, allow_pickle=False).files)   # the info is JSON text, not a pickle
+    ['K', 'info']
     """
     import numpy as np
 
@@ -112,6 +188,17 @@ def read_npz(path, *, what="an .npz archive of arrays", remedy=REBUILD) -> dict:
     CorruptFileError
         If the file is empty, truncated, not an ``.npz`` archive (random bytes, a
         pickle, a single ``.npy``), or holds object arrays (which would need pickle).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.io import read_npz
+    >>> path = Path(tempfile.mkdtemp()) / "arrays.npz"
+    >>> np.savez(path, a=np.arange(3))
+    >>> read_npz(path)
+    {'a': array([0, 1, 2])}
     """
     import zipfile
 
@@ -142,6 +229,18 @@ def load_npz(path, *, info_key="info"):
 
     A corrupt file, or one without the ``info_key`` entry, raises
     :class:`CorruptFileError` naming it.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.io import load_npz, save_npz
+    >>> path = Path(tempfile.mkdtemp()) / "run.npz"
+    >>> save_npz(path, {"seed": 0, "method": "pca"}, Z=np.zeros((2, 3)))
+    >>> arrays, info = load_npz(path)
+    >>> arrays["Z"].shape, info
+    ((2, 3), {'method': 'pca', 'seed': 0})
     """
     what = "a results file written by lowdim.io.save_npz"
     arrays = read_npz(path, what=what)
@@ -160,6 +259,16 @@ def read_benchmark(path):
     The columns ``s`` (wall seconds), ``cpu_time`` (s) and ``max_rss`` (MB) are
     numeric; Snakemake's "NA" (a measurement the platform does not give), or a
     column the file lacks, is NaN.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.io import read_benchmark
+    >>> path = Path(tempfile.mkdtemp()) / "job.tsv"
+    >>> _ = path.write_text("s\\th:m:s\\tmax_rss\\tcpu_time\\n3.5\\t0:00:03\\tNA\\t2.9\\n")
+    >>> read_benchmark(path)[["s", "max_rss", "cpu_time"]].to_dict("records")
+    [{'s': 3.5, 'max_rss': nan, 'cpu_time': 2.9}]
     """
     import pandas as pd
 

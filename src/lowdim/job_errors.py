@@ -24,7 +24,14 @@ logger = logging.getLogger("lowdim")
 
 
 def problem(key: str, value, allowed: str) -> str:
-    """One line: ``config: <key>: got <value>; <allowed>``."""
+    """One line: ``config: <key>: got <value>; <allowed>``.
+
+    Examples
+    --------
+    >>> from lowdim.job_errors import problem
+    >>> problem("cca.n_components", 50, "at most min(p1, p2) = 32 for dataset digits_halves")
+    'config: cca.n_components: got 50; at most min(p1, p2) = 32 for dataset digits_halves'
+    """
     return f"config: {key}: got {value!r}; {allowed}"
 
 
@@ -41,10 +48,26 @@ def config_errors(settings: dict, keys: dict, where: str = ""):
     where : str
         What the job was doing, e.g. ``"lle on dataset digits"``.
 
+    Yields
+    ------
+    None
+        The body of the ``with`` block runs inside.
+
     Raises
     ------
     SystemExit
         With :func:`config_error_line`, also logged, so the job fails with one line.
+
+    Examples
+    --------
+    >>> from lowdim.job_errors import config_errors
+    >>> try:
+    ...     with config_errors({"n_components": 500}, {"n_components": "embedding.n_components"},
+    ...                        where="pca on dataset digits"):
+    ...         raise ValueError("`n_components` must be <= 64, got 500")
+    ... except SystemExit as exit:
+    ...     print(exit.code)
+    config: `n_components` must be <= 64, got 500 (pca on dataset digits); with embedding.n_components = 500
     """
     try:
         yield
@@ -56,7 +79,16 @@ def config_errors(settings: dict, keys: dict, where: str = ""):
 
 def config_error_line(error: Exception, settings: dict, keys: dict, where: str = "") -> str:
     """``config: <key>: got <value>; <the library's message> (<where>)`` for the first
-    argument of ``error`` that has a key, else the message and every key of the job."""
+    argument of ``error`` that has a key, else the message and every key of the job.
+
+    Examples
+    --------
+    >>> from lowdim.job_errors import config_error_line
+    >>> error = ValueError("`n_components` must be <= 64, got 500")
+    >>> config_error_line(error, {"n_components": 500}, {"n_components": "embedding.n_components"},
+    ...                   where="pca on dataset digits")
+    'config: `n_components` must be <= 64, got 500 (pca on dataset digits); with embedding.n_components = 500'
+    """
     message = str(error).splitlines()[0] if str(error) else type(error).__name__
     context = f" ({where})" if where else ""
     for argument in arguments_of(error):

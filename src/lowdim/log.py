@@ -30,6 +30,26 @@ def log_to_file(path, level: int = logging.INFO) -> logging.Logger:
     -------
     logger : logging.Logger
         The ``lowdim`` logger.
+
+    Examples
+    --------
+    >>> import logging
+    >>> import sys
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.log import log_to_file
+    >>> hook = sys.excepthook
+    >>> path = Path(tempfile.mkdtemp()) / "logs" / "job.log"
+    >>> logger = log_to_file(path)                 # the first line of a workflow job
+    >>> logger.info("fitted %d rows", 100)
+    >>> print(path.read_text().split(" lowdim: ")[1].strip())
+    fitted 100 rows
+    >>> handler = logger.handlers[0]     # a job ends here; a longer-lived process undoes it:
+    >>> for name in ("lowdim", "py.warnings", "gensim", "umap", "pynndescent"):
+    ...     logging.getLogger(name).removeHandler(handler)
+    >>> handler.close()
+    >>> logging.captureWarnings(False)
+    >>> logger.propagate, sys.excepthook = True, hook
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

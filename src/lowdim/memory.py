@@ -43,7 +43,14 @@ def _cgroup_room() -> int | None:
 
 
 def available_memory() -> int:
-    """Bytes a new allocation can take without swapping: the least of MemAvailable and the cgroup room."""
+    """Bytes a new allocation can take without swapping: the least of MemAvailable and the cgroup room.
+
+    Examples
+    --------
+    >>> from lowdim.memory import available_memory
+    >>> available_memory() > 0
+    True
+    """
     candidates = [v for v in (_meminfo_available(), _cgroup_room()) if v is not None]
     if not candidates:
         candidates = [os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")]
@@ -51,7 +58,15 @@ def available_memory() -> int:
 
 
 def reset_peak_rss() -> bool:
-    """Reset this process's peak resident set size (Linux ``clear_refs`` 5); False if unsupported."""
+    """Reset this process's peak resident set size (Linux ``clear_refs`` 5); False if unsupported.
+
+    Examples
+    --------
+    >>> from lowdim.memory import peak_rss, reset_peak_rss
+    >>> supported = reset_peak_rss()    # False where the kernel refuses (no /proc/self/clear_refs)
+    >>> peak_rss() > 0
+    True
+    """
     try:
         Path("/proc/self/clear_refs").write_text("5")
         return True
@@ -69,18 +84,44 @@ def _status_bytes(field: str) -> int | None:
 
 
 def peak_rss() -> int:
-    """Peak resident set size of this process in bytes (since start or the last reset)."""
+    """Peak resident set size of this process in bytes (since start or the last reset).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.memory import peak_rss
+    >>> block = np.ones(50_000_000 // 8)
+    >>> peak_rss() >= block.nbytes
+    True
+    """
     peak = _status_bytes("VmHWM")
     return peak if peak is not None else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def current_rss() -> int:
-    """Resident set size of this process now, in bytes (0 where /proc is missing)."""
+    """Resident set size of this process now, in bytes (0 where /proc is missing).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.memory import current_rss
+    >>> before = current_rss()
+    >>> block = np.ones(50_000_000 // 8)          # 50 MB, touched
+    >>> current_rss() - before > 40_000_000
+    True
+    """
     return _status_bytes("VmRSS") or 0
 
 
 def format_bytes(n: float) -> str:
-    """``1536`` -> ``'1.5 KiB'``: binary units, three significant digits."""
+    """``1536`` -> ``'1.5 KiB'``: binary units, three significant digits.
+
+    Examples
+    --------
+    >>> from lowdim.memory import format_bytes
+    >>> format_bytes(1536), format_bytes(7.63 * 2**30), format_bytes(12)
+    ('1.5 KiB', '7.63 GiB', '12 B')
+    """
     for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
         if abs(n) < 1024 or unit == "PiB":
             return f"{n:.3g} {unit}" if unit != "B" else f"{int(n)} B"

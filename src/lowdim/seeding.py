@@ -29,6 +29,16 @@ def derive_seed(base_seed: int, *keys: object) -> int:
     seed : int
         In ``[0, 2**32)``; identical for identical arguments on every platform
         and Python version (no reliance on ``hash()``).
+
+    Examples
+    --------
+    >>> from lowdim.seeding import derive_seed
+    >>> derive_seed(0, "digits", "pca", 3)
+    162067860
+    >>> derive_seed(0, "digits", "pca", 3) == derive_seed(0, "digits", "pca", 3)
+    True
+    >>> derive_seed(1, "digits", "pca", 3) == derive_seed(0, "digits", "pca", 3)
+    False
     """
     text = "\x1f".join([str(int(base_seed))] + [str(k) for k in keys])
     digest = hashlib.sha256(text.encode("utf-8")).digest()
@@ -49,6 +59,15 @@ def spawn_seeds(random_state, n: int) -> np.ndarray:
     Returns
     -------
     seeds : ndarray of shape (n,), dtype uint32
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.seeding import spawn_seeds
+    >>> spawn_seeds(0, 3)
+    array([2357136044, 2546248239, 3071714933], dtype=uint32)
+    >>> np.array_equal(spawn_seeds(np.random.RandomState(0), 3), spawn_seeds(0, 3))
+    True
     """
     from sklearn.utils import check_random_state
 

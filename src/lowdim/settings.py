@@ -31,12 +31,26 @@ CCA_JOBS = ("stats", "exact", *APPGRAD_METHODS)
 
 
 def values(settings: dict) -> dict:
-    """``{argument: value}`` of ``settings``."""
+    """``{argument: value}`` of ``settings``.
+
+    Examples
+    --------
+    >>> from lowdim.settings import values
+    >>> values({"reg": (0.005, "cca.reg"), "n_components": (20, "cca.n_components")})
+    {'reg': 0.005, 'n_components': 20}
+    """
     return {argument: value for argument, (value, _) in settings.items()}
 
 
 def config_keys(settings: dict) -> dict:
-    """``{argument: config key}`` of ``settings``."""
+    """``{argument: config key}`` of ``settings``.
+
+    Examples
+    --------
+    >>> from lowdim.settings import config_keys
+    >>> config_keys({"reg": (0.005, "cca.reg"), "n_components": (20, "cca.n_components")})
+    {'reg': 'cca.reg', 'n_components': 'cca.n_components'}
+    """
     return {argument: key for argument, (_, key) in settings.items()}
 
 
@@ -52,6 +66,21 @@ def cca_figure_datasets(config: dict, figure: int) -> list[tuple[str, str]]:
     """``(dataset, key)`` of each panel of the cca section's Figure 1 or 2, in order.
 
     ``cca.figure2.dataset`` is one name, a list of names, or null (no Figure 2).
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.settings import cca_figure_datasets
+    >>> cca_figure_datasets(config, 1)
+    [('digits_halves', 'cca.figure1.datasets[0]'), ('planted_cca', 'cca.figure1.datasets[1]'), ('word_context', 'cca.figure1.datasets[2]')]
+    >>> cca_figure_datasets(config, 2)
+    [('sparse_two_view', 'cca.figure2.dataset')]
     """
     if figure == 1:
         return [(name, f"cca.figure1.datasets[{i}]")
@@ -65,7 +94,21 @@ def cca_figure_datasets(config: dict, figure: int) -> list[tuple[str, str]]:
 
 
 def cca_datasets(config: dict) -> list[str]:
-    """Every dataset of the cca section, once: Figure 1's, then Figure 2's."""
+    """Every dataset of the cca section, once: Figure 1's, then Figure 2's.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.settings import cca_datasets
+    >>> cca_datasets(config)
+    ['digits_halves', 'planted_cca', 'word_context', 'sparse_two_view']
+    """
     names = [name for figure in (1, 2) for name, _ in cca_figure_datasets(config, figure)]
     return list(dict.fromkeys(names))
 
@@ -102,6 +145,20 @@ def cca_settings(config: dict, dataset: str, job: str = "stats") -> dict:
         ``seed`` (``sappgrad`` also ``batch_size`` and ``normalization_size``, None for
         10·k); a heuristic run adds ``method``, ``n_pca_components`` (0 but for
         PCA-CCA), ``oversample``, ``n_iter`` and ``seed``.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.settings import cca_settings
+    >>> settings = cca_settings(config, "planted_cca", job="sappgrad")
+    >>> settings["n_components"], settings["step_size"], settings["batch_size"]
+    ((20, 'cca.n_components'), (0.02, 'cca.overrides.planted_cca.sappgrad_step_size'), (50, 'cca.sappgrad.batch_size'))
     """
     cca, base = config["cca"], config["seed"]
     settings = {argument: _cca_value(config, dataset, argument, argument)
@@ -143,7 +200,21 @@ def _appgrad_settings(config, dataset, method):
 def cca_heuristic_runs(config: dict) -> list[str]:
     """Names of Figure 2's heuristic runs, each also its path below ``heuristics/``:
     ``nw_cca``, ``dw_cca``, and ``pca_cca/m{m}`` for each ``m`` of
-    ``cca.figure2.pca_components``."""
+    ``cca.figure2.pca_components``.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.settings import cca_heuristic_runs
+    >>> cca_heuristic_runs(config)
+    ['nw_cca', 'dw_cca', 'pca_cca/m20', 'pca_cca/m50']
+    """
     return list(_heuristic_runs(config))
 
 
@@ -168,7 +239,21 @@ def _heuristic_runs(config):
 
 def cca_resources(config: dict, dataset: str) -> dict:
     """Scheduler hints of the CCA compute jobs on ``dataset``: ``threads``, ``mem_mb``
-    (MB) and ``runtime`` (minutes), each ``(value, key)``."""
+    (MB) and ``runtime`` (minutes), each ``(value, key)``.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.settings import cca_resources
+    >>> cca_resources(config, "planted_cca")
+    {'threads': (1, 'cca.threads'), 'mem_mb': (4000, 'cca.mem_mb'), 'runtime': (30, 'cca.runtime')}
+    """
     resources = {hint: _cca_value(config, dataset, hint, hint) for hint in ("mem_mb", "runtime")}
     return {"threads": (config["cca"]["threads"], "cca.threads"), **resources}
 
@@ -184,7 +269,23 @@ _COOCCURRENCE_UNUSED = ("solver", "epochs")
 def embedding_method_settings(config: dict, method: str) -> dict:
     """``{parameter: (value, key)}`` of the estimator parameters ``method`` takes from
     the config (``embedding.vec2vec``, ``embedding.umap``, ``embedding.mds``; none for
-    the others)."""
+    the others).
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.settings import embedding_method_settings
+    >>> embedding_method_settings(config, "umap")
+    {'min_dist': (0.1, 'embedding.umap.min_dist'), 'metric': ('euclidean', 'embedding.umap.metric')}
+    >>> embedding_method_settings(config, "pca")
+    {}
+    """
     section = _METHOD_SECTIONS.get(method)
     if section is None:
         return {}
@@ -234,6 +335,20 @@ def embedding_settings(config: dict, job: str, *, dataset: str | None = None,
         an ``embed`` job sweeps is also listed under the estimator's name
         (``topk`` or ``n_neighbors``, from ``embedding.neighbors``), which its
         errors use; a ``sensitivity`` job's ``values`` are those of its parameter.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.settings import embedding_settings
+    >>> settings = embedding_settings(config, "embed", dataset="digits", method="isomap")
+    >>> settings["n_components"], settings["n_neighbors"]
+    ((10, 'embedding.n_components'), ([5, 15], 'embedding.neighbors'))
     """
     builders = {"features": _features_settings, "embed": _embed_settings,
                 "score": _score_settings, "sensitivity": _sensitivity_settings,
@@ -324,6 +439,21 @@ def kernel_cca_settings(config: dict, name: str) -> dict:
 
     A setting's ``n_components`` of 0 takes ``kernel_cca.n_components``; ``mlp`` is
     listed only for the MLP similarity, the one that reads it.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.settings import kernel_cca_settings, values
+    >>> name = config["kernel_cca"]["settings"][0]["name"]
+    >>> settings = kernel_cca_settings(config, name)
+    >>> settings["n_components"][1], settings["landmarks"]
+    ('kernel_cca.n_components', ([25, 50, 100, 200], 'kernel_cca.landmarks'))
     """
     section = config["kernel_cca"]
     index = next(i for i, s in enumerate(section["settings"]) if s["name"] == name)
@@ -342,7 +472,22 @@ def kernel_cca_settings(config: dict, name: str) -> dict:
 def wmd_corpus_settings(config: dict, name: str) -> dict:
     """Settings of WMD classification corpus ``name`` that may come from elsewhere:
     ``gamma0`` and ``word_vectors`` from the ``similarity`` matrix the corpus names (else
-    its own), and ``large_rank_max`` (the corpus's, else the section's)."""
+    its own), and ``large_rank_max`` (the corpus's, else the section's).
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.settings import wmd_corpus_settings
+    >>> corpus = config["sms_tasks"]["wmd_classification"]["corpora"][0]["name"]
+    >>> sorted(wmd_corpus_settings(config, corpus))
+    ['gamma0', 'large_rank_max', 'word_vectors']
+    """
     part = config["sms_tasks"]["wmd_classification"]
     index = next(i for i, c in enumerate(part["corpora"]) if c["name"] == name)
     corpus, key = part["corpora"][index], f"sms_tasks.wmd_classification.corpora[{index}]"

@@ -55,6 +55,13 @@ class Metric:
     ``spread_over`` names what a score's spread (2 sd) is over, or is empty when a score
     has none; ``single`` then says what one score is (``{n}``: the runs behind it, ``{s}``:
     a plural s).
+
+    Examples
+    --------
+    >>> from lowdim.sweeps import METRICS
+    >>> metric = METRICS[("embedding", "accuracy")]
+    >>> metric.file, metric.column, metric.higher_is_better
+    ('embedding/tidy/classification.csv', 'accuracy', True)
     """
 
     section: str
@@ -143,7 +150,14 @@ _REDUCERS = {("cca", "pcc_in"): _last_checkpoint, ("cca", "pcc_out"): _last_chec
 
 
 def parse_key(key: str) -> tuple:
-    """``"similarity.matrices[0].wmd.gamma"`` -> ``("similarity", "matrices", 0, "wmd", "gamma")``."""
+    """``"similarity.matrices[0].wmd.gamma"`` -> ``("similarity", "matrices", 0, "wmd", "gamma")``.
+
+    Examples
+    --------
+    >>> from lowdim.sweeps import parse_key
+    >>> parse_key("similarity.matrices[0].wmd.gamma")
+    ('similarity', 'matrices', 0, 'wmd', 'gamma')
+    """
     parts = []
     for part in re.sub(r"\[(\d+)\]", r".\1", key).split("."):
         if not part:
@@ -170,7 +184,14 @@ def _set_key(config: dict, parts: tuple, value, where: str):
 
 
 def value_text(value) -> str:
-    """``value`` as it reads in a folder name: ``0.001``, ``true``, ``5-15``, ``top_bottom``."""
+    """``value`` as it reads in a folder name: ``0.001``, ``true``, ``5-15``, ``top_bottom``.
+
+    Examples
+    --------
+    >>> from lowdim.sweeps import value_text
+    >>> value_text(0.001), value_text(True), value_text([5, 15]), value_text("top_bottom")
+    ('0.001', 'true', '5-15', 'top_bottom')
+    """
     if isinstance(value, bool):
         text = str(value).lower()
     elif value is None:
@@ -188,7 +209,27 @@ def value_text(value) -> str:
 
 @dataclass
 class SweepRun:
-    """One value of a sweep: its config and where its results go."""
+    """One value of a sweep: its config and where its results go.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> from lowdim.config_checks import check_config
+    >>> from lowdim.sweeps import expand_sweeps
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> def validate(config):
+    ...     return check_config(validate_config(config, schema))
+    >>> config = yaml.safe_load((root / "config" / "config.yaml").read_text())
+    >>> config["sweeps"] = [{"key": "cca.reg", "values": [0.001, 0.01]}]
+    >>> sweep, = expand_sweeps(validate(config), validate)
+    >>> run = sweep.runs[1]
+    >>> run.value, run.label, run.config["cca"]["reg"], run.config["embedding"]["enabled"]
+    (0.01, 'reg~0.01', 0.01, False)
+    """
 
     sweep: str
     index: int
@@ -209,7 +250,28 @@ class SweepRun:
 
 @dataclass
 class Sweep:
-    """A validated ``sweeps:`` entry and its runs, in the order of ``values``."""
+    """A validated ``sweeps:`` entry and its runs, in the order of ``values``.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> from lowdim.config_checks import check_config
+    >>> from lowdim.sweeps import expand_sweeps
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> def validate(config):
+    ...     return check_config(validate_config(config, schema))
+    >>> config = yaml.safe_load((root / "config" / "config.yaml").read_text())
+    >>> config["sweeps"] = [{"key": "cca.reg", "values": [0.001, 0.01]}]
+    >>> sweep, = expand_sweeps(validate(config), validate)
+    >>> sweep.name, sweep.section, sweep.metric.name, len(sweep.runs)
+    ('cca_reg', 'cca', 'pcc_in', 2)
+    >>> sweep.params()["labels"]
+    ['reg~0.001', 'reg~0.01']
+    """
 
     name: str
     key: str
@@ -300,6 +362,14 @@ def module_name(sweep: str, index: int) -> str:
     The name's length comes first, so no two (sweep, index) pairs give the same module,
     nor one module's rule names another's (a sweep "x" at 1.5 and a sweep "x_1" at 5 would
     both read ``sweep_x_1_5_`` if names and values were only joined).
+
+    Examples
+    --------
+    >>> from lowdim.sweeps import module_name
+    >>> module_name("cca_reg", 0)
+    'sweep7_cca_reg_0_'
+    >>> module_name("x", 15), module_name("x_1", 5)
+    ('sweep1_x_15_', 'sweep3_x_1_5_')
     """
     return f"sweep{len(sweep)}_{sweep}_{int(index)}_"
 
@@ -324,6 +394,29 @@ def expand_sweeps(config: dict, validate) -> list[Sweep]:
     ConfigError
         A key that is not in the config or changes no result, an unknown section
         or metric, or a value the key does not take, named as ``sweeps[i]...``.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> import lowdim
+    >>> from lowdim.config import validate_config
+    >>> from lowdim.config_checks import check_config
+    >>> from lowdim.sweeps import expand_sweeps
+    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
+    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> def validate(config):
+    ...     return check_config(validate_config(config, schema))
+    >>> config = yaml.safe_load((root / "config" / "config.yaml").read_text())
+    >>> config["sweeps"] = [{"key": "cca.reg", "values": [0.001, 0.01]}]
+    >>> sweep, = expand_sweeps(validate(config), validate)
+    >>> [(run.value, run.label) for run in sweep.runs]
+    [(0.001, 'reg~0.001'), (0.01, 'reg~0.01')]
+    >>> config["sweeps"] = [{"key": "cca.threads", "values": [1, 2]}]
+    >>> expand_sweeps(validate(config), validate)
+    Traceback (most recent call last):
+        ...
+    lowdim.config.ConfigError: config: sweeps[0].key: got 'cca.threads'; it changes no result (it says what runs, where, or with which resources); sweep a key that changes a result
     """
     sweeps, names = [], set()
     for i, raw in enumerate(config.get("sweeps", [])):
@@ -354,7 +447,14 @@ def expand_sweeps(config: dict, validate) -> list[Sweep]:
 
 
 def shown(value) -> str:
-    """``value`` as a table shows it: ``0.001``, ``true``, ``[5, 15]``, ``top_bottom``."""
+    """``value`` as a table shows it: ``0.001``, ``true``, ``[5, 15]``, ``top_bottom``.
+
+    Examples
+    --------
+    >>> from lowdim.sweeps import shown
+    >>> shown(0.001), shown(True), shown([5, 15]), shown("top_bottom")
+    ('0.001', 'true', '[5, 15]', 'top_bottom')
+    """
     if isinstance(value, bool) or value is None:
         return json.dumps(value)
     return value if isinstance(value, str) else (
@@ -380,6 +480,23 @@ def sweep_tidy(params: dict, frames: list[pd.DataFrame]) -> pd.DataFrame:
         ``score``, ``spread`` (2 std over folds where there are folds, else NaN),
         ``runs`` (the folds, seeds or runs behind the score) and ``summary`` (what a score
         and its spread are, :meth:`Metric.summary`; the same on every row).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.sweeps import sweep_tidy
+    >>> params = {"name": "cca_reg", "key": "cca.reg", "section": "cca", "metric": "pcc_in",
+    ...           "values": [0.001, 0.01], "settings": [{}, {}]}
+    >>> traces = [pd.DataFrame({"dataset": "digits_halves", "method": "appgrad",
+    ...                         "iteration": [10, 100], "pcc_in": [0.9, pcc]})
+    ...           for pcc in (0.97, 0.99)]
+    >>> tidy = sweep_tidy(params, traces)
+    >>> print(tidy.drop(columns=["spread", "summary"]).to_string(index=False))
+      sweep     key  order value  numeric_value       dataset  method metric  score  runs
+    cca_reg cca.reg      0 0.001          0.001 digits_halves appgrad pcc_in   0.97     1
+    cca_reg cca.reg      1  0.01          0.010 digits_halves appgrad pcc_in   0.99     1
+    >>> tidy.loc[0, "summary"]
+    'one seeded run per value (sweep `seed` for the spread over seeds)'
     """
     metric = METRICS[(params["section"], params["metric"])]
     rows = []

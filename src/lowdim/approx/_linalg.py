@@ -99,6 +99,17 @@ def pinv_symmetric(W, rtol=None):
     W_pinv : ndarray of shape (k, k)
     kept : int
         Number of eigenvalues inverted (the numerical rank).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx import pinv_symmetric
+    >>> W = np.diag([2.0, -4.0, 1e-20])
+    >>> W_pinv, kept = pinv_symmetric(W)
+    >>> kept
+    2
+    >>> np.diag(W_pinv)
+    array([ 0.5 , -0.25,  0.  ])
     """
     W = check_matrix(W, "W", square=True, accept_sparse=False)
     W = (W + W.T) / 2.0
@@ -117,6 +128,17 @@ def pinv(A, rtol=None):
     -------
     A_pinv : ndarray of shape (A.shape[1], A.shape[0])
     kept : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx import pinv
+    >>> A = np.array([[1.0, 2.0], [2.0, 4.0], [0.0, 0.0]])
+    >>> A_pinv, kept = pinv(A)
+    >>> kept, A_pinv.shape
+    (1, (2, 3))
+    >>> np.allclose(A @ A_pinv @ A, A)
+    True
     """
     A = check_matrix(A, "A", accept_sparse=False)
     rtol = default_rtol(A.shape) if check_rtol(rtol) is None else float(rtol)
@@ -139,6 +161,16 @@ def lambda_min(W, solver="auto", random_state=None) -> float:
         back to the dense solver with a warning.
     random_state : int, RandomState or None
         Seeds the Lanczos start vector.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx import lambda_min
+    >>> W = np.array([[2.0, 1.0], [1.0, -1.0]])
+    >>> round(lambda_min(W), 4)
+    -1.3028
+    >>> round(float(np.linalg.eigvalsh(W)[0]), 4)
+    -1.3028
     """
     check_choice(solver, "solver", EIGEN_SOLVERS)
     W = check_matrix(W, "W", square=True, accept_sparse=False)

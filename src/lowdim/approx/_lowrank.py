@@ -38,6 +38,19 @@ class LowRankApprox:
     info : dict
         Method details: sampled rows, shift, the tolerance of the
         pseudo-inverse and the rank it kept, ...
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx import nystrom
+    >>> X = np.random.default_rng(0).standard_normal((50, 3))
+    >>> approx = nystrom(X @ X.T, 5, random_state=0)
+    >>> approx.shape, approx.left.shape, approx.core.shape, approx.evaluations
+    ((50, 50), (50, 5), (5, 5), 240)
+    >>> np.allclose(approx.to_dense(), X @ X.T)
+    True
+    >>> approx.features().shape
+    (50, 5)
     """
 
     left: np.ndarray

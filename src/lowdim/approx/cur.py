@@ -18,7 +18,16 @@ __all__ = ["STACUR_ROWS", "sicur", "sicur_samples", "stacur"]
 
 
 def sicur_samples(rng, n, s):
-    """SiCUR's rows ``R`` (``s`` uniform indices) and columns ``C = R[: s // 2]``."""
+    """SiCUR's rows ``R`` (``s`` uniform indices) and columns ``C = R[: s // 2]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx.cur import sicur_samples
+    >>> R, C = sicur_samples(np.random.RandomState(0), 20, 6)
+    >>> len(R), len(C), bool(set(C) <= set(R))
+    (6, 3, True)
+    """
     R = draw_order(rng, n)[:s]
     return R, R[: s // 2]
 
@@ -46,6 +55,17 @@ def sicur(oracle, s, random_state=None, *, rtol=None):
     LowRankApprox
         ``left = K[:, C]`` (n, s // 2), ``core = pinv(K[R, C])`` (s // 2, s),
         ``right = K[R, :]`` (s, n); ``landmarks = C``, ``info["rows"] = R``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx import sicur
+    >>> X = np.random.default_rng(0).standard_normal((60, 4))
+    >>> approx = sicur(X @ X.T, 10, random_state=0)
+    >>> approx.left.shape, approx.core.shape, approx.right.shape
+    ((60, 5), (5, 10), (10, 60))
+    >>> np.allclose(approx.to_dense(), X @ X.T)
+    True
     """
     oracle = as_oracle(oracle)
     n = oracle.n
@@ -61,6 +81,7 @@ def sicur(oracle, s, random_state=None, *, rtol=None):
     return LowRankApprox(left, core, right, oracle.evaluations - start, C, "sicur", False, info)
 
 
+#: StaCUR's row samples: the sampled columns themselves, or rows drawn independently.
 STACUR_ROWS = ("same", "independent")
 
 
@@ -111,6 +132,18 @@ def stacur(oracle, s, random_state=None, *, rows="same", rtol=None):
     LowRankApprox
         ``landmarks = J``, ``info["rows"] = I``; ``method`` is ``"stacur"``
         (``I = J``) or ``"stacur_independent"``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx import relative_frobenius_error, stacur
+    >>> X = np.random.default_rng(0).standard_normal((200, 5))
+    >>> K = X @ X.T
+    >>> approx = stacur(K, 20, random_state=0)
+    >>> approx.method, approx.evaluations
+    ('stacur', 3810)
+    >>> [round(relative_frobenius_error(stacur(K, s, random_state=0), K), 2) for s in (10, 20, 60)]
+    [0.72, 0.53, 0.21]
     """
     check_choice(rows, "rows", STACUR_ROWS)
     oracle = as_oracle(oracle)

@@ -20,7 +20,15 @@ __all__ = ["spectrum_summary", "spectrum_tables", "submatrix_eigenvalues", "zero
 
 
 def zero_tolerance(eigenvalues) -> float:
-    """``n * eps * max|lambda|``: eigenvalues within it of 0 are numerically zero."""
+    """``n * eps * max|lambda|``: eigenvalues within it of 0 are numerically zero.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx.diagnostics import zero_tolerance
+    >>> bool(zero_tolerance(np.array([2.0, -1.0, 1e-17])) == 3 * np.finfo(float).eps * 2.0)
+    True
+    """
     w = np.asarray(eigenvalues, dtype=np.float64)
     return w.size * np.finfo(np.float64).eps * np.abs(w).max(initial=0.0)
 
@@ -39,6 +47,13 @@ def spectrum_summary(eigenvalues) -> dict:
         ``n``; ``n_negative`` (eigenvalues below ``-n * eps * max|lambda|``);
         ``negative_mass`` = ``sum |lambda < 0| / sum |lambda|``; ``lambda_min``;
         ``lambda_max``.
+
+    Examples
+    --------
+    >>> from lowdim.approx import spectrum_summary
+    >>> summary = spectrum_summary([3.0, 1.0, -1.0, 0.0])
+    >>> summary["n_negative"], round(summary["negative_mass"], 3), summary["lambda_min"]
+    (1, 0.2, -1.0)
     """
     w = np.asarray(eigenvalues, dtype=np.float64)
     if w.ndim != 1 or w.size == 0:
@@ -73,6 +88,15 @@ def submatrix_eigenvalues(K, sizes, n_draws=10, random_state=None) -> pd.DataFra
         One row per draw: ``size``, ``draw``, ``lambda_min``, ``min_abs_eig``
         (the eigenvalue closest to zero, what ``pinv`` inverts) and
         ``condition`` (``max|lambda| / min|lambda|``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx import submatrix_eigenvalues
+    >>> K = np.diag([3.0, 2.0, 1.0, -1.0])
+    >>> table = submatrix_eigenvalues(K, [4], n_draws=1, random_state=0)
+    >>> table[["size", "lambda_min", "min_abs_eig", "condition"]].to_numpy().tolist()
+    [[4.0, -1.0, 1.0, 3.0]]
     """
     K = np.asarray(K, dtype=np.float64)
     n = K.shape[0]
@@ -112,6 +136,18 @@ def spectrum_tables(K, size_fractions, n_draws, random_state, matrix):
     submatrices : DataFrame
         :func:`submatrix_eigenvalues` rows plus ``matrix``, ``size/n`` and
         ``lambda_min_K``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx import spectrum_tables
+    >>> K = np.diag([3.0, 2.0, 1.0, -1.0])
+    >>> eigenvalues, submatrices = spectrum_tables(K, [0.5, 1.0], n_draws=2, random_state=0,
+    ...                                            matrix="toy")
+    >>> eigenvalues.eigenvalue.tolist()
+    [3.0, 2.0, 1.0, -1.0]
+    >>> submatrices[["size", "size/n", "lambda_min_K"]].drop_duplicates().to_numpy().tolist()
+    [[2.0, 0.5, -1.0], [4.0, 1.0, -1.0]]
     """
     K = np.asarray(K, dtype=np.float64)
     n = K.shape[0]

@@ -72,6 +72,17 @@ class FeatureMap:
     method : str
     info : dict
         Details: the rank kept, eigenvalues dropped.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx.features import FeatureMap
+    >>> fmap = FeatureMap(columns=np.array([0, 2]), weights=np.eye(2))
+    >>> fmap.n_features
+    2
+    >>> fmap.transform(np.array([[1.0, 0.5], [0.2, 0.3]]))
+    array([[1. , 0.5],
+           [0.2, 0.3]])
     """
 
     columns: np.ndarray
@@ -149,6 +160,20 @@ def feature_map(approx, rtol=None) -> FeatureMap:
         matrix ``K[:, S1] M_+ K[S1, :]`` for the Nyström family (``M`` the core;
         ``K~`` itself when ``M`` is PSD) and ``((K~ + K~^T) / 2)_+`` for CUR
         (see the module docstring).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx import sms_nystrom
+    >>> from lowdim.approx.features import feature_map
+    >>> X = np.random.default_rng(0).standard_normal((30, 3))
+    >>> K = X @ X.T
+    >>> fmap = feature_map(sms_nystrom(K, 6, random_state=0))
+    >>> Z = fmap.transform(K[:, fmap.columns])
+    >>> Z.shape
+    (30, 3)
+    >>> bool(np.linalg.norm(Z @ Z.T - K) / np.linalg.norm(K) < 0.1)
+    True
     """
     if not isinstance(approx, LowRankApprox):
         raise ArgumentTypeError(f"`approx` must be a LowRankApprox, got {type(approx).__name__}",
@@ -212,6 +237,15 @@ def sicur_feature_map(oracle, s, random_state=None, *, rtol=None) -> FeatureMap:
     FeatureMap
         ``columns = C``; ``info`` holds ``rows`` (``R``), ``rank`` and
         ``evaluations`` (distinct entries of ``K`` read, counted by the oracle).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx.features import sicur_feature_map
+    >>> X = np.random.default_rng(0).standard_normal((30, 3))
+    >>> fmap = sicur_feature_map(X @ X.T, 8, random_state=0)
+    >>> fmap.columns.size, fmap.n_features
+    (4, 3)
     """
     oracle = as_oracle(oracle)
     n = oracle.n
@@ -252,6 +286,17 @@ def eigen_feature_map(K, rank, eigenpairs=None) -> FeatureMap:
     -------
     FeatureMap
         ``columns = arange(n)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx.features import eigen_feature_map
+    >>> X = np.random.default_rng(0).standard_normal((30, 3))
+    >>> K = X @ X.T
+    >>> fmap = eigen_feature_map(K, rank=3)
+    >>> Z = fmap.transform(K[:, fmap.columns])
+    >>> Z.shape, np.allclose(Z @ Z.T, K)
+    ((30, 3), True)
     """
     K = check_matrix(K, "K", square=True, accept_sparse=False)
     n = K.shape[0]

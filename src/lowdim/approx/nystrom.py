@@ -58,6 +58,18 @@ def nystrom(oracle, s, random_state=None, *, rtol=None):
     LowRankApprox
         ``left = K[:, S]``, ``core = pinv(K[S, S])``, ``right = left.T``;
         ``evaluations = n s - s (s - 1) / 2`` on a fresh symmetric oracle.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx import nystrom, relative_frobenius_error
+    >>> X = np.random.default_rng(0).standard_normal((100, 5))
+    >>> K = X @ X.T
+    >>> approx = nystrom(K, 10, random_state=0)
+    >>> approx.evaluations == 100 * 10 - 10 * 9 // 2
+    True
+    >>> bool(relative_frobenius_error(approx, K) < 1e-8)
+    True
     """
     oracle = as_oracle(oracle)
     require_symmetric(oracle, "nystrom")
@@ -117,6 +129,22 @@ def sms_nystrom(oracle, s, random_state=None, *, multiplier=2, alpha=1.5, eigen_
         ``method`` is ``"sms_nystrom"`` or ``"sms_nystrom_rescale"``.
         The extra evaluations beyond classic Nyström are the
         ``m (m + 1) / 2`` entries of ``K[S2 \\ S1, S2 \\ S1]``, ``m = |S2| - s``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx import nystrom, relative_frobenius_error, sms_nystrom
+    >>> X = np.random.default_rng(0).standard_normal((300, 10))
+    >>> K = np.tanh(X @ X.T / 5 + 1)  # a sigmoid kernel: indefinite
+    >>> round(float(np.linalg.eigvalsh(K)[0]), 2)
+    -9.86
+    >>> sms = sms_nystrom(K, 20, random_state=0)
+    >>> round(sms.info["shift"], 2)
+    -4.27
+    >>> round(relative_frobenius_error(sms, K), 2)
+    0.41
+    >>> bool(relative_frobenius_error(nystrom(K, 20, random_state=0), K) > 5)  # classic: blows up
+    True
     """
     oracle = as_oracle(oracle)
     require_symmetric(oracle, "sms_nystrom")
@@ -176,6 +204,18 @@ def shifted_nystrom_exact(oracle, s, random_state=None, *, lambda_min_K=None, rt
     Returns
     -------
     LowRankApprox
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx import shifted_nystrom_exact
+    >>> X = np.random.default_rng(0).standard_normal((50, 5))
+    >>> K = np.tanh(X @ X.T / 5)
+    >>> approx = shifted_nystrom_exact(K, 10, random_state=0)
+    >>> approx.evaluations == 50 * 51 // 2
+    True
+    >>> bool(np.isclose(approx.info["shift"], np.linalg.eigvalsh(K)[0]))
+    True
     """
     oracle = as_oracle(oracle)
     require_symmetric(oracle, "shifted_nystrom_exact")

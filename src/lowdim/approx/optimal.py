@@ -36,6 +36,17 @@ def optimal(oracle, s, random_state=None, *, eigenpairs=None):
     LowRankApprox
         ``left = V_s``, ``core = diag(lambda_s)``, ``right = V_s.T``; charged
         ``n (n + 1) / 2`` evaluations.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx import optimal, relative_frobenius_error
+    >>> K = np.diag([4.0, -3.0, 1.0, 0.5])
+    >>> approx = optimal(K, 2)
+    >>> np.allclose(approx.to_dense(), np.diag([4.0, -3.0, 0.0, 0.0]))  # the two largest |lambda|
+    True
+    >>> round(relative_frobenius_error(approx, K), 3)
+    0.218
     """
     oracle = as_oracle(oracle)
     require_symmetric(oracle, "optimal")

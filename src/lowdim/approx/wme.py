@@ -49,6 +49,16 @@ def random_documents(n_docs, d_max, dim, low, high, unit_norm=True, random_state
     Returns
     -------
     documents : list of ndarray of shape (D_r, dim)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx.wme import random_documents
+    >>> docs = random_documents(3, d_max=4, dim=2, low=-1.0, high=1.0, random_state=0)
+    >>> [d.shape for d in docs]
+    [(1, 2), (4, 2), (2, 2)]
+    >>> np.round(np.linalg.norm(docs[0], axis=1), 6)
+    array([1.])
     """
     for name, value in (("n_docs", n_docs), ("d_max", d_max), ("dim", dim)):
         check_number(value, name, integer=True)
@@ -87,6 +97,17 @@ def wme_similarities(docs, table, random_docs, n_jobs=1):
     S : ndarray of shape (n, R)
     evaluations : int
         Distances computed, ``n * R``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx.wme import random_documents, wme_similarities
+    >>> table = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])
+    >>> docs = [(np.array([0, 1]), np.array([1.0, 1.0])), (np.array([2]), np.array([3.0]))]
+    >>> random_docs = random_documents(4, d_max=3, dim=2, low=-1.0, high=1.0, random_state=0)
+    >>> S, evaluations = wme_similarities(docs, table, random_docs)
+    >>> S.shape, evaluations, bool(((S > 0) & (S <= 1)).all())
+    ((2, 4), 8, True)
     """
     table = np.asarray(table, dtype=np.float64)
     if not random_docs:
@@ -123,6 +144,18 @@ def wme_features(S, gamma, n_components=None):
     Returns
     -------
     Z : ndarray of shape (n, R)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx.wme import wme_features
+    >>> S = np.array([[1.0, 0.25], [0.5, 0.5]])
+    >>> wme_features(S, gamma=0.5)
+    array([[0.70710678, 0.35355339],
+           [0.5       , 0.5       ]])
+    >>> wme_features(S, gamma=1.0, n_components=1)
+    array([[1. ],
+           [0.5]])
     """
     S = check_matrix(S, "S", accept_sparse=False)
     R = S.shape[1] if n_components is None else check_number(n_components, "n_components",

@@ -43,7 +43,16 @@ STOCHASTIC_SOLVERS = {"lazy": StochasticSolver, "dense": DenseStochasticSolver}
 
 
 def checkpoint_iterations(max_iter: int, count: int, extra=()) -> list[int]:
-    """About ``count`` log-spaced iterations up to ``max_iter``, plus ``extra`` ones."""
+    """About ``count`` log-spaced iterations up to ``max_iter``, plus ``extra`` ones.
+
+    Examples
+    --------
+    >>> from lowdim.cca.appgrad import checkpoint_iterations
+    >>> [int(i) for i in checkpoint_iterations(1000, 5)]
+    [1, 6, 32, 178, 1000]
+    >>> [int(i) for i in checkpoint_iterations(1000, 5, extra=[300])]
+    [1, 6, 32, 178, 300, 1000]
+    """
     its = set(np.unique(np.round(np.logspace(0, np.log10(max_iter), max(count, 1)))).astype(int))
     its |= {int(i) for i in extra if 1 <= int(i) <= max_iter} | {int(max_iter)}
     return sorted(its)
@@ -196,6 +205,14 @@ class AppGradCCA(BaseCCA):
     >>> cca = AppGradCCA(n_components=2, random_state=0).fit(X, Y)
     >>> cca.score(X, Y).round(2)
     array([0.9 , 0.88])
+
+    Stopped by the TCC on a tenth of the rows set aside, checked every 20
+    iterations: two checks without a gain end the fit.
+
+    >>> stopped = AppGradCCA(n_components=2, random_state=0, early_stopping=True,
+    ...                      checkpoints=range(20, 1001, 20)).fit(X, Y)
+    >>> stopped.n_iter_, stopped.validation_scores_.round(3)
+    (60, array([1.821, 1.821, 1.821]))
     """
 
     def __init__(self, n_components=2, *, reg=0.005, step_size="auto", max_iter=1000, tol=1e-6,

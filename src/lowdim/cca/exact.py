@@ -44,6 +44,13 @@ def exact_cca_memory(n: int, p1: int, p2: int, k: int, method: str, sparse_gram_
     Returns
     -------
     bytes : int
+
+    Examples
+    --------
+    >>> from lowdim.cca.exact import exact_cca_memory
+    >>> memory = exact_cca_memory(n=100_000, p1=20_000, p2=20_000, k=20, method="cholesky")
+    >>> f"{memory / 2**30:.1f} GiB"
+    '9.0 GiB'
     """
     m = min(p1, p2)
     svd = 2 * p1 * p2 + m * (p1 + p2) + 4 * m * m if _svd_formed(p1, p2, k) else \
@@ -135,6 +142,19 @@ def exact_cca_from_grams(Sx, Sy, Sxy, k: int, reg: float, method: str = "cholesk
         Whitening used per view, e.g. 'cholesky' or 'cholesky/eigh' (Cholesky
         falls back to eigh, with a warning, when ``C`` is not numerically
         positive definite).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.cca.exact import exact_cca_from_grams
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((400, 3))
+    >>> Y = X[:, :2] + 0.5 * rng.standard_normal((400, 2))
+    >>> n = len(X)
+    >>> Wx, Wy, rho, method = exact_cca_from_grams(X.T @ X / n, Y.T @ Y / n, X.T @ Y / n,
+    ...                                            k=2, reg=0.0)
+    >>> rho.round(2), method, Wx.shape, Wy.shape
+    (array([0.9 , 0.87]), 'cholesky', (3, 2), (2, 2))
     """
     for S in (Sx, Sy):
         S[np.diag_indices_from(S)] += reg
@@ -210,6 +230,21 @@ class ExactCCA(BaseCCA):
         Bytes of working memory the chosen whitening was estimated to need.
     flops_ : float
         See :func:`lowdim.cca.flops.exact_cca_flops`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.cca import ExactCCA
+    >>> rng = np.random.default_rng(0)
+    >>> Z = rng.standard_normal((500, 2))
+    >>> X = np.hstack([Z, rng.standard_normal((500, 3))])
+    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
+    >>> cca = ExactCCA(n_components=2).fit(X, Y)
+    >>> cca.canonical_correlations_.round(2)
+    array([0.89, 0.87])
+    >>> U, V = cca.transform(X, Y)
+    >>> U.shape, V.shape
+    ((500, 2), (500, 2))
     """
 
     def __init__(self, n_components=2, *, reg=0.005, method="auto", memory_limit="available"):

@@ -25,13 +25,24 @@ __all__ = ["Views", "training_views", "load_views", "dataset_stats", "checkpoint
            "run_exact", "run_appgrad", "run_heuristic", "add_pcc", "tcc_points",
            "table_datasets", "HEURISTICS", "TCC_COLUMNS"]
 
-#: heuristic method name -> estimator class (Figure 2)
+#: Heuristic method name -> estimator class (Figure 2).
 HEURISTICS = {"nw_cca": NWCCA, "dw_cca": DWCCA, "pca_cca": PCACCA}
 
 
 @dataclass
 class Views:
-    """Training and held-out views (held-out may be None)."""
+    """Training and held-out views (held-out may be None).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.cca.experiments import Views
+    >>> views = Views(np.ones((8, 3)), np.ones((8, 2)), np.ones((2, 3)), np.ones((2, 2)))
+    >>> [a.shape for a in views.heldout]
+    [(2, 3), (2, 2)]
+    >>> Views(np.ones((8, 3)), np.ones((8, 2))).heldout is None
+    True
+    """
 
     X: object
     Y: object
@@ -70,6 +81,15 @@ def training_views(dataset, *, rescale: str = "none", heldout_fraction: float = 
     Returns
     -------
     Views
+
+    Examples
+    --------
+    >>> from lowdim.cca.experiments import training_views
+    >>> from lowdim.data import get_spec
+    >>> digits = get_spec("digits_halves").prepare(n_rows=500)
+    >>> views = training_views(digits, rescale="max_abs", heldout_fraction=0.2, seed=0)
+    >>> views.X.shape, views.Y.shape, views.X_test.shape, float(views.X.max())
+    ((400, 32), (400, 32), (100, 32), 1.0)
     """
     if dataset.kind != "two_view" or dataset.Y is None:
         raise ValueError(f"dataset {dataset.name!r} is not a two-view dataset "
@@ -101,6 +121,19 @@ def load_views(path, settings: dict):
     -------
     name : str
     views : Views
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.cca.experiments import load_views
+    >>> from lowdim.data import get_spec, save_dataset
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = save_dataset(get_spec("digits_halves").prepare(n_rows=100), Path(tmp) / "d.npz")
+    ...     name, views = load_views(path, {"rescale": "none", "heldout_fraction": 0.2,
+    ...                                     "split_seed": 0})
+    >>> name, views.X.shape, views.X_test.shape
+    ('digits_halves', (80, 32), (20, 32))
     """
     from ..data import load_dataset
 
@@ -112,7 +145,18 @@ def load_views(path, settings: dict):
 
 
 def dataset_stats(name: str, views: Views) -> dict:
-    """One row of Table 1: rows, widths and sparsity (fraction of zeros) of both views."""
+    """One row of Table 1: rows, widths and sparsity (fraction of zeros) of both views.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from lowdim.cca.experiments import Views, dataset_stats
+    >>> views = Views(sp.eye(4, 6, format="csr"), np.ones((4, 2)))
+    >>> stats = dataset_stats("toy", views)
+    >>> stats["p1"], stats["p2"], round(stats["sparsity_x"], 3), stats["storage"]
+    (6, 2, 0.833, 'sparse')
+    """
     def zeros(A):
         nnz = A.nnz if sp.issparse(A) else np.count_nonzero(A)
         return 1.0 - nnz / max(1, A.shape[0] * A.shape[1])
@@ -135,6 +179,18 @@ def run_exact(views: Views, *, n_components: int, reg: float, method: str = "aut
     -------
     row : dict
         method, n_components, reg, flops, seconds, tcc_in, tcc_out.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.cca.experiments import Views, run_exact
+    >>> rng = np.random.default_rng(0)
+    >>> Z = rng.standard_normal((600, 2))
+    >>> X = np.hstack([Z, rng.standard_normal((600, 3))])
+    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((600, 2)), rng.standard_normal((600, 2))])
+    >>> row = run_exact(Views(X[:500], Y[:500], X[500:], Y[500:]), n_components=2, reg=0.005)
+    >>> round(row["tcc_in"], 2), round(row["tcc_out"], 2), row["flops"] > 0
+    (1.78, 1.8, True)
     """
     start = time.perf_counter()
     est = ExactCCA(n_components, reg=reg, method=method).fit(views.X, views.Y)
@@ -157,6 +213,20 @@ def run_appgrad(views: Views, *, method: str, n_components: int, reg: float, ste
         One row per checkpoint: method, iteration, flops (the authors'
         formula), flops_performed, seconds, tcc_in, tcc_out, step_size_x,
         step_size_y, solver.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.cca.experiments import Views, run_appgrad
+    >>> rng = np.random.default_rng(0)
+    >>> Z = rng.standard_normal((600, 2))
+    >>> X = np.hstack([Z, rng.standard_normal((600, 3))])
+    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((600, 2)), rng.standard_normal((600, 2))])
+    >>> trace = run_appgrad(Views(X[:500], Y[:500], X[500:], Y[500:]), method="appgrad",
+    ...                     n_components=2, reg=0.005, step_size="auto", max_iter=100,
+    ...                     checkpoints=[1, 10, 100])
+    >>> trace[["iteration", "tcc_in"]].round(2).to_numpy().tolist()
+    [[1.0, 1.77], [10.0, 1.78], [100.0, 1.78]]
     """
     if method not in APPGRAD_METHODS:
         raise ArgumentValueError(f"`method` must be one of {list(APPGRAD_METHODS)}, got "
@@ -177,7 +247,21 @@ def run_appgrad(views: Views, *, method: str, n_components: int, reg: float, ste
 def run_heuristic(views: Views, *, method: str, n_components: int, reg: float,
                   n_pca_components: int = 100, oversample: int = 10, n_iter: int = 4,
                   seed: int = 0) -> dict:
-    """One of NW-CCA, DW-CCA, PCA-CCA (Figure 2): a single (FLOPs, TCC) point."""
+    """One of NW-CCA, DW-CCA, PCA-CCA (Figure 2): a single (FLOPs, TCC) point.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.cca.experiments import Views, run_heuristic
+    >>> rng = np.random.default_rng(0)
+    >>> Z = rng.standard_normal((600, 2))
+    >>> X = np.hstack([Z, rng.standard_normal((600, 3))])
+    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((600, 2)), rng.standard_normal((600, 2))])
+    >>> row = run_heuristic(Views(X, Y), method="pca_cca", n_components=2, reg=0.005,
+    ...                     n_pca_components=4, seed=0)
+    >>> row["method"], row["setting"], round(row["tcc_in"], 2)
+    ('pca_cca', 'm=4', 1.55)
+    """
     if method not in HEURISTICS:
         raise ArgumentValueError(f"`method` must be one of {sorted(HEURISTICS)}, got {method!r}",
                                  "method")
@@ -201,6 +285,18 @@ def add_pcc(trace: pd.DataFrame, exact: pd.DataFrame) -> pd.DataFrame:
         Rows with ``dataset``, ``tcc_in``, ``tcc_out``, ``flops``.
     exact : DataFrame
         One row per dataset with ``dataset``, ``tcc_in``, ``tcc_out`` of exact CCA.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.cca.experiments import add_pcc
+    >>> trace = pd.DataFrame({"dataset": ["a", "a"], "tcc_in": [1.0, 1.8],
+    ...                       "tcc_out": [0.9, 1.5], "flops": [1e6, 1e7]})
+    >>> exact = pd.DataFrame({"dataset": ["a"], "tcc_in": [2.0], "tcc_out": [1.6]})
+    >>> add_pcc(trace, exact)[["pcc_in", "pcc_out", "log_flops"]].round(3)
+       pcc_in  pcc_out  log_flops
+    0     0.5    0.562     13.816
+    1     0.9    0.938     16.118
     """
     ref = exact.set_index("dataset")[["tcc_in", "tcc_out"]]
     out = trace.copy()
@@ -231,6 +327,24 @@ def tcc_points(traces, heuristics) -> pd.DataFrame:
         Columns :data:`TCC_COLUMNS`: a trace's ``setting`` is empty (a heuristic's is
         ``m=<m>`` for PCA-CCA), ``log_flops`` the natural log of ``flops``, and columns
         a row does not have are empty (a heuristic has no ``iteration``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from lowdim.cca.experiments import Views, run_appgrad, run_heuristic, tcc_points
+    >>> rng = np.random.default_rng(0)
+    >>> Z = rng.standard_normal((600, 2))
+    >>> X = np.hstack([Z, rng.standard_normal((600, 3))])
+    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((600, 2)), rng.standard_normal((600, 2))])
+    >>> views = Views(X, Y)
+    >>> trace = run_appgrad(views, method="sappgrad", n_components=2, reg=0.005, step_size="auto",
+    ...                     max_iter=100, checkpoints=[10, 100], batch_size=50).assign(dataset="toy")
+    >>> heuristic = pd.DataFrame([run_heuristic(views, method="pca_cca", n_components=2, reg=0.005,
+    ...                                         n_pca_components=4)]).assign(dataset="toy")
+    >>> points = tcc_points([trace], [heuristic])
+    >>> points[["method", "setting", "iteration"]].to_dict("records")
+    [{'method': 'sappgrad', 'setting': '', 'iteration': 10.0}, {'method': 'sappgrad', 'setting': '', 'iteration': 100.0}, {'method': 'pca_cca', 'setting': 'm=4', 'iteration': nan}]
     """
     points = pd.concat([trace.assign(setting="") for trace in traces] + list(heuristics),
                        ignore_index=True)
@@ -239,7 +353,17 @@ def tcc_points(traces, heuristics) -> pd.DataFrame:
 
 
 def table_datasets(stats: pd.DataFrame) -> pd.DataFrame:
-    """Table 1 from :func:`dataset_stats` rows: n, p1, p2 and sparsity per dataset."""
+    """Table 1 from :func:`dataset_stats` rows: n, p1, p2 and sparsity per dataset.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.cca.experiments import table_datasets
+    >>> stats = pd.DataFrame([{"dataset": "toy", "n_train": 80, "n_test": 20, "p1": 6, "p2": 2,
+    ...                        "sparsity_x": 0.8333, "sparsity_y": 0.0, "storage": "sparse"}])
+    >>> table_datasets(stats).iloc[0].to_dict()
+    {'dataset': 'toy', 'n (training)': 80, 'n (held out)': 20, 'p1': 6, 'p2': 2, 'sparsity X': '0.8333', 'sparsity Y': '0', 'storage': 'sparse'}
+    """
     return pd.DataFrame({
         "dataset": stats["dataset"],
         "n (training)": stats["n_train"],

@@ -50,39 +50,88 @@ __all__ = [
 
 
 def appgrad_batch_flops(n: int, p1: int, p2: int, k: int, iterations: int = 1) -> float:
-    """Batch AppGrad, the authors' count: ``10·k·n·(p1+p2)`` per iteration."""
+    """Batch AppGrad, the authors' count: ``10·k·n·(p1+p2)`` per iteration.
+
+    Examples
+    --------
+    >>> from lowdim.cca.flops import appgrad_batch_flops
+    >>> appgrad_batch_flops(n=60_000, p1=392, p2=392, k=20, iterations=100) == 100 * 10 * 20 * 60_000 * 784
+    True
+    """
     return 10.0 * k * n * (p1 + p2) * iterations
 
 
 def appgrad_stochastic_flops(p1: int, p2: int, k: int, batch_size: int,
                              normalization_size: int, iterations: int = 1) -> float:
-    """Stochastic AppGrad, the authors' count: ``k·(p1+p2)·(8b + 2s)`` per iteration."""
+    """Stochastic AppGrad, the authors' count: ``k·(p1+p2)·(8b + 2s)`` per iteration.
+
+    Examples
+    --------
+    >>> from lowdim.cca.flops import appgrad_stochastic_flops
+    >>> appgrad_stochastic_flops(p1=392, p2=392, k=20, batch_size=50, normalization_size=200)
+    12544000.0
+    """
     return float(k) * (p1 + p2) * (8.0 * batch_size + 2.0 * normalization_size) * iterations
 
 
 def gram_flops(n: int, p1: int, p2: int) -> float:
-    """Forming ``XᵀX``, ``YᵀY`` and ``XᵀY`` as general products."""
+    """Forming ``XᵀX``, ``YᵀY`` and ``XᵀY`` as general products.
+
+    Examples
+    --------
+    >>> from lowdim.cca.flops import gram_flops
+    >>> gram_flops(n=100, p1=3, p2=2) == 2 * 100 * (3 * 3 + 2 * 2 + 3 * 2)
+    True
+    """
     return 2.0 * n * (p1 * p1 + p2 * p2 + p1 * p2)
 
 
 def cholesky_flops(p: int) -> float:
-    """Cholesky factorisation of a p×p matrix."""
+    """Cholesky factorisation of a p×p matrix.
+
+    Examples
+    --------
+    >>> from lowdim.cca.flops import cholesky_flops
+    >>> cholesky_flops(300)
+    9000000.0
+    """
     return p ** 3 / 3.0
 
 
 def eigh_flops(p: int) -> float:
-    """Symmetric eigendecomposition with eigenvectors of a p×p matrix."""
+    """Symmetric eigendecomposition with eigenvectors of a p×p matrix.
+
+    Examples
+    --------
+    >>> from lowdim.cca.flops import eigh_flops
+    >>> eigh_flops(300)
+    243000000.0
+    """
     return 9.0 * p ** 3
 
 
 def svd_flops(m: int, n: int) -> float:
-    """Thin SVD with both singular-vector factors of an m×n matrix."""
+    """Thin SVD with both singular-vector factors of an m×n matrix.
+
+    Examples
+    --------
+    >>> from lowdim.cca.flops import svd_flops
+    >>> svd_flops(100, 10)
+    80000.0
+    """
     m, n = max(m, n), min(m, n)
     return 6.0 * m * n * n + 20.0 * n ** 3
 
 
 def qr_flops(m: int, n: int) -> float:
-    """Householder QR of an m×n matrix (m >= n) with the thin Q formed."""
+    """Householder QR of an m×n matrix (m >= n) with the thin Q formed.
+
+    Examples
+    --------
+    >>> from lowdim.cca.flops import qr_flops
+    >>> qr_flops(1000, 10)
+    398666.6666666667
+    """
     return 4.0 * m * n * n - 4.0 * n ** 3 / 3.0
 
 
@@ -101,6 +150,12 @@ def randomized_svd_flops(product_cost: float, n_products: int, m: int, n: int,
         Shape of the operator.
     width : int
         Block width ``k + oversample``.
+
+    Examples
+    --------
+    >>> from lowdim.cca.flops import randomized_svd_flops
+    >>> randomized_svd_flops(product_cost=2 * 500 * 500 * 30, n_products=10, m=500, n=500, width=30)
+    170016000.0
     """
     qr_count = n_products - 1  # every product but the last is orthonormalised
     qr_cost = qr_count * qr_flops(max(m, n), width)
@@ -108,7 +163,14 @@ def randomized_svd_flops(product_cost: float, n_products: int, m: int, n: int,
 
 
 def exact_cca_flops(n: int, p1: int, p2: int, k: int, method: str) -> float:
-    """Exact CCA: whitening, SVD of the whitened cross-covariance, back-mapping."""
+    """Exact CCA: whitening, SVD of the whitened cross-covariance, back-mapping.
+
+    Examples
+    --------
+    >>> from lowdim.cca.flops import exact_cca_flops
+    >>> f"{exact_cca_flops(n=60_000, p1=392, p2=392, k=20, method='cholesky'):.3g}"
+    '5.71e+10'
+    """
     svd = svd_flops(p1, p2)
     if method == "qr":
         # QR of the ridge-augmented views, QxᵀQy, SVD, triangular back-solves
@@ -129,7 +191,16 @@ def exact_cca_flops(n: int, p1: int, p2: int, k: int, method: str) -> float:
 
 
 def stored_entries(A) -> int:
-    """Entries a product with ``A`` reads: its non-zeros if sparse, all of them if dense."""
+    """Entries a product with ``A`` reads: its non-zeros if sparse, all of them if dense.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from lowdim.cca.flops import stored_entries
+    >>> stored_entries(np.ones((3, 4))), stored_entries(sp.eye(3, 4, format="csr"))
+    (12, 3)
+    """
     return int(A.nnz) if sp.issparse(A) else int(A.size)
 
 
@@ -139,5 +210,11 @@ def normalisation_flops(rows: int, p: int, k: int) -> float:
     ``ZᵀZ`` (``rows`` high: n, the subsample s, or p on the Gram path),
     ``Φ̃ᵀΦ̃`` and ``Φ̃M`` (p×k), and the k×k eigendecomposition with the
     inverse square root formed (``9k³ + 2k³``).
+
+    Examples
+    --------
+    >>> from lowdim.cca.flops import normalisation_flops
+    >>> normalisation_flops(rows=200, p=392, k=20)
+    875200.0
     """
     return 2.0 * rows * k * k + 4.0 * p * k * k + 11.0 * k ** 3

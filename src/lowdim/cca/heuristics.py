@@ -91,6 +91,19 @@ class NWCCA(_CrossSVDCCA):
     x_weights_, y_weights_ : ndarray of shape (p1, k), (p2, k)
     flops_ : float
         Dense-equivalent count (see :mod:`lowdim.cca.flops`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.cca import ExactCCA, NWCCA
+    >>> rng = np.random.default_rng(0)
+    >>> Z = rng.standard_normal((500, 2))
+    >>> X = np.hstack([Z, 3 * rng.standard_normal((500, 3))])  # loud noise columns
+    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
+    >>> nw = NWCCA(n_components=2, random_state=0).fit(X, Y)
+    >>> exact = ExactCCA(n_components=2).fit(X, Y)
+    >>> round(float(nw.score(X, Y).sum()), 2), round(float(exact.score(X, Y).sum()), 2)
+    (1.61, 1.77)
     """
 
     def _scalings(self, X, Y):
@@ -103,6 +116,19 @@ class DWCCA(_CrossSVDCCA):
     Approximates ``S_x^{-1/2}`` by ``(diag(S_x) + λ)^{-1/2}``, takes the top-k
     singular vectors ``U, V`` of ``D_x^{-1/2} XᵀY D_y^{-1/2}``, and returns
     ``Φ = D_x^{-1/2}U``, ``Ψ = D_y^{-1/2}V``. Parameters as :class:`NWCCA`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.cca import DWCCA, ExactCCA
+    >>> rng = np.random.default_rng(0)
+    >>> Z = rng.standard_normal((500, 2))
+    >>> X = np.hstack([Z, 3 * rng.standard_normal((500, 3))])  # loud noise columns
+    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
+    >>> dw = DWCCA(n_components=2, random_state=0).fit(X, Y)
+    >>> exact = ExactCCA(n_components=2).fit(X, Y)
+    >>> round(float(dw.score(X, Y).sum()), 2), round(float(exact.score(X, Y).sum()), 2)
+    (1.77, 1.77)
     """
 
     def _scalings(self, X, Y):
@@ -136,6 +162,18 @@ class PCACCA(BaseCCA):
     ----------
     x_weights_, y_weights_ : ndarray of shape (p1, k), (p2, k)
     flops_ : float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.cca import PCACCA
+    >>> rng = np.random.default_rng(0)
+    >>> Z = rng.standard_normal((500, 2))
+    >>> X = np.hstack([Z, rng.standard_normal((500, 3))])
+    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
+    >>> pca_cca = PCACCA(n_components=2, n_pca_components=3, random_state=0).fit(X, Y)
+    >>> pca_cca.score(X, Y).round(2), pca_cca.x_weights_.shape
+    (array([0.88, 0.36]), (5, 2))
     """
 
     def __init__(self, n_components=2, *, n_pca_components=100, reg=0.005, oversample=10,

@@ -69,6 +69,15 @@ def make_oracle(kernel, rows, *, gamma=None, degree=3, coef0=1.0, n_jobs=1, name
     -------
     SimilarityOracle
         Over the ``m`` rows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.cca.kernel import make_oracle
+    >>> oracle = make_oracle("rbf", np.eye(3), gamma=0.5)
+    >>> oracle([0, 1], [1, 2]).round(3), oracle.evaluations
+    (array([[0.368, 0.368],
+           [1.   , 0.368]]), 4)
     """
     from ..similarity.kernel import KernelOracle
 
@@ -460,6 +469,19 @@ def exact_kernel_cca(Kx, Ky, n_components, *, reg, center=True):
         Dual weights: the scores of a row ``x`` are ``k_c(x)^T alpha`` with
         ``k_c(x)`` its kernel row to the training rows, centred like ``K``
         (:class:`sklearn.preprocessing.KernelCenterer` fitted on ``K``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.metrics.pairwise import rbf_kernel
+    >>> from lowdim.cca import exact_kernel_cca
+    >>> rng = np.random.default_rng(0)
+    >>> t = rng.uniform(0, 2 * np.pi, 300)
+    >>> X = np.c_[np.cos(t), np.sin(t)] + 0.05 * rng.standard_normal((300, 2))
+    >>> Y = np.c_[np.cos(2 * t), np.sin(2 * t)] + 0.05 * rng.standard_normal((300, 2))
+    >>> rho, alpha, beta = exact_kernel_cca(rbf_kernel(X), rbf_kernel(Y), 2, reg=1e-3)
+    >>> rho.round(2), alpha.shape
+    (array([0.98, 0.98]), (300, 2))
     """
     reg = check_positive(reg, "reg")
     duals = []

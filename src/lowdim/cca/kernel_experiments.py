@@ -76,6 +76,15 @@ def setting_views(dataset, *, rescale="none", heldout_fraction=0.2, reserve=0, n
     reserved : tuple (X, Y, y)
         The reserved rows of both views and their labels (``y`` None when the
         dataset has none).
+
+    Examples
+    --------
+    >>> from lowdim.cca.kernel_experiments import setting_views
+    >>> from lowdim.data import get_spec
+    >>> data = get_spec("digits_halves").prepare(n_rows=400)
+    >>> views, (X_res, Y_res, y_res) = setting_views(data, reserve=100, n_rows=200, seed=0)
+    >>> views.X.shape, views.X_test.shape, X_res.shape, y_res.shape
+    ((160, 32), (40, 32), (100, 32), (100,))
     """
     if dataset.kind != "two_view" or dataset.Y is None:
         raise ValueError(f"dataset {dataset.name!r} is not a two-view dataset "
@@ -115,6 +124,18 @@ def train_mlp_kernels(reserved, options, seed):
     -------
     kernels : tuple of two callables
         ``rows -> PairwiseMLPOracle`` for the x and y views.
+
+    Examples
+    --------
+    >>> from lowdim.cca.kernel_experiments import setting_views, train_mlp_kernels
+    >>> from lowdim.data import get_spec
+    >>> data = get_spec("digits_halves").prepare(n_rows=400)
+    >>> views, reserved = setting_views(data, reserve=200, n_rows=100, seed=0)
+    >>> kernel_x, kernel_y = train_mlp_kernels(reserved, {"hidden_layer_sizes": [16],
+    ...                                                   "n_pairs": 2000, "max_iter": 20}, seed=0)
+    >>> oracle = kernel_x(views.X)
+    >>> oracle.n, oracle([0], [1]).shape
+    (80, (1, 1))
     """
     from ..similarity.mlp import PairwiseMLP, PairwiseMLPOracle
 
@@ -154,6 +175,16 @@ def run_kernel_cca(views, *, kernel, gamma=None, approximation, n_landmarks, n_c
     -------
     row : dict
         The columns of :data:`KERNEL_CCA_COLUMNS` (but setting, dataset, similarity).
+
+    Examples
+    --------
+    >>> from lowdim.cca.kernel_experiments import run_kernel_cca, setting_views
+    >>> from lowdim.data import get_spec
+    >>> views, _ = setting_views(get_spec("nonlinear_two_view").prepare(n=300), seed=0)
+    >>> row = run_kernel_cca(views, kernel="rbf", approximation="nystrom", n_landmarks=100,
+    ...                      n_components=2, reg=1e-3, solver="exact")
+    >>> row["n_train"], row["evaluations_fit"], round(row["tcc_out"], 1)
+    (240, 77900, 1.3)
     """
     start = time.perf_counter()
     est = KernelCCA(n_components, kernel=kernel, gamma=gamma, n_landmarks=n_landmarks,
@@ -170,7 +201,17 @@ def run_kernel_cca(views, *, kernel, gamma=None, approximation, n_landmarks, n_c
 
 
 def run_linear_cca(views, *, n_components, reg) -> dict:
-    """Exact linear CCA on the views centred by their training means (no similarity at all)."""
+    """Exact linear CCA on the views centred by their training means (no similarity at all).
+
+    Examples
+    --------
+    >>> from lowdim.cca.kernel_experiments import run_linear_cca, setting_views
+    >>> from lowdim.data import get_spec
+    >>> views, _ = setting_views(get_spec("nonlinear_two_view").prepare(n=300), seed=0)
+    >>> row = run_linear_cca(views, n_components=2, reg=1e-3)
+    >>> row["method"], row["evaluations"], round(row["tcc_out"], 1)
+    ('linear_cca', 0, 0.3)
+    """
     start = time.perf_counter()
     mx, my = views.X.mean(axis=0), views.Y.mean(axis=0)
     est = ExactCCA(n_components, reg=reg).fit(views.X - mx, views.Y - my)
@@ -203,6 +244,15 @@ def run_exact_kernel_cca(views, *, kernel, gamma=None, n_components, reg, seed=0
     ``kernel`` is one value or a pair ``(x, y)``, as :class:`~lowdim.cca.KernelCCA`
     takes it; with ``gamma=None`` a named kernel's width comes from the same
     median heuristic.
+
+    Examples
+    --------
+    >>> from lowdim.cca.kernel_experiments import run_exact_kernel_cca, setting_views
+    >>> from lowdim.data import get_spec
+    >>> views, _ = setting_views(get_spec("nonlinear_two_view").prepare(n=300), seed=0)
+    >>> row = run_exact_kernel_cca(views, kernel="rbf", n_components=2, reg=1e-3)
+    >>> row["method"], row["evaluations_fit"], round(row["tcc_out"], 1)
+    ('exact_kernel_cca', 97640, 1.3)
     """
     from sklearn.preprocessing import KernelCenterer
 
@@ -242,6 +292,20 @@ def kernel_cca_experiment(dataset, setting, *, seed=0) -> pd.DataFrame:
     -------
     rows : DataFrame
         Columns :data:`KERNEL_CCA_COLUMNS`.
+
+    Examples
+    --------
+    >>> from lowdim.cca.kernel_experiments import kernel_cca_experiment
+    >>> from lowdim.data import get_spec
+    >>> data = get_spec("nonlinear_two_view").prepare(n=300)
+    >>> setting = {"name": "demo", "similarity": "rbf", "gamma": None,
+    ...            "approximations": ["nystrom"], "landmarks": [100], "n_seeds": 1,
+    ...            "n_components": 2, "reg": 1e-3, "solver": "exact", "max_iter": 100,
+    ...            "tol": 1e-6, "rescale": "none", "n_rows": 0, "heldout_fraction": 0.2,
+    ...            "exact_max_n": 0, "mlp": {}}
+    >>> rows = kernel_cca_experiment(data, setting, seed=0)
+    >>> rows[["method", "n_landmarks", "n_train", "tcc_out"]].round(1).to_numpy().tolist()
+    [['linear_cca', 0, 240, 0.2], ['kernel_cca_nystrom', 100, 240, 1.5]]
     """
     is_mlp = setting["similarity"] == "mlp"
     reserve = int(setting["mlp"]["train_items"]) if is_mlp else 0

@@ -50,6 +50,16 @@ def canonical_correlations(A, B) -> np.ndarray:
     rho : ndarray of shape (min(k1, k2),)
         Canonical correlations in decreasing order, in [0, 1]; zero for
         directions lost to rank deficiency.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.cca import canonical_correlations
+    >>> rng = np.random.default_rng(0)
+    >>> A = rng.standard_normal((1000, 2))
+    >>> B = np.c_[A[:, 0], rng.standard_normal(1000)]
+    >>> canonical_correlations(A, B).round(2)
+    array([1.  , 0.02])
     """
     A = np.asarray(A.toarray() if sp.issparse(A) else A, dtype=np.float64)
     B = np.asarray(B.toarray() if sp.issparse(B) else B, dtype=np.float64)
@@ -84,6 +94,17 @@ def canonical_correlations_from_moments(Caa, Cbb, Cab) -> np.ndarray:
     Returns
     -------
     rho : ndarray of shape (min(k1, k2),)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.cca.metrics import canonical_correlations, canonical_correlations_from_moments
+    >>> rng = np.random.default_rng(0)
+    >>> A = rng.standard_normal((1000, 2))
+    >>> B = A + rng.standard_normal((1000, 2))
+    >>> moments = canonical_correlations_from_moments(A.T @ A, B.T @ B, A.T @ B)
+    >>> np.allclose(moments, canonical_correlations(A, B))
+    True
     """
     Wa, Wb = _whitener(np.asarray(Caa)), _whitener(np.asarray(Cbb))
     k = min(np.shape(Caa)[0], np.shape(Cbb)[0])
@@ -111,6 +132,18 @@ def tcc(X, Y, Wx, Wy) -> float:
     -------
     tcc : float
         Between 0 and k.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.cca import ExactCCA, tcc
+    >>> rng = np.random.default_rng(0)
+    >>> Z = rng.standard_normal((500, 2))
+    >>> X = np.hstack([Z, rng.standard_normal((500, 3))])
+    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
+    >>> cca = ExactCCA(n_components=2).fit(X, Y)
+    >>> round(tcc(X, Y, cca.x_weights_, cca.y_weights_), 3)
+    1.775
     """
     return float(np.sum(canonical_correlations(X @ np.asarray(Wx), Y @ np.asarray(Wy))))
 
@@ -136,6 +169,20 @@ def pcc(X, Y, Wx, Wy, Wx_exact, Wy_exact) -> float:
     Returns
     -------
     pcc : float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.cca import AppGradCCA, ExactCCA, pcc
+    >>> rng = np.random.default_rng(0)
+    >>> Z = rng.standard_normal((500, 2))
+    >>> X = np.hstack([Z, rng.standard_normal((500, 3))])
+    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
+    >>> exact = ExactCCA(n_components=2).fit(X, Y)
+    >>> appgrad = AppGradCCA(n_components=2, max_iter=20, tol=0, random_state=0).fit(X, Y)
+    >>> round(pcc(X, Y, appgrad.x_weights_, appgrad.y_weights_,
+    ...           exact.x_weights_, exact.y_weights_), 3)
+    1.0
     """
     denominator = tcc(X, Y, Wx_exact, Wy_exact)
     if denominator <= 0:

@@ -63,6 +63,20 @@ class RandomizedCCA(BaseCCA):
     ----------
     P. Mineiro and N. Karampatziakis. A randomized algorithm for CCA.
     arXiv:1411.3409, 2014.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.cca import ExactCCA, RandomizedCCA
+    >>> rng = np.random.default_rng(0)
+    >>> Z = rng.standard_normal((500, 2))
+    >>> X = np.hstack([Z, rng.standard_normal((500, 30))])
+    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 20))])
+    >>> sketch = RandomizedCCA(n_components=2, oversample=10, random_state=0).fit(X, Y)
+    >>> sketch.canonical_correlations_.round(2)
+    array([0.86, 0.84])
+    >>> ExactCCA(n_components=2).fit(X, Y).canonical_correlations_.round(2)
+    array([0.91, 0.9 ])
     """
 
     def __init__(self, n_components=2, *, reg=0.005, oversample=100, n_passes=1,

@@ -36,11 +36,43 @@ _TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".tx
 
 
 class ArchiveError(ValueError):
-    """An archive cannot be read (unknown format, corrupt) or a member is unusable."""
+    """An archive cannot be read (unknown format, corrupt) or a member is unusable.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data.replicas import zip_bytes
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> archive = tmp / "corpus.zip"
+    >>> _ = archive.write_bytes(zip_bytes({"corpus/a.txt": b"alpha", "corpus/b.txt": b"beta"}))
+    >>> from lowdim.data import ArchiveError, list_members
+    >>> _ = (tmp / "notes.txt").write_text("not an archive")
+    >>> try:
+    ...     list_members(tmp / "notes.txt", dataset="toy")
+    ... except ArchiveError as err:
+    ...     print(type(err).__name__)
+    ArchiveError
+    """
 
 
 class UnsafeArchiveError(ArchiveError):
-    """A member would be written outside the destination, or is a device or fifo."""
+    """A member would be written outside the destination, or is a device or fifo.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data import UnsafeArchiveError, safe_extract
+    >>> from lowdim.data.replicas import zip_bytes
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> _ = (tmp / "evil.zip").write_bytes(zip_bytes({"../outside.txt": b"x"}))
+    >>> try:
+    ...     safe_extract(tmp / "evil.zip", tmp / "out", dataset="toy")
+    ... except UnsafeArchiveError as err:
+    ...     print("refused:", "'..'" in str(err), (tmp / "outside.txt").exists())
+    refused: True False
+    """
 
 
 class MissingMemberError(KeyError):
@@ -49,6 +81,21 @@ class MissingMemberError(KeyError):
     A :class:`KeyError` (hence a :class:`LookupError`) whose ``str`` is the
     readable message naming the dataset, the archive, the member and a few
     members that do exist.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data.replicas import zip_bytes
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> archive = tmp / "corpus.zip"
+    >>> _ = archive.write_bytes(zip_bytes({"corpus/a.txt": b"alpha", "corpus/b.txt": b"beta"}))
+    >>> from lowdim.data import MissingMemberError, read_member
+    >>> try:
+    ...     read_member(archive, "corpus/c.txt", dataset="toy")
+    ... except MissingMemberError as err:
+    ...     print(isinstance(err, KeyError), err.member)
+    True corpus/c.txt
     """
 
     def __init__(self, message: str, *, archive: Path, member: str):
@@ -158,7 +205,20 @@ class _Reader:
 
 
 def list_members(archive, *, dataset: str = "") -> list[str]:
-    """Normalised names of the archive's members other than directories, in archive order."""
+    """Normalised names of the archive's members other than directories, in archive order.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data.replicas import zip_bytes
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> archive = tmp / "corpus.zip"
+    >>> _ = archive.write_bytes(zip_bytes({"corpus/a.txt": b"alpha", "corpus/b.txt": b"beta"}))
+    >>> from lowdim.data import list_members
+    >>> list_members(archive)
+    ['corpus/a.txt', 'corpus/b.txt']
+    """
     with _Reader(archive, dataset) as reader:
         return [e.name for e in reader.entries if e.kind != "dir"]
 
@@ -171,6 +231,18 @@ def read_member(archive, member: str, *, dataset: str = "") -> bytes:
     MissingMemberError
         If ``member`` is not in the archive; the message names ``dataset``,
         the archive file, the member and a few members that do exist.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data.replicas import zip_bytes
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> archive = tmp / "corpus.zip"
+    >>> _ = archive.write_bytes(zip_bytes({"corpus/a.txt": b"alpha", "corpus/b.txt": b"beta"}))
+    >>> from lowdim.data import read_member
+    >>> read_member(archive, "corpus/b.txt")
+    b'beta'
     """
     with _Reader(archive, dataset) as reader:
         return reader.read(reader.find(member))
@@ -182,6 +254,25 @@ def iter_members(archive, *, prefix: str = "", dataset: str = "") -> Iterator[tu
     Cheaper than many :func:`read_member` calls on a compressed tar (e.g. the
     18,846 posts of 20 Newsgroups), which would decompress from the start
     each time.
+
+    Yields
+    ------
+    name : str
+        The member's path inside the archive.
+    data : bytes
+        Its contents.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data.replicas import zip_bytes
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> archive = tmp / "corpus.zip"
+    >>> _ = archive.write_bytes(zip_bytes({"corpus/a.txt": b"alpha", "corpus/b.txt": b"beta"}))
+    >>> from lowdim.data import iter_members
+    >>> list(iter_members(archive, prefix="corpus/"))
+    [('corpus/a.txt', b'alpha'), ('corpus/b.txt', b'beta')]
     """
     with _Reader(archive, dataset) as reader:
         for entry in reader.entries:
@@ -259,6 +350,19 @@ def safe_extract(archive, dest, members: list[str] | None = None, *,
         written through a link, or is a device or fifo.
     MissingMemberError
         If a requested member is not in the archive.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data.replicas import zip_bytes
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> archive = tmp / "corpus.zip"
+    >>> _ = archive.write_bytes(zip_bytes({"corpus/a.txt": b"alpha", "corpus/b.txt": b"beta"}))
+    >>> from lowdim.data import safe_extract
+    >>> paths = safe_extract(archive, tmp / "out")
+    >>> [p.relative_to(tmp / "out").as_posix() for p in paths], paths[0].read_text()
+    (['corpus/a.txt', 'corpus/b.txt'], 'alpha')
     """
     dest = Path(dest)
     with _Reader(archive, dataset) as reader:

@@ -73,6 +73,19 @@ class DownloadError(OSError):
     ----------
     attempts : list of (str, str)
         ``(url, reason)`` for every attempt, in order.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data import DownloadError, RemoteFile, download
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> remote = RemoteFile("x.txt", urls=((tmp / "missing.txt").as_uri(),), sha256="0" * 64)
+    >>> try:
+    ...     download(remote, tmp / "x.txt", dataset="toy", retries=1)
+    ... except DownloadError as err:
+    ...     print(len(err.attempts), (tmp / "x.txt").exists())
+    1 False
     """
 
     def __init__(self, message: str, attempts):
@@ -91,6 +104,24 @@ class ChecksumError(ValueError):
     dataset, filename : str
     expected, got : str
         Expected and actual digest (or size, for a size mismatch).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data import RemoteFile, sha256_file
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> source = tmp / "served.txt"
+    >>> _ = source.write_text("hello")
+    >>> digest, size = sha256_file(source)
+    >>> remote = RemoteFile("hello.txt", urls=(source.as_uri(),), sha256=digest, size=size)
+    >>> from lowdim.data import ChecksumError, verify_file
+    >>> _ = (tmp / "hello.txt").write_text("hellO")
+    >>> try:
+    ...     verify_file(tmp / "hello.txt", remote, dataset="toy")
+    ... except ChecksumError as err:
+    ...     print(err.filename, err.expected == digest, err.got == digest)
+    hello.txt True False
     """
 
     def __init__(self, message: str, *, dataset: str, filename: str, expected, got):
@@ -103,6 +134,17 @@ class RawFileError(OSError):
     """A raw file that ``prepare`` needs is missing or fails verification.
 
     The message names the file, why, and how to fetch it again.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data import RawFileError, verify_dataset_files
+    >>> try:
+    ...     verify_dataset_files("mnist", raw_root=Path(tempfile.mkdtemp()))
+    ... except RawFileError as err:
+    ...     print("train-images-idx3-ubyte.gz" in str(err))
+    True
     """
 
 
@@ -115,7 +157,18 @@ class _AttemptFailed(Exception):
 
 
 def sha256_file(path, chunk: int = _CHUNK) -> tuple[str, int]:
-    """Return ``(hex SHA-256, size in bytes)`` of the file at ``path``."""
+    """Return ``(hex SHA-256, size in bytes)`` of the file at ``path``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data import sha256_file
+    >>> path = Path(tempfile.mkdtemp()) / "abc.txt"
+    >>> _ = path.write_bytes(b"abc")
+    >>> sha256_file(path)
+    ('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad', 3)
+    """
     digest, size = hashlib.sha256(), 0
     with open(path, "rb") as handle:
         while block := handle.read(chunk):
@@ -139,6 +192,12 @@ def mirror_urls(mirrors, dataset: str, filename: str) -> list[str]:
     ------
     ValueError
         If a base has another scheme (e.g. ``ftp://``).
+
+    Examples
+    --------
+    >>> from lowdim.data.download import mirror_urls
+    >>> mirror_urls(["https://mirror.example.org/lowdim", "/srv/raw"], "mnist", "t10k-labels-idx1-ubyte.gz")
+    ['https://mirror.example.org/lowdim/mnist/t10k-labels-idx1-ubyte.gz', 'file:///srv/raw/mnist/t10k-labels-idx1-ubyte.gz']
     """
     urls = []
     for base in mirrors:
@@ -216,6 +275,21 @@ def download(remote: RemoteFile, dest, *, dataset: str, lockfile=None, timeout: 
     DownloadError
         If no address gave a verified file; the message lists every address
         and the reason it failed, ``.attempts`` holds ``(url, reason)`` pairs.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data import RemoteFile, sha256_file
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> source = tmp / "served.txt"
+    >>> _ = source.write_text("hello")
+    >>> digest, size = sha256_file(source)
+    >>> remote = RemoteFile("hello.txt", urls=(source.as_uri(),), sha256=digest, size=size)
+    >>> from lowdim.data import download
+    >>> path = download(remote, tmp / "raw" / "hello.txt", dataset="toy")
+    >>> path.name, path.read_text()
+    ('hello.txt', 'hello')
     """
     _validate_args(timeout, retries, backoff)
     dest = Path(dest)
@@ -380,6 +454,20 @@ def verify_file(path, remote: RemoteFile, *, dataset: str, lockfile=None, checks
         expected and the actual value.
     FileNotFoundError
         If ``path`` does not exist.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data import RemoteFile, sha256_file
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> source = tmp / "served.txt"
+    >>> _ = source.write_text("hello")
+    >>> digest, size = sha256_file(source)
+    >>> remote = RemoteFile("hello.txt", urls=(source.as_uri(),), sha256=digest, size=size)
+    >>> from lowdim.data import verify_file
+    >>> verify_file(source, remote, dataset="toy") == digest
+    True
     """
     path = Path(path)
     sha256, size, origin = _expected(remote, dataset, lockfile, checksums)
@@ -426,6 +514,23 @@ def ensure_file(remote: RemoteFile, dest, *, dataset: str, lockfile=None, checks
     Returns
     -------
     dest : Path
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data import RemoteFile, sha256_file
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> source = tmp / "served.txt"
+    >>> _ = source.write_text("hello")
+    >>> digest, size = sha256_file(source)
+    >>> remote = RemoteFile("hello.txt", urls=(source.as_uri(),), sha256=digest, size=size)
+    >>> from lowdim.data import ensure_file
+    >>> path = ensure_file(remote, tmp / "raw" / "hello.txt", dataset="toy")
+    >>> path.read_text()
+    'hello'
+    >>> ensure_file(remote, tmp / "raw" / "hello.txt", dataset="toy") == path  # verified, kept
+    True
     """
     dest = Path(dest)
     if dest.exists():
@@ -459,6 +564,22 @@ def ensure_dataset_files(dataset: str | DatasetSpec, raw_root=DEFAULT_RAW_ROOT, 
     -------
     raw_files : dict of str -> Path
         ``{filename: path}`` (empty for embedded and synthetic datasets).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import ensure_dataset_files, get_spec
+    >>> from lowdim.data.replicas import read_manifest, write_mirror
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> manifest = write_mirror(tmp / "mirror", ["web_snippets"])  # a local mirror of replicas
+    >>> files = ensure_dataset_files("web_snippets", tmp / "raw", mirrors=[str(tmp / "mirror")],
+    ...                              checksums=manifest["files"], retries=1)
+    >>> sorted(files), get_spec("web_snippets").prepare(files).kind
+    (['data-web-snippets.tar.gz'], 'text')
+    >>> ensure_dataset_files("digits")  # shipped with scikit-learn: nothing to download
+    {}
     """
     spec = dataset if isinstance(dataset, DatasetSpec) else get_spec(dataset)
     directory = Path(raw_root) / spec.name
@@ -484,6 +605,19 @@ def verify_dataset_files(dataset: str | DatasetSpec, raw_root=DEFAULT_RAW_ROOT, 
     RawFileError
         If a file is missing or fails verification: one message naming the
         file, why, and how to fetch it again.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import verify_dataset_files
+    >>> from lowdim.data.replicas import write_mirror
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> manifest = write_mirror(tmp / "raw", ["web_snippets"])   # laid out as <dataset>/<file>
+    >>> files = verify_dataset_files("web_snippets", tmp / "raw", checksums=manifest["files"])
+    >>> sorted(files)
+    ['data-web-snippets.tar.gz']
     """
     spec = dataset if isinstance(dataset, DatasetSpec) else get_spec(dataset)
     directory = Path(raw_root) / spec.name
@@ -513,6 +647,22 @@ def pin_parsed(dataset: str | DatasetSpec, raw_files, *, lockfile=None, checksum
     -------
     pinned : list of str
         File names pinned now.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.data.download import pin_parsed
+    >>> from lowdim.data.lock import get_pin
+    >>> from lowdim.data.replicas import write_ptb
+    >>> import numpy as np
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> files, _ = write_ptb(tmp, np.random.default_rng(0))
+    >>> _ = get_spec("ptb").prepare(files)           # the parser accepts the plain text files
+    >>> pinned = pin_parsed("ptb", files, lockfile=tmp / "lock.json")
+    >>> sorted(pinned), get_pin("ptb", "ptb.test.txt", lockfile=tmp / "lock.json")["size"] > 0
+    (['ptb.test.txt', 'ptb.train.txt', 'ptb.valid.txt'], True)
     """
     spec = dataset if isinstance(dataset, DatasetSpec) else get_spec(dataset)
     pinned = []

@@ -34,11 +34,32 @@ _TAR = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2")
 
 
 class CorruptFileError(ValueError):
-    """A file's container is truncated or corrupt (the message names the file and why)."""
+    """A file's container is truncated or corrupt (the message names the file and why).
+
+    Examples
+    --------
+    >>> import gzip, tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data.integrity import CorruptFileError, check_container
+    >>> path = Path(tempfile.mkdtemp()) / "cut.gz"
+    >>> _ = path.write_bytes(gzip.compress(b"x" * 1000)[:20])   # truncated
+    >>> try:
+    ...     check_container(path)
+    ... except CorruptFileError as err:
+    ...     print(type(err).__name__)
+    CorruptFileError
+    """
 
 
 def has_container_check(filename: str) -> bool:
-    """True when :func:`check_container` can tell whether ``filename`` is whole."""
+    """True when :func:`check_container` can tell whether ``filename`` is whole.
+
+    Examples
+    --------
+    >>> from lowdim.data.integrity import has_container_check
+    >>> has_container_check("cifar-10-binary.tar.gz"), has_container_check("ptb.train.txt")
+    (True, False)
+    """
     name = filename.lower()
     return name.endswith(_TAR + (".gz", ".bz2", ".zip", ".mat"))
 
@@ -63,6 +84,17 @@ def check_container(path, filename: str | None = None) -> bool:
     ------
     CorruptFileError
         If the container is truncated or corrupt.
+
+    Examples
+    --------
+    >>> import gzip, tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data.integrity import check_container
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> _ = (tmp / "whole.gz").write_bytes(gzip.compress(b"x" * 1000))
+    >>> _ = (tmp / "notes.txt").write_text("no container")
+    >>> check_container(tmp / "whole.gz"), check_container(tmp / "notes.txt")
+    (True, False)
     """
     path = Path(path)
     name = (filename or path.name).lower()

@@ -76,6 +76,18 @@ def read_lock(lockfile=None) -> dict:
     ------
     ValueError
         If the file is not a JSON object of objects (the message names the file).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data.lock import pin, read_lock
+    >>> lockfile = Path(tempfile.mkdtemp()) / "lock.json"
+    >>> read_lock(lockfile)
+    {}
+    >>> _ = pin("toy", "a.txt", sha256="ab" * 32, size=3, url="file:///a.txt", lockfile=lockfile)
+    >>> list(read_lock(lockfile)["toy"])
+    ['a.txt']
     """
     path = _resolve(lockfile)
     if not path.exists():
@@ -91,7 +103,20 @@ def read_lock(lockfile=None) -> dict:
 
 
 def get_pin(dataset: str, filename: str, lockfile=None) -> dict | None:
-    """The pinned entry of ``dataset``/``filename``, or None if not pinned yet."""
+    """The pinned entry of ``dataset``/``filename``, or None if not pinned yet.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data.lock import get_pin, pin
+    >>> lockfile = Path(tempfile.mkdtemp()) / "lock.json"
+    >>> get_pin("toy", "a.txt", lockfile=lockfile) is None
+    True
+    >>> _ = pin("toy", "a.txt", sha256="ab" * 32, size=3, url="file:///a.txt", lockfile=lockfile)
+    >>> get_pin("toy", "a.txt", lockfile=lockfile)["size"]
+    3
+    """
     entry = read_lock(lockfile).get(dataset, {}).get(filename)
     if entry is not None:
         _check_entry(entry, dataset, filename, _resolve(lockfile))
@@ -120,6 +145,17 @@ def pin(dataset: str, filename: str, *, sha256: str, size: int, url: str,
     entry : dict
         The entry in effect after the call: the new one, or the one another
         job pinned first (the caller must compare ``entry["sha256"]``).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data.lock import pin
+    >>> lockfile = Path(tempfile.mkdtemp()) / "lock.json"
+    >>> first = pin("toy", "a.txt", sha256="ab" * 32, size=3, url="file:///a.txt", lockfile=lockfile)
+    >>> second = pin("toy", "a.txt", sha256="cd" * 32, size=3, url="file:///b.txt", lockfile=lockfile)
+    >>> second["sha256"] == "ab" * 32   # the first pin stays; the caller compares
+    True
     """
     path = _resolve(lockfile)
     with _exclusive(path):

@@ -67,7 +67,14 @@ OWN_OPTIONS = {
 
 
 def declares_own_data(options) -> bool:
-    """True when dataset ``options`` name a file of the user's own data."""
+    """True when dataset ``options`` name a file of the user's own data.
+
+    Examples
+    --------
+    >>> from lowdim.data import declares_own_data
+    >>> declares_own_data({"file": "mine.csv"}), declares_own_data({"n_rows": 300})
+    (True, False)
+    """
     return isinstance(options, dict) and any(options.get(key) for key in FILE_KEYS)
 
 
@@ -197,7 +204,18 @@ def _inspected(name: str, options) -> _Declared:
 
 
 def own_files(name: str, options) -> list[str]:
-    """The files the own dataset ``name`` is prepared from (for the workflow's inputs)."""
+    """The files the own dataset ``name`` is prepared from (for the workflow's inputs).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> path = Path(tempfile.mkdtemp()) / "mine.csv"
+    >>> _ = path.write_text("a,b,label\\n1.0,2.0,x\\n3.0,4.0,y\\n5.0,6.5,x\\n")
+    >>> from lowdim.data.own import own_files
+    >>> [Path(p).name for p in own_files("mine", {"file": str(path), "label": "label"})]
+    ['mine.csv']
+    """
     return _inspected(name, options).files()
 
 
@@ -217,6 +235,20 @@ def own_spec(name: str, options) -> DatasetSpec:
         A file is missing, of an unknown format, or does not hold what the options
         say (a label column, a variable, a kind); the message names the config key
         and the file.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> path = Path(tempfile.mkdtemp()) / "mine.csv"
+    >>> _ = path.write_text("a,b,label\\n1.0,2.0,x\\n3.0,4.0,y\\n5.0,6.5,x\\n")
+    >>> from lowdim.data.own import own_spec
+    >>> spec = own_spec("mine", {"file": str(path), "label": "label"})
+    >>> spec.kind, spec.labelled, spec.size_bounds()
+    ('dense', True, {'p': 2})
+    >>> data = spec.prepare(file=str(path), label="label")
+    >>> data.X.tolist(), data.y.tolist(), data.label_names.tolist()
+    ([[1.0, 2.0], [3.0, 4.0], [5.0, 6.5]], [0, 1, 0], ['x', 'y'])
     """
     declared = _inspected(name, options)
     where = ", ".join(str(p) for p in declared.paths.values())
@@ -300,7 +332,20 @@ def _text(declared) -> Dataset:
 def dataset_spec(name: str, options=None) -> DatasetSpec:
     """The spec of dataset ``name`` as the config declares it: the registry's, or, for a
     name the registry does not have whose ``options`` give a ``file`` (or ``file_x`` and
-    ``file_y``), one for the user's own data (:func:`lowdim.data.own.own_spec`)."""
+    ``file_y``), one for the user's own data (:func:`lowdim.data.own.own_spec`).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data import dataset_spec
+    >>> path = Path(tempfile.mkdtemp()) / "mine.csv"
+    >>> _ = path.write_text("a,b,label\\n1,2,x\\n3,4,y\\n")
+    >>> dataset_spec("digits").name
+    'digits'
+    >>> dataset_spec("mine", {"file": str(path), "label": "label"}).kind
+    'dense'
+    """
     if name not in REGISTRY and declares_own_data(options):
         return own_spec(name, options)
     return get_spec(name)

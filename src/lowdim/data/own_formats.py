@@ -40,7 +40,18 @@ _SPARSE_NPZ = {"data", "indices", "indptr", "format", "shape"}
 
 
 class OwnDataError(ValueError):
-    """Own data that cannot be read as declared: ``config: <key>: got <value>; <why>``."""
+    """Own data that cannot be read as declared: ``config: <key>: got <value>; <why>``.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> from lowdim.data.own_formats import OwnDataError, guess_format
+    >>> try:
+    ...     guess_format(Path("mine.xlsx"), "datasets.mine.file")
+    ... except OwnDataError as err:
+    ...     print(str(err).split(";")[0])
+    config: datasets.mine.file: got 'mine.xlsx'
+    """
 
     def __init__(self, key: str, value, why: str):
         self.key, self.value = key, value
@@ -53,6 +64,18 @@ class MatrixFile:
 
     ``shape_x``/``shape_y``/``n_labels`` are filled by inspection (None when only
     reading the data can tell); ``X``, ``y``, ``Y`` by :func:`read_matrix`.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> path = tmp / "mine.csv"
+    >>> _ = path.write_text("a,b,label\\n1.0,2.0,x\\n3.0,4.0,y\\n")
+    >>> from lowdim.data.own_formats import inspect_matrix
+    >>> info = inspect_matrix(path, "csv", "datasets.mine.file", label="label")
+    >>> info.format, info.labelled, info.shape_x, info.X is None
+    ('csv', True, (None, 2), True)
     """
 
     format: str
@@ -70,7 +93,16 @@ class MatrixFile:
 
 
 def guess_format(path: Path, key: str) -> str:
-    """The format of ``path`` from its name (a folder is ``folder``)."""
+    """The format of ``path`` from its name (a folder is ``folder``).
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> from lowdim.data.own_formats import guess_format
+    >>> [guess_format(Path(name), "datasets.mine.file") for name in
+    ...  ("x.npy", "x.csv.gz", "x.libsvm", "x.mat")]
+    ['npy', 'csv', 'svmlight', 'mat']
+    """
     if path.is_dir():
         return "folder"
     suffixes = [s.lower() for s in path.suffixes]
@@ -88,7 +120,20 @@ def guess_format(path: Path, key: str) -> str:
 # -- inspection: cheap facts for the start-time checks --------------------------------------
 def inspect_matrix(path: Path, fmt: str, key: str, *, features=None, label=None,
                    second_view=None, encoding="utf-8") -> MatrixFile:
-    """What ``path`` holds, from its header or variable list (the data are not read)."""
+    """What ``path`` holds, from its header or variable list (the data are not read).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> path = tmp / "mine.csv"
+    >>> _ = path.write_text("a,b,label\\n1.0,2.0,x\\n3.0,4.0,y\\n")
+    >>> from lowdim.data.own_formats import inspect_matrix
+    >>> info = inspect_matrix(path, "csv", "datasets.mine.file", label="label")
+    >>> info.shape_x, info.labelled, info.label_name
+    ((None, 2), True, 'label')
+    """
     inspect = {"npy": _inspect_npy, "npz": _inspect_npz, "csv": _inspect_table,
                "tsv": _inspect_table, "svmlight": _inspect_svmlight, "mat": _inspect_mat}
     if fmt not in inspect:
@@ -221,6 +266,19 @@ def inspect_folder(path: Path, key: str) -> tuple[list[Path], list[str] | None]:
 
     Hidden files and folders (names starting with ``.``) are skipped. Files must
     all sit directly in ``path`` (unlabelled) or all in its sub-folders (one per label).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data.own_formats import inspect_folder
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> for label, name in (("neg", "a.txt"), ("pos", "b.txt"), ("pos", "c.txt")):
+    ...     (tmp / label).mkdir(exist_ok=True)
+    ...     _ = (tmp / label / name).write_text("some words")
+    >>> files, labels = inspect_folder(tmp, "datasets.mine.file")
+    >>> [f.name for f in files], labels
+    (['a.txt', 'b.txt', 'c.txt'], ['neg', 'pos', 'pos'])
     """
     visible = sorted(p for p in path.iterdir() if not p.name.startswith("."))
     top = [p for p in visible if p.is_file()]
@@ -247,7 +305,20 @@ def inspect_folder(path: Path, key: str) -> tuple[list[Path], list[str] | None]:
 
 # -- reading: the data, for the prepare job -----------------------------------------------
 def read_matrix(path: Path, info: MatrixFile, key: str, *, encoding="utf-8") -> MatrixFile:
-    """Fill ``info.X`` (and ``y``, ``Y`` where the file has them) from ``path``."""
+    """Fill ``info.X`` (and ``y``, ``Y`` where the file has them) from ``path``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> path = tmp / "mine.csv"
+    >>> _ = path.write_text("a,b,label\\n1.0,2.0,x\\n3.0,4.0,y\\n")
+    >>> from lowdim.data.own_formats import inspect_matrix, read_matrix
+    >>> info = read_matrix(path, inspect_matrix(path, "csv", "k", label="label"), "k")
+    >>> info.X.tolist(), info.y.tolist()
+    ([[1.0, 2.0], [3.0, 4.0]], ['x', 'y'])
+    """
     readers = {"npy": _read_npy, "npz": _read_npz, "csv": _read_table, "tsv": _read_table,
                "svmlight": _read_svmlight, "mat": _read_mat}
     readers[info.format](path, info, key, encoding=encoding)
@@ -351,7 +422,18 @@ def _labels_1d(values, path, key):
 
 
 def read_folder(files, key: str, encoding="utf-8") -> list[str]:
-    """The text of each file, decoded with ``encoding``."""
+    """The text of each file, decoded with ``encoding``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data.own_formats import read_folder
+    >>> path = Path(tempfile.mkdtemp()) / "a.txt"
+    >>> _ = path.write_bytes("café".encode("latin-1"))
+    >>> read_folder([path], "datasets.mine.file", encoding="latin-1")
+    ['café']
+    """
     texts = []
     for path in files:
         try:

@@ -27,7 +27,15 @@ __all__ = ["FormatError", "MissingVariableError", "MissingMemberError", "member_
 
 
 class FormatError(ValueError):
-    """A downloaded file does not have the layout its real format promises."""
+    """A downloaded file does not have the layout its real format promises.
+
+    Examples
+    --------
+    >>> from lowdim.data.parsing import FormatError
+    >>> err = FormatError("mnist", "train-images-idx3-ubyte.gz", "IDX magic 0 0 8 3")
+    >>> isinstance(err, ValueError), str(err)
+    (True, "dataset 'mnist', file 'train-images-idx3-ubyte.gz': expected IDX magic 0 0 8 3")
+    """
 
     def __init__(self, dataset: str, path, expected: str):
         self.dataset, self.path, self.expected = dataset, Path(path), expected
@@ -35,24 +43,77 @@ class FormatError(ValueError):
 
 
 class MissingVariableError(FormatError, KeyError):
-    """A MATLAB ``.mat`` file lacks a variable the parser needs."""
+    """A MATLAB ``.mat`` file lacks a variable the parser needs.
+
+    Examples
+    --------
+    >>> from lowdim.data.parsing import MissingVariableError, require_variables
+    >>> try:
+    ...     require_variables({"X": 1}, ["X", "Y"], "wmd_bbcsport", "bbcsport.mat")
+    ... except MissingVariableError as err:
+    ...     print(str(err))
+    dataset 'wmd_bbcsport', file 'bbcsport.mat': expected variable 'Y' (found: ['X'])
+    """
 
     def __str__(self):
         return self.args[0]
 
 
 def member_bytes(archive, member: str, dataset: str) -> bytes:
-    """Bytes of one archive member; a missing member names the dataset and archive."""
+    """Bytes of one archive member; a missing member names the dataset and archive.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data.parsing import member_bytes
+    >>> from lowdim.data.replicas import zip_bytes
+    >>> path = Path(tempfile.mkdtemp()) / "a.zip"
+    >>> _ = path.write_bytes(zip_bytes({"d/x.txt": b"1"}))
+    >>> member_bytes(path, "d/x.txt", "toy")
+    b'1'
+    """
     return read_member(archive, member, dataset=dataset)
 
 
 def members_under(archive, prefix: str, dataset: str):
-    """Yield ``(name, bytes)`` of the regular files under ``prefix``, in one pass."""
+    """Yield ``(name, bytes)`` of the regular files under ``prefix``, in one pass.
+
+    Yields
+    ------
+    name : str
+        The member's path inside the archive.
+    data : bytes
+        Its contents.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data.parsing import members_under
+    >>> from lowdim.data.replicas import zip_bytes
+    >>> path = Path(tempfile.mkdtemp()) / "a.zip"
+    >>> _ = path.write_bytes(zip_bytes({"train/x.txt": b"1", "test/y.txt": b"2"}))
+    >>> list(members_under(path, "train/", "toy"))
+    [('train/x.txt', b'1')]
+    """
     yield from iter_members(archive, prefix=prefix, dataset=dataset)
 
 
 def list_archive(archive, dataset: str) -> list[str]:
-    """Member names (files only) of ``archive``."""
+    """Member names (files only) of ``archive``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data.parsing import list_archive
+    >>> from lowdim.data.replicas import zip_bytes
+    >>> path = Path(tempfile.mkdtemp()) / "a.zip"
+    >>> _ = path.write_bytes(zip_bytes({"d/x.txt": b"1", "d/y.txt": b"2"}))
+    >>> list_archive(path, "toy")
+    ['d/x.txt', 'd/y.txt']
+    """
     return list_members(archive, dataset=dataset)
 
 
@@ -73,6 +134,23 @@ def load_mat(path, dataset: str, required=(), any_of=()):
     -------
     mat : dict of str -> ndarray
         As returned by :func:`scipy.io.loadmat` (cell arrays are object arrays).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> import scipy.io
+    >>> from lowdim.data.parsing import load_mat
+    >>> path = Path(tempfile.mkdtemp()) / "x.mat"
+    >>> scipy.io.savemat(path, {"X": np.eye(2), "the_words": np.array(["a", "b"])})
+    >>> mat = load_mat(path, "toy", required=["X"], any_of=[["words", "the_words"]])
+    >>> mat["X"].shape
+    (2, 2)
+    >>> load_mat(path, "toy", required=["Y"])
+    Traceback (most recent call last):
+        ...
+    lowdim.data.parsing.MissingVariableError: dataset 'toy', file 'x.mat': expected variable 'Y' (found: ['X', 'the_words'])
     """
     import scipy.io
 
@@ -94,7 +172,14 @@ def load_mat(path, dataset: str, required=(), any_of=()):
 
 
 def require_variables(mat, names, dataset: str, path) -> None:
-    """Raise :class:`MissingVariableError` for the first of ``names`` not in ``mat``."""
+    """Raise :class:`MissingVariableError` for the first of ``names`` not in ``mat``.
+
+    Examples
+    --------
+    >>> from lowdim.data.parsing import require_variables
+    >>> require_variables({"X": 1, "Y": 2}, ["X", "Y"], "toy", "toy.mat") is None
+    True
+    """
     present = sorted(k for k in mat if not k.startswith("__"))
     for name in names:
         if name not in mat:
@@ -115,6 +200,12 @@ def subsample(n: int, n_rows: int, seed: int) -> np.ndarray:
     Returns
     -------
     rows : ndarray of int64, sorted ascending
+
+    Examples
+    --------
+    >>> from lowdim.data.parsing import subsample
+    >>> subsample(10, 4, seed=0), subsample(5, 0, seed=0)
+    (array([2, 4, 5, 7]), array([0, 1, 2, 3, 4]))
     """
     if n_rows < 0:
         raise ArgumentValueError(f"`n_rows` must be >= 0, got {n_rows}", "n_rows")
@@ -143,6 +234,14 @@ def encode_labels(values, names=None):
     -------
     y : ndarray of int64 of shape (n,)
     label_names : ndarray of str of shape (C,)
+
+    Examples
+    --------
+    >>> from lowdim.data.parsing import encode_labels
+    >>> encode_labels(["pos", "neg", "pos"])
+    (array([1, 0, 1]), array(['neg', 'pos'], dtype='<U3'))
+    >>> encode_labels(["pos", "neg"], names=["pos", "neg"])
+    (array([0, 1]), array(['pos', 'neg'], dtype='<U3'))
     """
     values = np.asarray([str(v) for v in values], dtype=str)
     if names is None:
@@ -170,6 +269,15 @@ def split_indices(is_train, rows=None):
     -------
     train_idx, test_idx : ndarrays of int64 of shape (1, m), or (None, None)
         None when either part would be empty.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.data.parsing import split_indices
+    >>> split_indices(np.array([True, True, False, True, False]))
+    (array([[0, 1, 3]]), array([[2, 4]]))
+    >>> split_indices(np.array([True, True, False, True, False]), rows=np.array([1, 2, 3]))
+    (array([[0, 2]]), array([[1]]))
     """
     mask = np.asarray(is_train, dtype=bool)
     if rows is not None:

@@ -49,6 +49,13 @@ def prepare_dataset(name: str, options: dict | None = None, raw_dir="resources/r
     ------
     lowdim.data.download.RawFileError
         If a raw file is missing or corrupt.
+
+    Examples
+    --------
+    >>> from lowdim.data.pipeline import prepare_dataset
+    >>> data = prepare_dataset("digits", {"n_rows": 100})
+    >>> data.name, data.kind, data.X.shape
+    ('digits', 'dense', (100, 64))
     """
     spec = dataset_spec(name, options)
     raw = verify_dataset_files(spec, raw_dir, lockfile=lockfile, checksums=checksums)
@@ -64,7 +71,20 @@ def prepare_dataset(name: str, options: dict | None = None, raw_dir="resources/r
 
 
 def write_prepared(dataset, npz_path, summary_path) -> dict:
-    """Write ``dataset`` to ``npz_path`` and its one-row summary CSV to ``summary_path``."""
+    """Write ``dataset`` to ``npz_path`` and its one-row summary CSV to ``summary_path``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data import load_dataset
+    >>> from lowdim.data.pipeline import prepare_dataset, write_prepared
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> summary = write_prepared(prepare_dataset("digits", {"n_rows": 100}), tmp / "digits.npz",
+    ...                          tmp / "digits.csv")
+    >>> summary["n"], load_dataset(tmp / "digits.npz").X.shape
+    (100, (100, 64))
+    """
     save_dataset(dataset, npz_path)
     row = summarize(dataset)
     row["prepared size (MB)"] = round(Path(npz_path).stat().st_size / 1e6, 3)

@@ -5,22 +5,22 @@ single ``.npz`` that loads without pickle (``allow_pickle=False``), and
 :func:`read_dataset` refuses a damaged file, or another dataset's, with an
 error naming it (:func:`lowdim.data.load_dataset` reads the file of a registered dataset):
 
-========================  ===============================================================
-key                       meaning
-========================  ===============================================================
-``meta``                  JSON text: name, kind, source, licence, options, n, ...
-``X``                     dense features (n, d), or CSR stored as ``X.data``,
-                          ``X.indices``, ``X.indptr``, ``X.shape``
-``Y``                     second view (two_view kind), dense or CSR like ``X``
-``y``                     labels (n,), int64
-``label_names``           class names (n_classes,), str
-``texts``                 raw documents (n,), str (stored as UTF-8 bytes + offsets)
-``vocab``                 bag-of-words vocabulary (V,), str
-``bow``                   CSR counts (n, V) over ``vocab``
-``word_vectors``          (V, dim) float32 vectors for ``vocab`` rows (e.g. Kusner .mat)
-``train_idx``/``test_idx``  int64 (n_splits, n_train) / (n_splits, n_test), 0-based
-``extra.<name>``          kind-specific arrays (pairs: ``extra.sentence_a`` ...)
-========================  ===============================================================
+============================  ===============================================================
+key                           meaning
+============================  ===============================================================
+``meta``                      JSON text: name, kind, source, licence, options, n, ...
+``X``                         dense features (n, d), or CSR stored as ``X.data``,
+                              ``X.indices``, ``X.indptr``, ``X.shape``
+``Y``                         second view (two_view kind), dense or CSR like ``X``
+``y``                         labels (n,), int64
+``label_names``               class names (n_classes,), str
+``texts``                     raw documents (n,), str (stored as UTF-8 bytes + offsets)
+``vocab``                     bag-of-words vocabulary (V,), str
+``bow``                       CSR counts (n, V) over ``vocab``
+``word_vectors``              (V, dim) float32 vectors for ``vocab`` rows (e.g. Kusner .mat)
+``train_idx``/``test_idx``    int64 (n_splits, n_train) / (n_splits, n_test), 0-based
+``extra.<name>``              kind-specific arrays (pairs: ``extra.sentence_a`` ...)
+============================  ===============================================================
 
 Sparse matrices are never densified on the way in or out.
 """
@@ -77,6 +77,18 @@ class Dataset:
     extra : dict of str -> ndarray
     meta : dict
         JSON-serialisable description (source, licence, options, ...).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.data import Dataset
+    >>> data = Dataset(name="toy", kind="dense", X=np.eye(3), y=np.array([0, 1, 1]))
+    >>> data.n, data.validate() is data
+    (3, True)
+    >>> Dataset(name="bad", kind="dense", X=np.eye(3), y=np.array([0, 1])).validate()
+    Traceback (most recent call last):
+        ...
+    ValueError: dataset 'bad': y has 2 rows, expected 3
     """
 
     name: str
@@ -169,7 +181,19 @@ def _get(store: dict, key: str):
 
 
 def save_dataset(dataset: Dataset, path) -> Path:
-    """Validate ``dataset`` and write it to ``path`` (.npz) atomically."""
+    """Validate ``dataset`` and write it to ``path`` (.npz) atomically.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import Dataset, load_dataset, save_dataset
+    >>> data = Dataset(name="toy", kind="dense", X=np.eye(2), y=np.array([0, 1]))
+    >>> path = save_dataset(data, Path(tempfile.mkdtemp()) / "toy.npz")
+    >>> load_dataset(path).X.tolist()
+    [[1.0, 0.0], [0.0, 1.0]]
+    """
     dataset.validate()
     arrays = {}
     for name in _ARRAY_FIELDS:
@@ -207,6 +231,16 @@ def read_dataset(path, name: str | None = None) -> Dataset:
         If the file is empty, truncated, not a prepared dataset, inconsistent
         (shapes that disagree, NaN features) or another dataset's; the message
         names the file and says to delete it or rerun ``prepare``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data import get_spec, load_dataset, save_dataset
+    >>> path = save_dataset(get_spec("pang_lee").prepare(), Path(tempfile.mkdtemp()) / "p.npz")
+    >>> data = load_dataset(path)
+    >>> data.name, data.kind, data.bow.shape[0], len(data.texts)
+    ('pang_lee', 'text', 200, 200)
     """
     what = "a prepared dataset (lowdim.data.save_dataset)"
     store = read_npz(path, what=what, remedy=REPREPARE)
@@ -230,7 +264,15 @@ def read_dataset(path, name: str | None = None) -> Dataset:
 
 
 def summarize(dataset: Dataset) -> dict:
-    """One row for the dataset table: name, kind, n, dimensions, classes, source, licence."""
+    """One row for the dataset table: name, kind, n, dimensions, classes, source, licence.
+
+    Examples
+    --------
+    >>> from lowdim.data import get_spec, summarize
+    >>> row = summarize(get_spec("digits").prepare(n_rows=100))
+    >>> {key: row[key] for key in ("dataset", "kind", "n", "dimensions", "classes")}
+    {'dataset': 'digits', 'kind': 'dense', 'n': 100, 'dimensions': 'X: 64', 'classes': 10}
+    """
     dims = []
     for name in ("X", "Y", "bow", "word_vectors"):
         value = getattr(dataset, name)

@@ -42,6 +42,17 @@ class RemoteFile:
         and later downloads must match it.
     size : int or None
         Expected size in bytes, if known; checked before the checksum.
+
+    Examples
+    --------
+    >>> from lowdim.data import RemoteFile, get_spec
+    >>> remote = get_spec("mnist").files[0]
+    >>> remote.filename, remote.urls[0].split("://")[0], len(remote.sha256 or "")
+    ('train-images-idx3-ubyte.gz', 'https', 64)
+    >>> RemoteFile("a.txt", urls="https://example.org/a.txt")
+    Traceback (most recent call last):
+        ...
+    ValueError: RemoteFile 'a.txt': `urls` must be a sequence of addresses, got the single string 'https://example.org/a.txt'
     """
 
     filename: str
@@ -105,6 +116,23 @@ class DatasetSpec:
         any of: ``n`` (items), ``n_train`` (training rows, for datasets with a
         split of their own), ``p`` (features of ``X``), ``p1`` and ``p2`` (widths
         of the two views). Omit what only the data can tell. See :meth:`size_bounds`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.data import Dataset, DatasetSpec
+    >>> spec = DatasetSpec(
+    ...     name="squares", kind="dense", description="the squares of 0..n-1", source="numpy",
+    ...     licence="public domain",
+    ...     parser=lambda raw_files, n: Dataset("squares", "dense", X=np.arange(n)[:, None] ** 2.0,
+    ...                                         y=np.arange(n) % 2),
+    ...     options_schema={"n": {"type": "integer", "minimum": 1, "default": 4}})
+    >>> spec.prepare(n=3).X.ravel().tolist()
+    [0.0, 1.0, 4.0]
+    >>> spec.prepare(n=0)
+    Traceback (most recent call last):
+        ...
+    ValueError: dataset 'squares': option `n` got 0; 0 is less than the minimum of 1
     """
 
     name: str
@@ -198,11 +226,21 @@ class DatasetSpec:
         return dataset
 
 
+#: Every registered dataset: name -> :class:`DatasetSpec` (filled by :func:`register`).
 REGISTRY: dict[str, DatasetSpec] = {}
 
 
 def register(spec: DatasetSpec) -> DatasetSpec:
-    """Add ``spec`` to :data:`REGISTRY`; a name can be registered once."""
+    """Add ``spec`` to :data:`REGISTRY`; a name can be registered once.
+
+    Examples
+    --------
+    >>> from lowdim.data import REGISTRY, get_spec, register
+    >>> register(get_spec("digits"))
+    Traceback (most recent call last):
+        ...
+    ValueError: dataset 'digits' is registered twice
+    """
     if spec.name in REGISTRY:
         raise ValueError(f"dataset {spec.name!r} is registered twice")
     REGISTRY[spec.name] = spec
@@ -210,7 +248,18 @@ def register(spec: DatasetSpec) -> DatasetSpec:
 
 
 def get_spec(name: str) -> DatasetSpec:
-    """Return the spec of ``name``; the error lists the known names."""
+    """Return the spec of ``name``; the error lists the known names.
+
+    Examples
+    --------
+    >>> from lowdim.data import get_spec
+    >>> get_spec("digits").kind
+    'dense'
+    >>> get_spec("digitz")
+    Traceback (most recent call last):
+        ...
+    KeyError: "unknown dataset 'digitz'; known datasets: cifar10, coil20, digits, ..."
+    """
     try:
         return REGISTRY[name]
     except KeyError:
@@ -219,13 +268,37 @@ def get_spec(name: str) -> DatasetSpec:
 
 
 def dataset_names(offline: bool | None = None) -> list[str]:
-    """Sorted registry names, optionally only the offline (or only the remote) ones."""
+    """Sorted registry names, optionally only the offline (or only the remote) ones.
+
+    Examples
+    --------
+    >>> from lowdim.data import dataset_names
+    >>> "digits" in dataset_names(offline=True), "mnist" in dataset_names(offline=False)
+    (True, True)
+    """
     return sorted(n for n, s in REGISTRY.items() if offline is None or s.offline == offline)
 
 
 def load_dataset(path, name: str | None = None) -> Dataset:
     """Read a prepared dataset (:func:`lowdim.data.prepared.read_dataset`) that must hold
     ``name``: by default the registered dataset the file is named after
-    (``results/data/<name>.npz``), so another dataset's file copied there is refused."""
+    (``results/data/<name>.npz``), so another dataset's file copied there is refused.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data import get_spec, load_dataset, save_dataset
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> path = save_dataset(get_spec("pang_lee").prepare(), folder / "pang_lee.npz")
+    >>> data = load_dataset(path)                  # must hold pang_lee: the file is named after it
+    >>> data.name, data.kind, data.bow.shape[0], len(data.texts)
+    ('pang_lee', 'text', 200, 200)
+    >>> _ = save_dataset(get_spec("digits").prepare(n_rows=10), folder / "lee.npz")
+    >>> load_dataset(folder / "lee.npz")
+    Traceback (most recent call last):
+        ...
+    lowdim.io.CorruptFileError: .../lee.npz: it holds dataset 'digits', not 'lee'; ...
+    """
     stem = Path(path).stem
     return read_dataset(path, name if name is not None else stem if stem in REGISTRY else None)

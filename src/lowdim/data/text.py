@@ -33,6 +33,14 @@ def tokenize(text: str, stop_words=None, min_length: int = 1) -> list[str]:
     Returns
     -------
     tokens : list of str
+
+    Examples
+    --------
+    >>> from lowdim.data.text import tokenize
+    >>> tokenize("The cat sat on the mat!")
+    ['cat', 'sat', 'mat']
+    >>> tokenize("The cat sat on the mat!", stop_words=())
+    ['the', 'cat', 'sat', 'on', 'the', 'mat']
     """
     if stop_words is None:
         # Imported here: the dataset registry (hence every Snakemake start-up, two per
@@ -58,6 +66,14 @@ def bag_of_words(token_lists, vocab=None, min_count: int = 1):
     -------
     bow : scipy.sparse.csr_matrix of shape (n_docs, len(vocab)), float64
     vocab : ndarray of str of shape (V,)
+
+    Examples
+    --------
+    >>> from lowdim.data.text import bag_of_words
+    >>> bow, vocab = bag_of_words([["cat", "sat", "cat"], ["dog"]])
+    >>> vocab.tolist(), bow.toarray()
+    (['cat', 'dog', 'sat'], array([[2., 0., 1.],
+           [0., 1., 0.]]))
     """
     if vocab is None:
         counts: dict[str, int] = {}
@@ -80,7 +96,15 @@ def bag_of_words(token_lists, vocab=None, min_count: int = 1):
 
 def text_dataset(name, texts, labels, is_train=None, *, n_rows=0, seed=0, min_count=1,
                  label_names=None, **meta):
-    """Tokenise, drop empty documents, sample rows and count words into a text Dataset."""
+    """Tokenise, drop empty documents, sample rows and count words into a text Dataset.
+
+    Examples
+    --------
+    >>> from lowdim.data.text import text_dataset
+    >>> data = text_dataset("toy", ["Cats sleep.", "the", "Dogs bark loudly."], ["a", "a", "b"])
+    >>> data.n, data.meta["dropped_empty"], data.vocab.tolist(), data.y.tolist()
+    (2, 1, ['bark', 'cats', 'dogs', 'loudly', 'sleep'], [0, 1])
+    """
     tokens = [tokenize(t) for t in texts]
     keep = np.flatnonzero([len(t) > 0 for t in tokens])
     rows = keep[subsample(len(keep), n_rows, seed)]

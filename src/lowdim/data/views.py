@@ -29,6 +29,22 @@ def split_image_halves(X, image_shape, split: str = "left_right"):
     -------
     first, second : ndarrays of shape (n, h * w // 2)
         Left and right (or top and bottom) halves, each flattened row-major.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.data.views import split_image_halves
+    >>> image = np.arange(16).reshape(1, 16)       # one 4 x 4 image, flattened
+    >>> left, right = split_image_halves(image, (4, 4))
+    >>> left.reshape(4, 2)
+    array([[ 0,  1],
+           [ 4,  5],
+           [ 8,  9],
+           [12, 13]])
+    >>> top, bottom = split_image_halves(image, (4, 4), split="top_bottom")
+    >>> top.reshape(2, 4)
+    array([[0, 1, 2, 3],
+           [4, 5, 6, 7]])
     """
     h, w = image_shape
     X = np.asarray(X)

@@ -34,6 +34,14 @@ class WordVectors:
         Row of each word in ``vectors``.
     vectors : ndarray of shape (V, dim)
     dim : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.data.word_vectors import WordVectors
+    >>> table = WordVectors(["cat", "dog"], np.array([[1.0, 0.0], [0.0, 1.0]]), name="toy")
+    >>> len(table), table.dim, "cat" in table, table.vocab["dog"]
+    (2, 2, True, 1)
     """
 
     def __init__(self, words, vectors, name: str = "word vectors"):
@@ -115,6 +123,18 @@ def load_word2vec_binary(path, limit: int | None = None, name: str | None = None
         ``.bin`` or ``.bin.gz`` file.
     limit : int, optional
         Read only the first ``limit`` words (the file is sorted by frequency).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data.replicas import write_word2vec
+    >>> from lowdim.data.word_vectors import load_word2vec_binary
+    >>> files, truth = write_word2vec(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> vectors = load_word2vec_binary(files["word2vec-google-news-300.gz"], limit=4)
+    >>> len(vectors), vectors.dim
+    (4, 5)
     """
     from gensim.models import KeyedVectors
 
@@ -128,7 +148,15 @@ NAMED_WORD_VECTORS = tuple(_LOADERS)
 
 
 def load_word_vectors(name: str, path=None) -> WordVectors:
-    """Load word vectors by name: ``"glove50"`` (offline) or ``"word2vec"`` (needs ``path``)."""
+    """Load word vectors by name: ``"glove50"`` (offline) or ``"word2vec"`` (needs ``path``).
+
+    Examples
+    --------
+    >>> from lowdim.data.word_vectors import load_word_vectors
+    >>> glove = load_word_vectors("glove50")   # GloVe 6B 50d, shipped as a Python package
+    >>> len(glove), glove.dim, "king" in glove
+    (400000, 50, True)
+    """
     if name == "word2vec":
         if path is None:
             raise ValueError("word vectors 'word2vec' need `path` to the binary file")

@@ -67,6 +67,21 @@ class PCAEmbedding(_LibraryEmbedding):
     n_components : int, default=2
     random_state : int, RandomState instance or None, default=None
         For the randomized solvers.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> from lowdim.evaluate.classification import knn_cv_accuracy
+    >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:500], y[:500]
+    >>> import scipy.sparse as sp
+    >>> from lowdim.embedding import PCAEmbedding
+    >>> Z = PCAEmbedding(n_components=10, random_state=0).fit_transform(X)
+    >>> Z.shape, round(knn_cv_accuracy(Z, y, random_state=0).mean, 2)
+    ((500, 10), 0.9...)
+    >>> Z_sparse = PCAEmbedding(n_components=2, random_state=0).fit_transform(sp.csr_matrix(X))
+    >>> Z_sparse.shape
+    (500, 2)
     """
 
     def __init__(self, n_components=2, *, random_state=None):
@@ -96,6 +111,17 @@ class IsomapEmbedding(_LibraryEmbedding):
     n_components : int, default=2
     n_neighbors : int, default=5
     n_jobs : int or None, default=None
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> from lowdim.evaluate.classification import knn_cv_accuracy
+    >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:500], y[:500]
+    >>> from lowdim.embedding import IsomapEmbedding
+    >>> Z = IsomapEmbedding(n_components=10, n_neighbors=10).fit_transform(X)
+    >>> Z.shape, round(knn_cv_accuracy(Z, y, random_state=0).mean, 2)
+    ((500, 10), 0.9...)
     """
 
     def __init__(self, n_components=2, *, n_neighbors=5, n_jobs=None):
@@ -118,6 +144,16 @@ def isometric_dense_rows(X):
     local Gram matrix is unchanged, so LLE gives the same embedding without
     an n x D dense copy. Sparse input with D <= n is densified; dense input is
     returned as is.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from lowdim.embedding import isometric_dense_rows
+    >>> X = sp.random(5, 1000, density=0.01, random_state=0, format="csr")
+    >>> Z = isometric_dense_rows(X)
+    >>> Z.shape, np.allclose(Z @ Z.T, (X @ X.T).toarray())
+    ((5, 5), True)
     """
     if not sp.issparse(X):
         return X
@@ -144,6 +180,17 @@ class LLEEmbedding(_LibraryEmbedding):
     random_state : int, RandomState instance or None, default=None
         Seeds the ARPACK start vector.
     n_jobs : int or None, default=None
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> from lowdim.evaluate.classification import knn_cv_accuracy
+    >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:500], y[:500]
+    >>> from lowdim.embedding import LLEEmbedding
+    >>> Z = LLEEmbedding(n_components=10, n_neighbors=20, random_state=0).fit_transform(X)
+    >>> Z.shape, round(knn_cv_accuracy(Z, y, random_state=0).mean, 2)
+    ((500, 10), 0.9...)
     """
 
     def __init__(self, n_components=2, *, n_neighbors=5, random_state=None, n_jobs=None):
@@ -178,6 +225,17 @@ class LaplacianEigenmaps(_LibraryEmbedding):
         None: scikit-learn's default, max(n_samples / 10, 1).
     random_state : int, RandomState instance or None, default=None
     n_jobs : int or None, default=None
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> from lowdim.evaluate.classification import knn_cv_accuracy
+    >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:500], y[:500]
+    >>> from lowdim.embedding import LaplacianEigenmaps
+    >>> Z = LaplacianEigenmaps(n_components=10, n_neighbors=10, random_state=0).fit_transform(X)
+    >>> Z.shape, round(knn_cv_accuracy(Z, y, random_state=0).mean, 2)
+    ((500, 10), 0.9...)
     """
 
     _n_neighbors_none_ok = True
@@ -215,6 +273,19 @@ class UMAPEmbedding(_LibraryEmbedding):
         A fixed seed makes umap-learn single-threaded (reproducible).
     n_jobs : int or None, default=None
         Threads when ``random_state`` is None (None -> all).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import make_blobs
+    >>> from lowdim.embedding import UMAPEmbedding
+    >>> X, y = make_blobs(100, n_features=8, centers=2, random_state=0)
+    >>> Z = UMAPEmbedding(n_components=2, n_neighbors=10, random_state=0).fit_transform(X)
+    >>> Z.shape
+    (100, 2)
+    >>> centres = [Z[y == c].mean(axis=0) for c in (0, 1)]  # the two blobs stay apart
+    >>> bool(np.linalg.norm(centres[0] - centres[1]) > 3 * Z[y == 0].std(axis=0).max())
+    True
     """
 
     def __init__(self, n_components=2, *, n_neighbors=15, min_dist=0.1, metric="euclidean",
@@ -247,8 +318,8 @@ class UMAPEmbedding(_LibraryEmbedding):
         return sp.csr_matrix(X) if sp.issparse(X) else X
 
 
-#: method name (:data:`lowdim.embedding.methods.METHOD_NAMES`, in its order) -> estimator
-#: class (or a factory fixing some of its parameters)
+#: Method name (:data:`lowdim.embedding.methods.METHOD_NAMES`, in its order) -> estimator
+#: class (or a factory fixing some of its parameters).
 METHODS = {
     "vec2vec": Vec2Vec,
     "vec2vec_cooccurrence": functools.partial(Vec2Vec, solver="cooccurrence"),
@@ -271,6 +342,16 @@ def make_embedder(method, *, random_state=None, n_jobs=None, **params):
     ------
     ValueError
         For an unknown method or a parameter the method does not take.
+
+    Examples
+    --------
+    >>> from lowdim.embedding import make_embedder
+    >>> make_embedder("isomap", n_neighbors=7, n_components=3)
+    IsomapEmbedding(n_components=3, n_neighbors=7)
+    >>> make_embedder("pca", n_neighbors=7)
+    Traceback (most recent call last):
+        ...
+    ValueError: method 'pca' takes no parameter(s) ['n_neighbors']; it takes ['n_components', 'random_state']
     """
     if method not in METHODS:
         raise ArgumentValueError(f"`method` must be one of {sorted(METHODS)}, got {method!r}",

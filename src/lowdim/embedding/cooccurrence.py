@@ -113,6 +113,16 @@ def window_cooccurrences(walks, n_nodes, window, n_jobs=1):
     -------
     scipy.sparse.csr_matrix of shape (n_nodes, n_nodes), float64
         Never built as a dense array.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.embedding import window_cooccurrences
+    >>> C = window_cooccurrences(np.array([[0, 1, 2]]), n_nodes=3, window=2)
+    >>> C.toarray()
+    array([[0. , 1. , 0.5],
+           [1. , 0. , 1. ],
+           [0.5, 1. , 0. ]])
     """
     walks = _check_walks(walks, n_nodes)
     window = check_number(window, "window", integer=True, minimum=1)
@@ -138,6 +148,15 @@ def keep_probabilities(counts, sample):
     -------
     ndarray of float64 of shape (n_nodes,)
         ``min(1, (sqrt(c / t) + 1) * t / c)`` with ``t = sample * sum(counts)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.embedding.cooccurrence import keep_probabilities
+    >>> keep_probabilities(np.array([1000, 10, 10]), sample=0.001).round(3)
+    array([0.033, 0.421, 0.421])
+    >>> keep_probabilities(np.array([1000, 10, 10]), sample=0)
+    array([1., 1., 1.])
     """
     counts = np.asarray(counts, dtype=np.float64)
     if sample <= 0:
@@ -155,6 +174,14 @@ def partition_shift(n_nodes, n_components):
     least :data:`MIN_PARTITIONS` partitions and keeps one partition's output
     vectors within about ``PARTITION_BYTES``. It depends on the problem's size
     only, never on the number of threads.
+
+    Examples
+    --------
+    >>> from lowdim.embedding.cooccurrence import partition_shift
+    >>> partition_shift(1797, 2)  # 1,797 nodes: partitions of 2**8 = 256, 8 of them
+    8
+    >>> partition_shift(1_000_000, 100)  # 512-node partitions of 205 KB of vectors each
+    9
     """
     parts = max(MIN_PARTITIONS, -(-int(n_nodes) * int(n_components) * 4 // PARTITION_BYTES))
     return max(0, int(np.floor(np.log2(max(1.0, n_nodes / parts)))))
@@ -215,6 +242,18 @@ def cooccurrence_sgns(walks, n_nodes, n_components, *, window=10, negative=5, sa
     -------
     embedding : ndarray of float64 of shape (n_nodes, n_components)
         Input vectors :math:`z_u`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.embedding import cooccurrence_sgns
+    >>> walks = np.array([[0, 1, 0, 1, 2, 3, 2, 3]] * 20)  # nodes 0, 1 and 2, 3 co-occur most
+    >>> Z = cooccurrence_sgns(walks, 4, 2, window=1, sample=0, seed=0)
+    >>> Z.shape
+    (4, 2)
+    >>> cosine = Z @ Z.T / np.outer(np.linalg.norm(Z, axis=1), np.linalg.norm(Z, axis=1))
+    >>> bool(cosine[0, 1] > cosine[0, 3])
+    True
     """
     timings = {} if timings is None else timings
     _check_sgns_arguments(n_nodes, n_components, window, negative, sample, updates_per_node,

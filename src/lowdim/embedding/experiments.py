@@ -51,6 +51,16 @@ def sweep_settings(method, neighbors, n_samples):
     else one ``{parameter: k}`` per ``k`` in ``neighbors`` with ``k < n_samples``,
     the parameter being ``n_neighbors`` (Isomap, LLE, LE, UMAP) or ``topk``
     (Vec2vec, both solvers: the same sweep for every method).
+
+    Examples
+    --------
+    >>> from lowdim.embedding.experiments import sweep_settings
+    >>> sweep_settings("isomap", [4, 10, 16], n_samples=12)
+    [{'n_neighbors': 4}, {'n_neighbors': 10}]
+    >>> sweep_settings("vec2vec", [4, 10], n_samples=500)
+    [{'topk': 4}, {'topk': 10}]
+    >>> sweep_settings("pca", [4, 10], n_samples=500)
+    [{}]
     """
     parameter = NEIGHBOR_PARAMETER[method]
     if parameter is None:
@@ -69,7 +79,18 @@ def setting_label(setting: dict) -> str:
 
 
 def fit_embedding(X, method, *, n_components, params=None, random_state=None, n_jobs=None):
-    """Embed ``X`` with ``method``; return (embedding, wall seconds of the fit)."""
+    """Embed ``X`` with ``method``; return (embedding, wall seconds of the fit).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:300], y[:300]
+    >>> from lowdim.embedding.experiments import fit_embedding
+    >>> Z, seconds = fit_embedding(X, "pca", n_components=5, random_state=0)
+    >>> Z.shape, seconds > 0
+    ((300, 5), True)
+    """
     model = make_embedder(method, n_components=n_components, random_state=random_state,
                           n_jobs=n_jobs, **(params or {}))
     start = time.perf_counter()
@@ -108,6 +129,17 @@ def embed_sweep(X, method, *, n_components, settings, params=None, random_state=
         If every setting fails (or there is none), with each setting's error; an
         :class:`~lowdim._validation.ArgumentValueError` about the arguments every
         failure is about, else about the parameters the settings vary.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:300], y[:300]
+    >>> from lowdim.embedding.experiments import embed_sweep, sweep_settings
+    >>> settings = sweep_settings("isomap", [5, 10], n_samples=len(X))
+    >>> sweep = embed_sweep(X, "isomap", n_components=5, settings=settings)
+    >>> sweep["settings"], sweep["embeddings"].shape, sweep["errors"]
+    (['n_neighbors=5', 'n_neighbors=10'], (2, 300, 5), ['', ''])
     """
     n = X.shape[0]
     out = {"settings": [], "embeddings": np.full((len(settings), n, n_components), np.nan),
@@ -172,6 +204,21 @@ def score_sweep(embeddings, settings, y, *, k_grid=KNN_K_GRID, n_splits=4, stand
     ------
     ValueError
         If no embedding is finite, or spectral clustering failed at every gamma.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:300], y[:300]
+    >>> from lowdim.embedding.experiments import embed_sweep, score_sweep, sweep_settings
+    >>> sweep = embed_sweep(X, "isomap", n_components=5,
+    ...                     settings=sweep_settings("isomap", [5, 10], n_samples=len(X)))
+    >>> scores = score_sweep(sweep["embeddings"], sweep["settings"], y, gammas=(0.01, 0.1),
+    ...                      random_state=0)
+    >>> sorted(scores.metric.unique())
+    ['accuracy', 'accuracy_selected', 'ari']
+    >>> scores.groupby("metric").value.max().round(2).to_dict()
+    {'accuracy': 0.9..., 'accuracy_selected': 0.9..., 'ari': 0...}
     """
     valid = [(label, Z) for label, Z in zip(settings, embeddings) if np.all(np.isfinite(Z))]
     if not valid:
@@ -223,6 +270,22 @@ def select_best(scores: pd.DataFrame):
     clustering : DataFrame
         One row per (dataset, method): ``setting``, ``gamma`` and ``ari`` of the
         highest ARI over settings and gammas (the paper's protocol).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.embedding.experiments import select_best
+    >>> scores = pd.DataFrame({
+    ...     "dataset": "toy", "method": "isomap",
+    ...     "setting": ["n_neighbors=5", "n_neighbors=5", "n_neighbors=5", "n_neighbors=10"],
+    ...     "metric": ["accuracy_selected", "accuracy_selected", "ari", "ari"],
+    ...     "fold": [0, 1, None, None], "gamma": [None, None, 0.1, 0.1],
+    ...     "value": [0.9, 0.8, 0.5, 0.7], "best_k": [3, 5, None, None]})
+    >>> classification, clustering = select_best(scores)
+    >>> classification[["setting", "fold", "accuracy"]].to_numpy().tolist()
+    [['n_neighbors=5', 0.0, 0.9], ['n_neighbors=5', 1.0, 0.8]]
+    >>> clustering[["setting", "gamma", "ari"]].to_numpy().tolist()
+    [['n_neighbors=10', 0.1, 0.7]]
     """
     scores = scores.reset_index(drop=True)
     acc = scores[scores["metric"] == "accuracy_selected"]
@@ -244,6 +307,23 @@ def significance_tests(classification, clustering, reference="vec2vec", alpha=0.
         Rows (task, method, t, p, H, alpha, n_pairs, mean_difference, reason) for task
         "classification" (mean accuracy per dataset) and "clustering" (best ARI); ``reason``
         says why a test was not computed (its t, p and H are NaN), else is empty.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.embedding.experiments import significance_tests
+    >>> classification = pd.DataFrame({
+    ...     "dataset": ["a", "a", "b", "b", "c", "c"] * 2,
+    ...     "method": ["vec2vec"] * 6 + ["pca"] * 6, "fold": [0, 1] * 6,
+    ...     "accuracy": [0.9, 0.92, 0.8, 0.82, 0.7, 0.74, 0.85, 0.87, 0.76, 0.78, 0.69, 0.71]})
+    >>> clustering = pd.DataFrame({"dataset": ["a", "b", "c"] * 2,
+    ...                            "method": ["vec2vec"] * 3 + ["pca"] * 3,
+    ...                            "ari": [0.7, 0.6, 0.5, 0.6, 0.55, 0.5]})
+    >>> tests = significance_tests(classification, clustering)
+    >>> tests[["task", "method", "n_pairs", "H"]].to_numpy().tolist()
+    [['classification', 'pca', 3, 1], ['clustering', 'pca', 3, 0]]
+    >>> tests.p.round(3).tolist()
+    [0.053, 0.225]
     """
     tables = []
     mean_accuracy = classification.groupby(["dataset", "method"])["accuracy"].mean().unstack()
@@ -271,6 +351,19 @@ def sensitivity_scores(X, y, *, parameter, value, n_components, params, k_grid=K
     DataFrame
         One row per fold: ``parameter``, ``value``, ``fold``, ``accuracy``,
         ``fit_seconds``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:300], y[:300]
+    >>> from lowdim.embedding.experiments import sensitivity_scores
+    >>> rows = sensitivity_scores(X, y, parameter="topk", value=10, n_components=8,
+    ...                           params={"solver": "cooccurrence"}, random_state=0, n_jobs=1)
+    >>> rows[["parameter", "value", "fold"]].to_numpy().tolist()
+    [['topk', 10, 0], ['topk', 10, 1], ['topk', 10, 2], ['topk', 10, 3]]
+    >>> bool(rows.accuracy.mean() > 0.8)
+    True
     """
     params = dict(params)
     if parameter == "n_components":
@@ -290,6 +383,18 @@ def sensitivity_sweep(X, y, *, parameter, values, **kwargs):
     """:func:`sensitivity_scores` for each of ``values``, concatenated.
 
     An error about ``parameter`` is about ``values`` too: the value came from there.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:300], y[:300]
+    >>> from lowdim.embedding.experiments import sensitivity_sweep
+    >>> rows = sensitivity_sweep(X, y, parameter="n_components", values=[2, 8], n_components=8,
+    ...                          params={"solver": "cooccurrence"}, random_state=0, n_jobs=1)
+    >>> accuracy = rows.groupby("value").accuracy.mean()
+    >>> bool(accuracy[8] > accuracy[2])          # 2-D vectors keep fewer classes apart
+    True
     """
     tables = []
     for value in values:
@@ -303,7 +408,23 @@ def sensitivity_sweep(X, y, *, parameter, values, **kwargs):
 
 
 def save_sweep(path, sweep, *, dataset, method, y, meta=None):
-    """Write an :func:`embed_sweep` result, with labels, to ``path`` (.npz) atomically."""
+    """Write an :func:`embed_sweep` result, with labels, to ``path`` (.npz) atomically.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:300], y[:300]
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.embedding.experiments import embed_sweep, load_sweep, save_sweep
+    >>> sweep = embed_sweep(X, "pca", n_components=2, settings=[{}], random_state=0)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     save_sweep(Path(tmp) / "pca.npz", sweep, dataset="digits", method="pca", y=y)
+    ...     loaded = load_sweep(Path(tmp) / "pca.npz")
+    >>> loaded["embeddings"].shape, loaded["settings"], loaded["info"]["method"]
+    ((1, 300, 2), ['default'], 'pca')
+    """
     from .. import __version__
 
     info = {"dataset": dataset, "method": method, "lowdim_version": __version__, **(meta or {})}
@@ -313,7 +434,24 @@ def save_sweep(path, sweep, *, dataset, method, y, meta=None):
 
 
 def load_sweep(path):
-    """Read a file written by :func:`save_sweep` (no pickle)."""
+    """Read a file written by :func:`save_sweep` (no pickle).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:300], y[:300]
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.embedding.experiments import embed_sweep, load_sweep, save_sweep
+    >>> sweep = embed_sweep(X, "pca", n_components=2, settings=[{}], random_state=0)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     save_sweep(Path(tmp) / "pca.npz", sweep, dataset="digits", method="pca", y=y)
+    ...     loaded = load_sweep(Path(tmp) / "pca.npz")
+    >>> np.array_equal(loaded["embeddings"], sweep["embeddings"]), loaded["info"]["dataset"]
+    (True, 'digits')
+    """
     arrays, info = load_npz(path)
     return {"embeddings": arrays["embeddings"], "settings": arrays["settings"].tolist(),
             "seconds": arrays["seconds"], "errors": arrays["errors"].tolist(),
@@ -321,7 +459,17 @@ def load_sweep(path):
 
 
 def features_summary(dataset) -> dict:
-    """One row of Table 2 for a feature dataset from :func:`embedding_features`."""
+    """One row of Table 2 for a feature dataset from :func:`embedding_features`.
+
+    Examples
+    --------
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.embedding.experiments import features_summary
+    >>> from lowdim.embedding.features import embedding_features
+    >>> summary = features_summary(embedding_features(get_spec("digits").prepare(n_rows=100)))
+    >>> {key: summary[key] for key in ("dataset", "n", "n_features")}
+    {'dataset': 'digits', 'n': 100, 'n_features': 64}
+    """
     import scipy.sparse as sp
 
     X = dataset.X

@@ -51,6 +51,16 @@ def tfidf_features(dataset: Dataset, *, stem=True, min_df=1, sublinear_tf=False)
     -------
     X : scipy.sparse.csr_matrix of shape (n_documents, n_terms), float64
     vocabulary : ndarray of str of shape (n_terms,)
+
+    Examples
+    --------
+    >>> from lowdim.data import Dataset
+    >>> from lowdim.embedding.features import tfidf_features
+    >>> import numpy as np
+    >>> texts = np.array(["The cats sat.", "A cat sits on the mat.", "Dogs bark."])
+    >>> X, vocabulary = tfidf_features(Dataset(name="toy", kind="text", texts=texts))
+    >>> X.shape, vocabulary.tolist()
+    ((3, 6), ['bark', 'cat', 'dog', 'mat', 'sat', 'sit'])
     """
     if dataset.texts is not None:
         vectorizer = TfidfVectorizer(analyzer=_analyzer(stem),
@@ -89,6 +99,14 @@ def embedding_features(dataset: Dataset, *, max_samples=0, seed=0, stem=True, mi
     Dataset
         Kind "dense" (float64 ``X``) or "sparse" (CSR ``X``), with ``y`` and
         ``label_names``; ``meta`` records the source kind, features and rows kept.
+
+    Examples
+    --------
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.embedding.features import embedding_features
+    >>> features = embedding_features(get_spec("pang_lee").prepare(), max_samples=100, seed=0)
+    >>> features.kind, features.X.shape[0], features.y.shape
+    ('sparse', 100, (100,))
     """
     if dataset.y is None:
         raise ValueError(f"dataset {dataset.name!r} has no labels `y`; the embedding "

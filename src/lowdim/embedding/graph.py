@@ -59,7 +59,14 @@ KNN_MODES = ("auto", "exact", "approximate")
 
 
 def resolve_knn(knn, n_samples):
-    """The neighbour search ``knn`` ("auto", "exact" or "approximate") means for n samples."""
+    """The neighbour search ``knn`` ("auto", "exact" or "approximate") means for n samples.
+
+    Examples
+    --------
+    >>> from lowdim.embedding.graph import resolve_knn
+    >>> resolve_knn("auto", 1000), resolve_knn("auto", 100_000), resolve_knn("exact", 100_000)
+    ('exact', 'approximate', 'exact')
+    """
     if knn == "auto":
         return "approximate" if n_samples >= APPROXIMATE_FROM else "exact"
     if knn in KNN_MODES:
@@ -70,7 +77,16 @@ logger = logging.getLogger("lowdim")
 
 
 class CSRGraph(NamedTuple):
-    """A weighted graph in the kernels' CSR convention (see module docstring)."""
+    """A weighted graph in the kernels' CSR convention (see module docstring).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.embedding import as_csr_graph
+    >>> graph = as_csr_graph(np.array([[0.0, 2.0], [1.0, 0.0]]))
+    >>> graph.indptr, graph.indices, graph.data
+    (array([0, 1, 2]), array([1, 0], dtype=int32), array([2., 1.]))
+    """
 
     indptr: np.ndarray   # int64, (n + 1,)
     indices: np.ndarray  # int32, (nnz,)
@@ -99,6 +115,18 @@ def as_csr_graph(adjacency) -> CSRGraph:
     ValueError
         If the matrix is not square, has a negative or non-finite weight, or
         a row without any edge (a walk could not leave that node).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.embedding import as_csr_graph
+    >>> graph = as_csr_graph(np.array([[0.0, 0.5, 0.5], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]))
+    >>> graph.indptr.tolist(), graph.indices.tolist(), graph.data.tolist()
+    ([0, 2, 3, 4], [1, 2, 0, 1], [0.5, 0.5, 1.0, 1.0])
+    >>> as_csr_graph(np.array([[0.0, 1.0], [0.0, 0.0]]))
+    Traceback (most recent call last):
+        ...
+    lowdim._validation.ArgumentValueError: `adjacency` has 1 node(s) without an edge (first: 1); give them a self-loop first
     """
     csr = sp.csr_matrix(adjacency, dtype=np.float64)
     csr.eliminate_zeros()
@@ -144,6 +172,15 @@ def topk_cosine_neighbors(X, topk, knn="auto", n_jobs=None, random_state=None):
     indices : ndarray of int64 of shape (n_samples, topk)
     similarities : ndarray of float64 of shape (n_samples, topk)
         Cosine similarities, 0 for pairs involving an all-zero row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.embedding.graph import topk_cosine_neighbors
+    >>> X = np.array([[1.0, 0.0], [1.0, 0.1], [0.0, 1.0], [0.1, 1.0]])
+    >>> indices, similarities = topk_cosine_neighbors(X, topk=2)
+    >>> indices.tolist(), similarities.round(3).tolist()
+    ([[1, 3], [0, 3], [3, 1], [2, 1]], [[0.995, 0.1], [0.995, 0.198], [0.995, 0.1], [0.995, 0.198]])
     """
     knn = resolve_knn(knn, X.shape[0])
     if knn == "exact":
@@ -188,6 +225,17 @@ def cosine_knn_graph(X, topk, knn="auto", n_jobs=None, random_state=None):
     -------
     adjacency : scipy.sparse.csr_matrix of shape (n_samples, n_samples)
         Symmetric, float64, zero diagonal.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.embedding import cosine_knn_graph
+    >>> X = np.array([[1.0, 0.0], [1.0, 0.1], [0.0, 1.0], [0.1, 1.0]])
+    >>> cosine_knn_graph(X, topk=1).toarray().round(3)
+    array([[0.   , 0.995, 0.   , 0.   ],
+           [0.995, 0.   , 0.   , 0.   ],
+           [0.   , 0.   , 0.   , 0.995],
+           [0.   , 0.   , 0.995, 0.   ]])
     """
     n = X.shape[0]
     ind, sim = topk_cosine_neighbors(X, topk, knn=knn, n_jobs=n_jobs, random_state=random_state)
@@ -207,6 +255,18 @@ def add_self_loops_to_isolated(adjacency):
         A copy with the self-loops added.
     isolated : ndarray of bool of shape (n,)
         Which nodes had no edge.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from lowdim.embedding import add_self_loops_to_isolated
+    >>> adjacency, isolated = add_self_loops_to_isolated(sp.csr_matrix(np.array(
+    ...     [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 0.0]])))
+    >>> adjacency.toarray(), isolated
+    (array([[0., 1., 0.],
+           [1., 0., 0.],
+           [0., 0., 1.]]), array([False, False,  True]))
     """
     adjacency = sp.csr_matrix(adjacency, copy=True)
     adjacency.eliminate_zeros()

@@ -42,6 +42,18 @@ def classical_mds(squared_distances, n_components):
         Deterministic signs (largest-magnitude entry of each column positive).
     eigenvalues : ndarray of shape (n_components,)
         Largest eigenvalues of ``B``, decreasing (before clipping).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.embedding import classical_mds
+    >>> points = np.array([[0.0, 0.0], [3.0, 0.0], [0.0, 4.0]])
+    >>> D2 = ((points[:, None] - points[None]) ** 2).sum(-1)
+    >>> Z, eigenvalues = classical_mds(D2, 2)
+    >>> ((Z[:, None] - Z[None]) ** 2).sum(-1).round(6)
+    array([[ 0.,  9., 16.],
+           [ 9.,  0., 25.],
+           [16., 25.,  0.]])
     """
     B = np.asarray(squared_distances, dtype=np.float64)
     n = B.shape[0]
@@ -75,6 +87,16 @@ class ClassicalMDS(EmbeddingEstimator):
     embedding_ : ndarray of shape (n_samples, n_components)
     eigenvalues_ : ndarray of shape (n_components,)
     n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.embedding import ClassicalMDS, PCAEmbedding
+    >>> X = np.random.default_rng(0).standard_normal((50, 5))
+    >>> Z = ClassicalMDS(n_components=2).fit_transform(X)
+    >>> P = PCAEmbedding(n_components=2).fit_transform(X)
+    >>> np.allclose(np.abs(Z), np.abs(P))  # PCA's scores, up to signs
+    True
     """
 
     def __init__(self, n_components=2):
@@ -118,6 +140,17 @@ class MDSEmbedding(EmbeddingEstimator):
     stress_ : float
         Raw stress of the kept run.
     n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy.spatial.distance import pdist
+    >>> from lowdim.embedding import MDSEmbedding
+    >>> X = np.random.default_rng(0).standard_normal((40, 3))
+    >>> mds = MDSEmbedding(n_components=3, n_init=1, random_state=0)
+    >>> Z = mds.fit_transform(X)
+    >>> Z.shape, bool(np.corrcoef(pdist(Z), pdist(X))[0, 1] > 0.99)
+    ((40, 3), True)
     """
 
     def __init__(self, n_components=2, *, n_init=4, max_iter=300, random_state=None,

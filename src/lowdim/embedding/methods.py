@@ -19,5 +19,14 @@ METHOD_NAMES = tuple(NEIGHBOR_PARAMETER)
 
 def methods_sweeping(*parameters: str) -> tuple:
     """The methods whose swept neighbourhood size is one of ``parameters`` (``"topk"``,
-    ``"n_neighbors"``)."""
+    ``"n_neighbors"``).
+
+    Examples
+    --------
+    >>> from lowdim.embedding.methods import methods_sweeping
+    >>> methods_sweeping("topk")
+    ('vec2vec', 'vec2vec_cooccurrence')
+    >>> methods_sweeping("n_neighbors")
+    ('isomap', 'lle', 'le', 'umap')
+    """
     return tuple(m for m, p in NEIGHBOR_PARAMETER.items() if p in parameters)

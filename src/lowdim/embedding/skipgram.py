@@ -58,6 +58,18 @@ def write_walk_corpus(walks, path, n_nodes=None):
         by single spaces, node ``i`` written as ``str(i)``.
     n_nodes : int, optional
         Number of nodes (default: ``walks.max() + 1``).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.embedding.skipgram import write_walk_corpus
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     write_walk_corpus(np.array([[0, 1, 2], [2, 1, 0]]), Path(tmp) / "walks.txt")
+    ...     print((Path(tmp) / "walks.txt").read_text())
+    0 1 2
+    2 1 0
     """
     walks = np.asarray(walks)
     n_nodes = int(walks.max()) + 1 if n_nodes is None else int(n_nodes)
@@ -83,6 +95,18 @@ def walk_corpus_file(walks, n_nodes=None, dir=None):
     Yields
     ------
     path : str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pathlib import Path
+    >>> from lowdim.embedding.skipgram import walk_corpus_file
+    >>> with walk_corpus_file(np.array([[0, 1], [1, 0]])) as path:
+    ...     print(Path(path).read_text())
+    0 1
+    1 0
+    >>> Path(path).exists()
+    False
     """
     fd, path = tempfile.mkstemp(prefix="lowdim-walks-", suffix=".txt", dir=dir)
     os.close(fd)
@@ -142,6 +166,15 @@ def skipgram_embedding(walks, n_nodes, n_components, *, window=10, epochs=10, ne
     -------
     embedding : ndarray of float64 of shape (n_nodes, n_components)
         Row ``i`` is the input vector of node ``i``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.embedding import skipgram_embedding
+    >>> walks = np.array([[0, 1, 0, 1, 2, 3, 2, 3]] * 50)
+    >>> Z = skipgram_embedding(walks, 4, 2, window=1, epochs=5, sample=0, seed=0)
+    >>> Z.shape, Z.dtype
+    ((4, 2), dtype('float64'))
     """
     from gensim.models import Word2Vec
 

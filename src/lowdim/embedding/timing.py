@@ -47,6 +47,15 @@ def timing_data(axis, value, fixed, seed=0):
     Returns
     -------
     Dataset
+
+    Examples
+    --------
+    >>> from lowdim.embedding.timing import timing_data
+    >>> data = timing_data("n_features", 10_000, fixed=200)
+    >>> data.kind, data.X.shape
+    ('sparse', (200, 10000))
+    >>> timing_data("n_samples", 300, fixed=64).X.shape
+    (300, 64)
     """
     if axis not in TIMING_DATA:
         raise ArgumentValueError(f"`axis` must be one of {sorted(TIMING_DATA)}, got {axis!r}",
@@ -64,6 +73,14 @@ def timing_values(axis, values, fixed, max_samples=None):
 
     Values whose problem has more than ``max_samples`` rows are dropped (e.g.
     SMACOF MDS, whose cost grows as n^2 per iteration); None keeps them all.
+
+    Examples
+    --------
+    >>> from lowdim.embedding.timing import timing_values
+    >>> timing_values("n_samples", [100, 1000, 10000], fixed=64, max_samples=3000)
+    [100, 1000]
+    >>> timing_values("n_features", [100, 1000], fixed=500, max_samples=3000)
+    [100, 1000]
     """
     return [int(v) for v in values
             if max_samples is None or _n_samples(axis, v, fixed) <= int(max_samples)]
@@ -98,6 +115,16 @@ def timing_sweep(axis, values, method, *, fixed, n_components, n_neighbors, para
         fit after the warm-up), ``compile_seconds`` (first warm-up fit minus
         the second: compilation and lazy imports), ``n_jobs``, ``seed``,
         ``lowdim_version``.
+
+    Examples
+    --------
+    >>> from lowdim.embedding.timing import timing_sweep
+    >>> records = timing_sweep("n_samples", [100, 200], "pca", fixed=16, n_components=2,
+    ...                        n_neighbors=5, warmup_samples=50)
+    >>> [(r["value"], r["n_samples"], r["n_features"]) for r in records]
+    [(100, 100, 16), (200, 200, 16)]
+    >>> all(r["fit_seconds"] > 0 for r in records)
+    True
     """
     # The estimators (scikit-learn, umap) load here, not with the module: the workflow reads
     # `timing_values` at every start-up.
@@ -163,6 +190,21 @@ def timing_table(runs, benchmarks) -> pd.DataFrame:
         fit_seconds, compile_seconds``, ``job_seconds`` and ``max_rss_mb`` (the
         whole job's, warm-up included), ``fixed`` (a label of what was held
         fixed, for the figure).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import pandas as pd
+    >>> from lowdim.embedding.timing import timing_sweep, timing_table
+    >>> records = timing_sweep("n_samples", [100, 200], "pca", fixed=16, n_components=2,
+    ...                        n_neighbors=5, warmup_samples=50)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     benchmark = Path(tmp) / "pca.tsv"
+    ...     pd.DataFrame({"s": [3.5], "max_rss": [210.0]}).to_csv(benchmark, sep=chr(9))
+    ...     table = timing_table([records], [benchmark])
+    >>> table[["method", "value", "job_seconds", "max_rss_mb", "fixed"]].to_numpy().tolist()
+    [['pca', 100, 3.5, 210.0, 'D = 16'], ['pca', 200, 3.5, 210.0, 'D = 16']]
     """
     rows = []
     for records, path in zip(runs, benchmarks):

@@ -38,7 +38,23 @@ logger = logging.getLogger("lowdim")
 
 
 class IsolatedSamplesWarning(UserWarning):
-    """Some samples have no neighbour with positive cosine similarity."""
+    """Some samples have no neighbour with positive cosine similarity.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from lowdim.embedding import IsolatedSamplesWarning, Vec2Vec
+    >>> X = np.vstack([np.random.default_rng(0).random((30, 4)), np.zeros((1, 4))])
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     model = Vec2Vec(n_components=2, solver="cooccurrence", random_state=0,
+    ...                     n_jobs=1).fit(X)
+    >>> any(issubclass(w.category, IsolatedSamplesWarning) for w in caught)
+    True
+    >>> np.flatnonzero(model.isolated_)
+    array([30])
+    """
 
 
 class Vec2Vec(EmbeddingEstimator):

@@ -26,7 +26,14 @@ BLOCK_SIZE = 2048
 
 
 def effective_n_jobs(n_jobs) -> int:
-    """Threads for ``n_jobs`` (scikit-learn meaning: None -> 1, -1 -> all)."""
+    """Threads for ``n_jobs`` (scikit-learn meaning: None -> 1, -1 -> all).
+
+    Examples
+    --------
+    >>> from lowdim.embedding.walks import effective_n_jobs
+    >>> effective_n_jobs(None), effective_n_jobs(1), effective_n_jobs(-1) >= 1
+    (1, 1, True)
+    """
     available = numba.config.NUMBA_NUM_THREADS
     if n_jobs is None:
         return 1
@@ -37,7 +44,24 @@ def effective_n_jobs(n_jobs) -> int:
 
 @contextlib.contextmanager
 def numba_threads(n_threads: int):
-    """Run numba parallel regions with ``n_threads`` threads (at most numba's), then restore."""
+    """Run numba parallel regions with ``n_threads`` threads (at most numba's), then restore.
+
+    Yields
+    ------
+    None
+        The body of the ``with`` block runs with that many threads.
+
+    Examples
+    --------
+    >>> import numba
+    >>> from lowdim.embedding.walks import numba_threads
+    >>> before = numba.get_num_threads()
+    >>> with numba_threads(1):
+    ...     print(numba.get_num_threads())
+    1
+    >>> numba.get_num_threads() == before
+    True
+    """
     previous = numba.get_num_threads()
     numba.set_num_threads(max(1, min(int(n_threads), numba.config.NUMBA_NUM_THREADS)))
     try:
@@ -71,6 +95,17 @@ def random_walks(graph, walks_per_node=10, walk_length=20, random_state=None, n_
     Returns
     -------
     walks : ndarray of int32 of shape (n * walks_per_node, walk_length)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.embedding import random_walks
+    >>> ring = np.roll(np.eye(5), 1, axis=1) + np.roll(np.eye(5), -1, axis=1)
+    >>> walks = random_walks(ring, walks_per_node=2, walk_length=4, random_state=0)
+    >>> walks.shape
+    (10, 4)
+    >>> bool(np.isin(np.diff(walks, axis=1) % 5, [1, 4]).all())  # each step to a ring neighbour
+    True
     """
     if not isinstance(graph, CSRGraph):
         graph = as_csr_graph(graph)

@@ -69,6 +69,14 @@ def muc(key, response):
     Returns
     -------
     precision, recall, f1 : float
+
+    Examples
+    --------
+    >>> from lowdim.evaluate.coref import muc
+    >>> key = [0, 0, 0, 1, 1]
+    >>> response = [0, 0, 1, 1, 1]
+    >>> [round(v, 3) for v in muc(key, response)]
+    [0.667, 0.667, 0.667]
     """
     return _muc(_table(key, response))
 
@@ -90,6 +98,14 @@ def b_cubed(key, response):
     Returns
     -------
     precision, recall, f1 : float
+
+    Examples
+    --------
+    >>> from lowdim.evaluate.coref import b_cubed
+    >>> key = [0, 0, 0, 1, 1]
+    >>> response = [0, 0, 1, 1, 1]
+    >>> [round(v, 3) for v in b_cubed(key, response)]
+    [0.733, 0.733, 0.733]
     """
     return _b_cubed(_table(key, response))
 
@@ -109,6 +125,14 @@ def ceaf_e(key, response):
     Returns
     -------
     precision, recall, f1 : float
+
+    Examples
+    --------
+    >>> from lowdim.evaluate.coref import ceaf_e
+    >>> key = [0, 0, 0, 1, 1]
+    >>> response = [0, 0, 1, 1, 1]
+    >>> [round(v, 3) for v in ceaf_e(key, response)]
+    [0.8, 0.8, 0.8]
     """
     return _ceaf_e(_table(key, response))
 
@@ -126,7 +150,18 @@ def _ceaf_e(table):
 
 
 def conll_f1(key, response) -> float:
-    """The CoNLL F1: mean of the MUC, B³ and CEAF-e F1 scores, in [0, 1]."""
+    """The CoNLL F1: mean of the MUC, B³ and CEAF-e F1 scores, in [0, 1].
+
+    Examples
+    --------
+    >>> from lowdim.evaluate.coref import conll_f1
+    >>> key = [0, 0, 0, 1, 1]
+    >>> response = [0, 0, 1, 1, 1]
+    >>> round(conll_f1(key, response), 3)
+    0.733
+    >>> conll_f1(key, key)
+    1.0
+    """
     return coreference_scores(key, response)["conll_f1"]
 
 
@@ -138,6 +173,14 @@ def coreference_scores(key, response) -> dict:
     scores : dict
         Keys ``muc_p, muc_r, muc_f1, b3_p, b3_r, b3_f1, ceafe_p, ceafe_r,
         ceafe_f1, conll_f1``; values in [0, 1].
+
+    Examples
+    --------
+    >>> from lowdim.evaluate.coref import coreference_scores
+    >>> key = [0, 0, 0, 1, 1]
+    >>> response = [0, 0, 1, 1, 1]
+    >>> {name: round(value, 3) for name, value in coreference_scores(key, response).items()}
+    {'muc_p': 0.667, 'muc_r': 0.667, 'muc_f1': 0.667, 'b3_p': 0.733, 'b3_r': 0.733, 'b3_f1': 0.733, 'ceafe_p': 0.8, 'ceafe_r': 0.8, 'ceafe_f1': 0.8, 'conll_f1': 0.733}
     """
     table = _table(key, response)  # built once for the three metrics
     scores = {}

@@ -35,6 +35,16 @@ def paired_ttest(a, b, alpha=0.1) -> dict:
         was computed; otherwise why not (fewer than 2 pairs, or differences
         that are all equal, so with zero variance), and ``t``, ``p`` and ``H``
         are NaN: a test that was not run is neither significant nor not.
+
+    Examples
+    --------
+    >>> from lowdim.evaluate.stats import paired_ttest
+    >>> result = paired_ttest([0.90, 0.80, 0.75, 0.95], [0.85, 0.78, 0.70, 0.93])
+    >>> round(result["t"], 3), round(result["p"], 4), result["H"], result["n_pairs"]
+    (4.041, 0.0273, 1, 4)
+    >>> result = paired_ttest([0.9], [0.8])
+    >>> result["p"], result["H"], result["reason"]
+    (nan, nan, 'not computed: 1 pair(s); a paired t-test needs at least 2')
     """
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
@@ -87,6 +97,22 @@ def ttests_against(scores: pd.DataFrame, reference="vec2vec", alpha=0.1) -> pd.D
         One row per other method: ``method``, ``t``, ``p``, ``H``, ``n_pairs``,
         ``mean_difference`` (reference minus method), ``reason`` (why a test was not
         computed, else empty; see :func:`paired_ttest`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.evaluate.stats import ttests_against
+    >>> scores = pd.DataFrame({"vec2vec": [0.90, 0.80, 0.75], "pca": [0.85, 0.78, 0.70],
+    ...                        "umap": [0.91, 0.82, 0.74], "lle": [0.80, 0.70, 0.65]},
+    ...                       index=["a", "b", "c"])
+    >>> tests = ttests_against(scores)
+    >>> tests.drop(columns="reason").round(3)
+      method      t      p    H  n_pairs  mean_difference
+    0    pca  4.000  0.057  1.0        3            0.040
+    1   umap -0.756  0.529  0.0        3           -0.007
+    2    lle    NaN    NaN  NaN        3            0.100
+    >>> tests.loc[2, "reason"]
+    'not computed: all 3 differences equal 0.1, so their variance is zero'
     """
     if reference not in scores.columns:
         raise ArgumentValueError(f"`reference` {reference!r} is not a column of `scores` "

@@ -42,6 +42,16 @@ def check_class_counts(y, where="the training data", minimum=2) -> np.ndarray:
     ------
     ValueError
         Naming the first class with fewer items and how many it has.
+
+    Examples
+    --------
+    >>> from lowdim.evaluate.svm import check_class_counts
+    >>> check_class_counts([0, 0, 1, 1, 1])
+    array([2, 3])
+    >>> check_class_counts([0, 0, 1], where="the training part of split 3")
+    Traceback (most recent call last):
+        ...
+    ValueError: the training part of split 3: class 1 has a single document; cross-validation needs at least 2 per class (1 classes affected)
     """
     labels, counts = np.unique(np.asarray(y), return_counts=True)
     if labels.size < 2:
@@ -90,6 +100,15 @@ class TunedSVM(ClassifierMixin, BaseEstimator):
     n_features_in_ : int
     n_iter_ : int
         Iterations of the final fit.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> from lowdim.evaluate.svm import TunedSVM
+    >>> X, y = load_digits(return_X_y=True)
+    >>> svm = TunedSVM(C_grid=(0.001, 0.1), n_folds=3, random_state=0).fit(X[:500] / 16, y[:500])
+    >>> svm.C_, round(svm.cv_accuracy_, 2), round(svm.score(X[500:800] / 16, y[500:800]), 2)
+    (0.1, 0.9..., 0.8...)
     """
 
     def __init__(self, kernel="linear", C_grid=(0.01, 0.1, 1.0, 10.0, 100.0), n_folds=5,

@@ -34,6 +34,27 @@ def figure_pcc(trace: pd.DataFrame, datasets=None, title_suffix: str = "",
     Returns
     -------
     fig : matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from lowdim.cca.experiments import Views, add_pcc, run_appgrad, run_exact
+    >>> from lowdim.plots.cca import figure_pcc
+    >>> rng = np.random.default_rng(0)
+    >>> Z = rng.standard_normal((600, 2))
+    >>> X = np.hstack([Z, rng.standard_normal((600, 3))])
+    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((600, 2)), rng.standard_normal((600, 2))])
+    >>> views = Views(X[:500], Y[:500], X[500:], Y[500:])
+    >>> trace = pd.concat([run_appgrad(views, method=m, n_components=2, reg=0.005, step_size="auto",
+    ...                                max_iter=200, checkpoints=[1, 10, 100, 200], batch_size=50)
+    ...                    for m in ("appgrad", "sappgrad")]).assign(dataset="toy")
+    >>> exact = pd.DataFrame([run_exact(views, n_components=2, reg=0.005)]).assign(dataset="toy")
+    >>> fig = figure_pcc(add_pcc(trace, exact))
+    >>> [ax.get_xlabel() for ax in fig.axes if ax.get_xlabel()]
+    ['log(FLOP) (natural log)']
+    >>> plt.close(fig)
     """
     use_style()
     datasets = list(dict.fromkeys(trace["dataset"])) if datasets is None else list(datasets)
@@ -78,6 +99,14 @@ def published_flops(trace: pd.DataFrame, iterations) -> np.ndarray:
     Returns
     -------
     flops : ndarray of shape (len(iterations),)
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.plots.cca import published_flops
+    >>> trace = pd.DataFrame({"iteration": [1, 10, 100], "flops": [2e6, 2e7, 2e8]})
+    >>> published_flops(trace, [100, 1000])       # a fixed count per iteration, extrapolated
+    array([2.e+08, 2.e+09])
     """
     rows = trace[trace["iteration"] > 0]
     per_iteration = (rows["flops"] / rows["iteration"]).to_numpy(dtype=float)
@@ -119,6 +148,21 @@ def figure_tcc_flops(points: pd.DataFrame, dataset, title_suffix: str = ""):
     Returns
     -------
     fig : matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from lowdim.plots.cca import figure_tcc_flops
+    >>> points = pd.DataFrame({
+    ...     "dataset": "sparse_two_view", "method": ["sappgrad"] * 3 + ["nw_cca", "pca_cca", "pca_cca"],
+    ...     "setting": ["", "", "", "", "m=20", "m=50"],
+    ...     "log_flops": [15.0, 17.0, 19.0, 18.0, 18.5, 19.5], "tcc_in": [2.0, 6.0, 9.0, 5.0, 3.0, 4.0]})
+    >>> fig = figure_tcc_flops(points, "sparse_two_view")
+    >>> fig.axes[0].get_ylabel()
+    'TCC (sum of k canonical correlations)'
+    >>> plt.close(fig)
     """
     use_style()
     datasets = [dataset] if isinstance(dataset, str) else list(dataset)

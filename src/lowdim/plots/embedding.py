@@ -42,6 +42,21 @@ def timing_figure(timing: pd.DataFrame, profile: str = "", max_samples=None):
     Returns
     -------
     matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import pandas as pd
+    >>> from lowdim.embedding.timing import timing_sweep
+    >>> from lowdim.plots.embedding import timing_figure
+    >>> runs = [timing_sweep(axis, values, "pca", fixed=fixed, n_components=2, n_neighbors=5,
+    ...                      warmup_samples=50)
+    ...         for axis, values, fixed in (("n_samples", [100, 200], 16),
+    ...                                     ("n_features", [100, 1000], 100))]
+    >>> fig = timing_figure(pd.DataFrame([r for run in runs for r in run]), profile="offline")
+    >>> [ax.get_xlabel() for ax in fig.axes if ax.get_xlabel()]
+    ['number of points n', 'input dimensionality D']
+    >>> plt.close(fig)
     """
     use_style()
     max_samples = max_samples or {}
@@ -133,6 +148,19 @@ def accuracy_figure(classification: pd.DataFrame, profile: str = "", methods=Non
     Returns
     -------
     matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import pandas as pd
+    >>> from lowdim.plots.embedding import accuracy_figure
+    >>> folds = pd.DataFrame({"dataset": "digits", "method": ["vec2vec"] * 2 + ["pca"] * 2,
+    ...                       "fold": [0, 1, 0, 1], "accuracy": [0.98, 0.96, 0.95, 0.93]})
+    >>> fig = accuracy_figure(folds, profile="offline")
+    >>> ax = fig.axes[0]
+    >>> len(fig.axes), "kNN accuracy" in ax.get_xlabel() + ax.get_ylabel()
+    (1, True)
+    >>> plt.close(fig)
     """
     use_style()
     datasets = list(dict.fromkeys(classification["dataset"]))
@@ -202,6 +230,19 @@ def sensitivity_figure(sensitivity: pd.DataFrame, profile: str = ""):
     Returns
     -------
     matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import pandas as pd
+    >>> from lowdim.plots.embedding import sensitivity_figure
+    >>> rows = pd.DataFrame({"dataset": "digits", "parameter": ["n_components"] * 4 + ["topk"] * 4,
+    ...                      "value": [2, 2, 10, 10, 5, 5, 10, 10], "fold": [0, 1] * 4,
+    ...                      "accuracy": [0.7, 0.72, 0.97, 0.96, 0.95, 0.96, 0.97, 0.97]})
+    >>> fig = sensitivity_figure(rows)
+    >>> sorted(ax.get_xlabel() for ax in fig.axes if ax.get_xlabel())
+    ['target dimensionality d', 'topk neighbours']
+    >>> plt.close(fig)
     """
     use_style()
     parameters = list(dict.fromkeys(sensitivity["parameter"]))

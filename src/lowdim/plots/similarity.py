@@ -44,7 +44,18 @@ def _log_y(ax):
 
 
 def matrix_labels(matrices, eigenvalues):
-    """``matrices`` (``matrix, kind, n, ...``) with each matrix's ``negative_mass`` added."""
+    """``matrices`` (``matrix, kind, n, ...``) with each matrix's ``negative_mass`` added.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.plots.similarity import matrix_labels
+    >>> matrices = pd.DataFrame({"matrix": ["toy"], "kind": ["mlp"], "n": [4]})
+    >>> eigenvalues = pd.DataFrame({"matrix": "toy", "rank": [1, 2, 3, 4],
+    ...                             "eigenvalue": [3.0, 1.0, 0.5, -0.5]})
+    >>> matrix_labels(matrices, eigenvalues).to_dict("records")
+    [{'matrix': 'toy', 'kind': 'mlp', 'n': 4, 'negative_mass': 0.1}]
+    """
     mass = {name: spectrum_summary(group["eigenvalue"].to_numpy())["negative_mass"]
             for name, group in eigenvalues.groupby("matrix")}
     return matrices.assign(negative_mass=matrices["matrix"].map(mass))
@@ -67,6 +78,23 @@ def error_curves_figure(errors, matrices=None, profile="", ncols=3):
     Returns
     -------
     matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from lowdim.approx import error_curve
+    >>> from lowdim.plots.similarity import error_curves_figure
+    >>> X = np.random.default_rng(0).standard_normal((100, 10))
+    >>> K = np.tanh(X @ X.T / 5 + 1)
+    >>> errors = pd.concat([error_curve(K, method, [0.1, 0.2, 0.3], 3, 0, "tanh")
+    ...                     for method in ("nystrom", "sms_nystrom")])
+    >>> fig = error_curves_figure(errors, profile="example")
+    >>> ax = fig.axes[0]
+    >>> ax.get_title(), ax.get_xlabel(), [line.get_label() for line in ax.get_lines()]
+    ('tanh', 'sample fraction s/n', ['SMS-Nyström', 'Nyström'])
+    >>> plt.close(fig)
     """
     use_style()
     names = _ordered(errors["matrix"])
@@ -116,6 +144,20 @@ def spectra_figure(eigenvalues, submatrices, profile=""):
     Returns
     -------
     matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import numpy as np
+    >>> from lowdim.approx import spectrum_tables
+    >>> from lowdim.plots.similarity import spectra_figure
+    >>> X = np.random.default_rng(0).standard_normal((60, 10))
+    >>> eigenvalues, submatrices = spectrum_tables(np.tanh(X @ X.T / 5 + 1), [0.1, 0.5, 1.0],
+    ...                                            n_draws=3, random_state=0, matrix="tanh")
+    >>> fig = spectra_figure(eigenvalues, submatrices)
+    >>> len(fig.axes)
+    3
+    >>> plt.close(fig)
     """
     use_style()
     names = _ordered(eigenvalues["matrix"])

@@ -68,6 +68,15 @@ def method_style(method: str) -> dict:
 
     Unknown methods get a stable colour from the palette derived from the name,
     so a new method is still drawn consistently across figures.
+
+    Examples
+    --------
+    >>> from lowdim.plots import method_style
+    >>> style = method_style("sms_nystrom")
+    >>> sorted(style), style["label"]
+    (['color', 'label', 'marker'], 'SMS-Nyström')
+    >>> method_style("my_method") == method_style("my_method")   # a stable colour
+    True
     """
     if method in METHOD_STYLES:
         label, color, marker = METHOD_STYLES[method]
@@ -78,7 +87,14 @@ def method_style(method: str) -> dict:
 
 
 def method_label(method: str) -> str:
-    """The display name of ``method`` in figures and tables."""
+    """The display name of ``method`` in figures and tables.
+
+    Examples
+    --------
+    >>> from lowdim.plots.style import method_label
+    >>> method_label("sms_nystrom"), method_label("sappgrad"), method_label("my_method")
+    ('SMS-Nyström', 'Stochastic AppGrad', 'my_method')
+    """
     return method_style(method)["label"]
 
 
@@ -95,6 +111,12 @@ def published_style(comparable: bool, color: str = "black", marker: str = "D") -
         False for a rehearsal's replica data: the edge is grey whatever ``color``.
     color, marker : str
         Edge colour and marker shape (e.g. the method's, so that a point names its curve).
+
+    Examples
+    --------
+    >>> from lowdim.plots.style import published_style
+    >>> published_style(True, color="C1")["markeredgecolor"], published_style(False, color="C1")["markeredgecolor"]
+    ('C1', '0.62')
     """
     return {"linestyle": "none", "marker": marker, "markersize": 6.5, "markerfacecolor": "none",
             "markeredgecolor": color if comparable else REPLICA_GREY, "markeredgewidth": 1.4,
@@ -103,7 +125,14 @@ def published_style(comparable: bool, color: str = "black", marker: str = "D") -
 
 
 def published_label(comparable: bool, what: str = "") -> str:
-    """Legend entry of published points: ``"<what>, published"``, marked when not comparable."""
+    """Legend entry of published points: ``"<what>, published"``, marked when not comparable.
+
+    Examples
+    --------
+    >>> from lowdim.plots.style import published_label
+    >>> published_label(True, "Vec2vec"), published_label(False, "Vec2vec")
+    ('Vec2vec, published', 'Vec2vec, published (replica data: not comparable)')
+    """
     label = f"{what}, published" if what else "published"
     return label if comparable else f"{label} (replica data: not comparable)"
 
@@ -130,6 +159,17 @@ def legend_below(fig, handles, labels, max_cols: int = 4) -> float:
     -------
     height : float
         Inches the legend takes at the bottom (the ``bottom`` of :func:`fit_layout`).
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from lowdim.plots.style import legend_below
+    >>> fig, ax = plt.subplots(figsize=(4, 3))
+    >>> lines = [ax.plot([0, 1], [0, i])[0] for i in range(6)]
+    >>> height = legend_below(fig, lines, [f"method {i}" for i in range(6)], max_cols=3)
+    >>> bool(height > 0), bool(fig.get_figheight() > 3)   # the figure grew by the legend
+    (True, True)
+    >>> plt.close(fig)
     """
     renderer = fig.canvas.get_renderer()
     for ncol in range(max(1, min(max_cols, len(labels))), 0, -1):
@@ -156,6 +196,16 @@ def suptitle_fitted(fig, text: str, fontsize: float = 9) -> float:
     -------
     height : float
         Inches the title takes at the top (the ``top`` of :func:`fit_layout`).
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from lowdim.plots.style import suptitle_fitted
+    >>> fig, ax = plt.subplots(figsize=(3, 2))
+    >>> height = suptitle_fitted(fig, "A title long enough to need more than one line on a narrow figure")
+    >>> "\\n" in fig.get_suptitle(), bool(fig.get_figheight() > 2)
+    (True, True)
+    >>> plt.close(fig)
     """
     renderer = fig.canvas.get_renderer()
     for width in (len(text), *range(len(text) - 4, 9, -4)):
@@ -169,7 +219,20 @@ def suptitle_fitted(fig, text: str, fontsize: float = 9) -> float:
 
 
 def fit_layout(fig, bottom: float = 0.0, top: float = 0.0) -> None:
-    """``fig.tight_layout`` in the figure less ``bottom`` and ``top`` inches (legend, title)."""
+    """``fig.tight_layout`` in the figure less ``bottom`` and ``top`` inches (legend, title).
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from lowdim.plots.style import fit_layout, legend_below
+    >>> fig, ax = plt.subplots(figsize=(4, 3))
+    >>> lines = ax.plot([0, 1], [0, 1], label="a") + ax.plot([0, 1], [1, 0], label="b")
+    >>> height = legend_below(fig, lines, ["a", "b"])
+    >>> fit_layout(fig, bottom=height)
+    >>> bool(ax.get_position().y0 * fig.get_figheight() > height)   # the axes clear the legend
+    True
+    >>> plt.close(fig)
+    """
     height = fig.get_size_inches()[1]
     fig.tight_layout(rect=(0, bottom / height, 1, 1 - top / height))
 
@@ -180,6 +243,15 @@ def panel_grid(n_panels: int, ncols: int, width: float, height: float, **subplot
     Returns the figure and its axes in reading order; grid cells beyond
     ``n_panels`` are hidden (with no panel, one hidden axis is made). ``subplots``
     go to :func:`matplotlib.pyplot.subplots` (``sharey=True``, ...).
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from lowdim.plots.style import panel_grid
+    >>> fig, axes = panel_grid(5, ncols=3, width=2.0, height=1.5)
+    >>> len(axes), [ax.get_visible() for ax in fig.axes]
+    (6, [True, True, True, True, True, False])
+    >>> plt.close(fig)
     """
     slots = max(n_panels, 1)
     ncols = max(1, min(ncols, slots))
@@ -192,7 +264,16 @@ def panel_grid(n_panels: int, ncols: int, width: float, height: float, **subplot
 
 
 def use_style() -> None:
-    """Apply the project's rcParams (sizes for a two-column paper figure)."""
+    """Apply the project's rcParams (sizes for a two-column paper figure).
+
+    Examples
+    --------
+    >>> import matplotlib as mpl
+    >>> from lowdim.plots import use_style
+    >>> use_style()
+    >>> mpl.rcParams["savefig.dpi"], mpl.rcParams["pdf.fonttype"]
+    (200.0, 42)
+    """
     plt.rcParams.update({
         "figure.dpi": 100,
         "savefig.dpi": 200,
@@ -221,6 +302,19 @@ def save_figure(fig, path) -> list[Path]:
     -------
     paths : list of Path
         The PDF and PNG paths written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import matplotlib.pyplot as plt
+    >>> from lowdim.plots import save_figure
+    >>> fig, ax = plt.subplots()
+    >>> _ = ax.plot([0, 1], [0, 1])
+    >>> paths = save_figure(fig, Path(tempfile.mkdtemp()) / "line.png")
+    >>> [p.name for p in paths]
+    ['line.pdf', 'line.png']
+    >>> plt.close(fig)
     """
     path = Path(path)
     stem = path.with_suffix("") if path.suffix in {".pdf", ".png"} else path

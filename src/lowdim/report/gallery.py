@@ -49,6 +49,19 @@ def copy_figures(results_dir, docs_dir) -> list[tuple[str, str]]:
     """Copy the gallery PNGs from a run into ``docs_dir``; return (relative path, caption) pairs.
 
     Figures the run did not produce are skipped.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.report.gallery import GALLERY, copy_figures
+    >>> results = Path(tempfile.mkdtemp())
+    >>> figure = results / "figures" / GALLERY[0][0]
+    >>> figure.parent.mkdir(parents=True)
+    >>> _ = figure.write_bytes(b"a PNG")
+    >>> copied = copy_figures(results, results / "gallery")
+    >>> [path for path, caption in copied]
+    ['similarity_figure1_error_vs_sample_fraction.png']
     """
     docs_dir = Path(docs_dir)
     docs_dir.mkdir(parents=True, exist_ok=True)
@@ -63,12 +76,38 @@ def copy_figures(results_dir, docs_dir) -> list[tuple[str, str]]:
 
 
 def screenshots(docs_dir) -> list[tuple[str, str]]:
-    """(file name, caption) of the report screenshots present in ``docs_dir``."""
+    """(file name, caption) of the report screenshots present in ``docs_dir``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.report.gallery import SCREENSHOTS, screenshots
+    >>> docs = Path(tempfile.mkdtemp())
+    >>> _ = (docs / SCREENSHOTS[0][0]).write_bytes(b"a PNG")
+    >>> [name for name, caption in screenshots(docs)]
+    ['report_front_page.png']
+    """
     return [(name, caption) for name, caption in SCREENSHOTS if (Path(docs_dir) / name).exists()]
 
 
 def gallery_section(figures, profile: str, docs_prefix="docs/gallery") -> str:
-    """The README block between the gallery markers."""
+    """The README block between the gallery markers.
+
+    Examples
+    --------
+    >>> from lowdim.report.gallery import gallery_section
+    >>> print(gallery_section([("similarity_figure1.png", "Figure 1.")], "offline"))
+    <!-- gallery:start -->
+    <BLANKLINE>
+    Figures from the default `offline` run (regenerate with `python docs/update_gallery.py` after `snakemake --cores 2`).
+    <BLANKLINE>
+    ![Figure 1.](docs/gallery/similarity_figure1.png)
+    <BLANKLINE>
+    *Figure 1.*
+    <BLANKLINE>
+    <!-- gallery:end -->
+    """
     lines = [START, "", f"Figures from the default `{profile}` run (regenerate with "
              "`python docs/update_gallery.py` after `snakemake --cores 2`).", ""]
     for name, caption in figures:
@@ -79,7 +118,25 @@ def gallery_section(figures, profile: str, docs_prefix="docs/gallery") -> str:
 
 def replace_section(text: str, section: str, start=START, end=END) -> str:
     """Put ``section`` between the markers ``start`` and ``end`` of ``text`` (appended
-    when there are none)."""
+    when there are none).
+
+    Examples
+    --------
+    >>> from lowdim.report.gallery import END, START, replace_section
+    >>> text = f"# Title\\n\\n{START}\\nold\\n{END}\\n\\nMore.\\n"
+    >>> print(replace_section(text, "new"))
+    # Title
+    <BLANKLINE>
+    new
+    <BLANKLINE>
+    More.
+    <BLANKLINE>
+    >>> print(replace_section("Text.", "<!-- a -->x<!-- b -->", "<!-- a -->", "<!-- b -->"))
+    Text.
+    <BLANKLINE>
+    <!-- a -->x<!-- b -->
+    <BLANKLINE>
+    """
     if start in text and end in text:
         before, rest = text.split(start, 1)
         _, after = rest.split(end, 1)

@@ -53,7 +53,18 @@ _COMPARISONS = ("less", "greater")
 
 @dataclass(frozen=True)
 class PublishedEntry:
-    """One published number (or claim) and where our reproduction of it lives."""
+    """One published number (or claim) and where our reproduction of it lives.
+
+    Examples
+    --------
+    >>> from lowdim.report import PublishedEntry
+    >>> entry = PublishedEntry(
+    ...     paper="AppGrad", artifact="Figure 1", metric="pcc_in", setting="MNIST, 1000 iterations",
+    ...     provenance="the authors' code", published=92.9,
+    ...     reproduced={"file": "results/cca/tidy/appgrad_trace.csv", "column": "pcc_in"})
+    >>> entry.is_claim, entry.published
+    (False, 92.9)
+    """
 
     paper: str
     artifact: str
@@ -113,7 +124,28 @@ def _entry(paper: str, tolerances: dict, index: int, raw: dict, path: Path) -> P
 
 
 def load_published(path) -> list[PublishedEntry]:
-    """Read and check one ``config/published/<paper>.yaml`` file."""
+    """Read and check one ``config/published/<paper>.yaml`` file.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.report import load_published
+    >>> path = Path(tempfile.mkdtemp()) / "vec2vec.yaml"
+    >>> _ = path.write_text('''
+    ... paper: Vec2vec
+    ... tolerances: {accuracy: {abs: 0.02}}
+    ... entries:
+    ...   - artifact: Figure 4
+    ...     metric: accuracy
+    ...     setting: MNIST
+    ...     provenance: the authors' plotting script
+    ...     published: 0.9462
+    ...     reproduced: {file: results/embedding/tidy/classification.csv, column: accuracy}
+    ... ''')
+    >>> [(e.artifact, e.published, e.tolerance) for e in load_published(path)]
+    [('Figure 4', 0.9462, {'abs': 0.02})]
+    """
     path = Path(path)
     doc = yaml.safe_load(path.read_text())
     if not isinstance(doc, dict) or "paper" not in doc or "entries" not in doc:
@@ -127,6 +159,12 @@ def point_mode(profile: str) -> str:
 
     ``paper`` runs the papers' data: ``comparable``. ``rehearsal`` runs small replicas
     of it: ``replica``. Every other profile (``offline``, a test's) runs stand-ins: ``none``.
+
+    Examples
+    --------
+    >>> from lowdim.report.published import point_mode
+    >>> point_mode("paper"), point_mode("rehearsal"), point_mode("offline")
+    ('comparable', 'replica', 'none')
     """
     return {"paper": "comparable", "rehearsal": "replica"}.get(profile, "none")
 
@@ -148,6 +186,19 @@ def published_points(entries, file: str, column: str) -> pd.DataFrame:
         One row per numeric entry (claims and ``nearest`` selections are left out):
         the entry's ``where`` keys as columns, ``published`` in the tidy file's units
         (the published number divided by the entry's ``scale``) and ``artifact``.
+
+    Examples
+    --------
+    >>> from lowdim.report import PublishedEntry
+    >>> from lowdim.report.published import published_points
+    >>> entry = PublishedEntry(
+    ...     paper="AppGrad", artifact="Figure 1", metric="pcc_in", setting="MNIST, 1000 iterations",
+    ...     provenance="the authors' code", published=92.9,
+    ...     reproduced={"file": "results/cca/tidy/appgrad_trace.csv", "column": "pcc_in",
+    ...                 "where": {"dataset": "mnist_halves", "method": "sappgrad", "iteration": 1000},
+    ...                 "scale": 100})
+    >>> published_points([entry], "results/cca/tidy/appgrad_trace.csv", "pcc_in").to_dict("records")
+    [{'dataset': 'mnist_halves', 'method': 'sappgrad', 'iteration': 1000, 'artifact': 'Figure 1', 'published': 0.929}]
     """
     rows = []
     for entry in entries:
@@ -165,6 +216,30 @@ def figure_points(paths, file: str, column: str, profile: str) -> pd.DataFrame:
 
     Adds ``comparable`` (bool: full colour, or greyed for a rehearsal's replicas); empty
     when the profile runs stand-in data (:func:`point_mode` is ``none``).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.report.published import figure_points
+    >>> path = Path(tempfile.mkdtemp()) / "appgrad_cca.yaml"
+    >>> _ = path.write_text('''
+    ... paper: AppGrad
+    ... tolerances: {pcc_in: {abs: 2.0, unit: "%"}}
+    ... entries:
+    ...   - artifact: Figure 1
+    ...     metric: pcc_in
+    ...     setting: MNIST, 1000 iterations
+    ...     provenance: the authors' code
+    ...     published: 92.9
+    ...     reproduced: {file: results/cca/tidy/appgrad_trace.csv, column: pcc_in, scale: 100,
+    ...                  where: {dataset: mnist_halves, method: sappgrad, iteration: 1000}}
+    ... ''')
+    >>> file = "results/cca/tidy/appgrad_trace.csv"
+    >>> figure_points([path], file, "pcc_in", "rehearsal")[["published", "comparable"]].to_dict("records")
+    [{'published': 0.929, 'comparable': False}]
+    >>> len(figure_points([path], file, "pcc_in", "offline"))   # stand-in data: no points
+    0
     """
     mode = point_mode(profile)
     entries = [entry for path in paths for entry in load_published(path)] if mode != "none" else []

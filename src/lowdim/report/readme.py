@@ -17,11 +17,38 @@ from .scorecard import VERDICT_MEANINGS, VERDICTS
 
 __all__ = ["START", "END", "scorecard_section"]
 
-START, END = "<!-- scorecard:start -->", "<!-- scorecard:end -->"
+#: The line before the README's scorecard section.
+START = "<!-- scorecard:start -->"
+#: The line after the README's scorecard section.
+END = "<!-- scorecard:end -->"
 
 
 def scorecard_section(card: pd.DataFrame, width: int = 95) -> str:
-    """The README block between the scorecard markers, from a run's ``scorecard.csv``."""
+    """The README block between the scorecard markers, from a run's ``scorecard.csv``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.report.readme import scorecard_section
+    >>> card = pd.DataFrame({"paper": ["Vec2vec", "Vec2vec", "SMS-Nyström"],
+    ...                      "verdict": ["reproduced", "not run", "differs"]})
+    >>> section = scorecard_section(card, width=80)
+    >>> print("\\n".join(section.splitlines()[:7]))
+    <!-- scorecard:start -->
+    <BLANKLINE>
+    ### What reproduces
+    <BLANKLINE>
+    Every run scores itself against the 3 published numbers and claims in
+    `config/published/*.yaml` (1 for SMS-Nyström, 2 for Vec2vec), each with its
+    provenance (a paper's table, text or figure, or the authors' code). The
+    >>> [line for line in section.splitlines() if line.startswith("- ")][-1]
+    '- *not run*: this profile does not produce the value, with the reason.'
+
+    It holds no run's numbers: other verdicts give the same section.
+
+    >>> section == scorecard_section(card.assign(verdict="not run"), width=80)
+    True
+    """
     counts = card.groupby("paper").size()
     papers = [p for p in SCORECARD_FILES if p in counts.index]
     papers += sorted(set(counts.index) - set(papers))

@@ -14,7 +14,7 @@ from .scorecard import VERDICTS
 __all__ = ["SCORECARD_FILES", "describe_data", "overview_html", "scorecard_display",
            "summary_rst", "verdict_counts", "write_scorecards"]
 
-#: Scorecard files: paper (the ``paper:`` of config/published/*.yaml) -> file stem.
+#: Scorecard files: paper (the ``paper:`` of ``config/published/*.yaml``) -> file stem.
 SCORECARD_FILES = {"SMS-Nyström": "sms_nystrom", "Vec2vec": "vec2vec",
                    "AppGrad CCA": "appgrad_cca"}
 
@@ -28,7 +28,28 @@ def _fmt(value, digits=4):
 
 
 def scorecard_display(card: pd.DataFrame) -> pd.DataFrame:
-    """The scorecard as a reader sees it: reproduced as ``mean ± spread (runs)``."""
+    """The scorecard as a reader sees it: reproduced as ``mean ± spread (runs)``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import pandas as pd
+    >>> from lowdim.report import PublishedEntry, scorecard
+    >>> root = Path(tempfile.mkdtemp())
+    >>> (root / "results").mkdir()
+    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
+    ...              ).to_csv(root / "results" / "knn.csv", index=False)
+    >>> entry = PublishedEntry(
+    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
+    ...     provenance="the authors' plotting script", published=0.9462,
+    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
+    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
+    >>> card = scorecard([entry], root=root)
+    >>> from lowdim.report.render import scorecard_display
+    >>> scorecard_display(card).iloc[0][["published", "reproduced (mean ± sd, runs)", "verdict"]].to_dict()
+    {'published': '0.9462', 'reproduced (mean ± sd, runs)': '0.96 ± 0.014 (2)', 'verdict': 'reproduced'}
+    """
     shown = pd.DataFrame({
         "artifact": card["artifact"], "metric": card["metric"], "setting": card["setting"],
         "published": [_fmt(v) for v in card["published"]],
@@ -55,6 +76,14 @@ def describe_data(datasets: dict, replica: bool = False) -> str:
     -------
     str
         ``real: the papers' datasets, downloaded (mnist, ...); offline stand-ins ...``.
+
+    Examples
+    --------
+    >>> from lowdim.report.render import describe_data
+    >>> print(describe_data({"mnist": {}, "digits": {}}))
+    real: the papers' datasets, downloaded (mnist); offline stand-ins for the papers' datasets, shipped with the dependencies or synthetic (digits)
+    >>> describe_data({"mnist": {}}, replica=True)
+    "replicas of the papers' datasets, not the real data (mnist)"
     """
     from ..data import dataset_spec, declares_own_data
 
@@ -75,7 +104,31 @@ def describe_data(datasets: dict, replica: bool = False) -> str:
 def write_scorecards(card: pd.DataFrame, papers: dict, csv_paths: dict, md_paths: dict,
                      profile: str, data: str) -> None:
     """One table per paper (CSV with raw numbers, Markdown for reading); the caption
-    names the profile, the data (:func:`describe_data`) and the verdict counts."""
+    names the profile, the data (:func:`describe_data`) and the verdict counts.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import pandas as pd
+    >>> from lowdim.report import PublishedEntry, scorecard
+    >>> root = Path(tempfile.mkdtemp())
+    >>> (root / "results").mkdir()
+    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
+    ...              ).to_csv(root / "results" / "knn.csv", index=False)
+    >>> entry = PublishedEntry(
+    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
+    ...     provenance="the authors' plotting script", published=0.9462,
+    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
+    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
+    >>> card = scorecard([entry], root=root)
+    >>> from lowdim.report.render import write_scorecards
+    >>> write_scorecards(card, {"Vec2vec": "vec2vec"}, {"vec2vec": root / "card.csv"},
+    ...                  {"vec2vec": root / "card.md"}, profile="offline",
+    ...                  data="offline stand-ins (digits)")
+    >>> print((root / "card.md").read_text().splitlines()[0])
+    Scorecard, Vec2vec (profile offline; data: offline stand-ins (digits)): 1 reproduced.
+    """
     for paper, stem in papers.items():
         part = card[card["paper"] == paper].reset_index(drop=True)
         counts = [f"{n} {v}" for v, n in verdict_counts(part).items() if n]
@@ -87,7 +140,17 @@ def write_scorecards(card: pd.DataFrame, papers: dict, csv_paths: dict, md_paths
 
 
 def verdict_counts(card: pd.DataFrame) -> dict:
-    """``{verdict: count}`` in the order of :data:`~lowdim.report.scorecard.VERDICTS`."""
+    """``{verdict: count}`` in the order of :data:`~lowdim.report.scorecard.VERDICTS`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> card = pd.DataFrame({"paper": ["Vec2vec", "Vec2vec", "AppGrad CCA"],
+    ...                      "verdict": ["reproduced", "not computed", "not run"]})
+    >>> from lowdim.report.render import verdict_counts
+    >>> verdict_counts(card)
+    {'reproduced': 1, 'differs': 0, 'ran on replica': 0, 'not computed': 1, 'not run': 1}
+    """
     return {v: int((card["verdict"] == v).sum()) for v in VERDICTS}
 
 
@@ -103,6 +166,22 @@ def summary_rst(parts, datasets, stages, scorecard) -> str:
 
     The tables are in the *Overview* result (:func:`overview_html`); the front page keeps
     to text, which wraps beside the rule graph.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> card = pd.DataFrame({"paper": ["Vec2vec", "Vec2vec", "AppGrad CCA"],
+    ...                      "verdict": ["reproduced", "not computed", "not run"]})
+    >>> from lowdim.report.render import summary_rst
+    >>> stages = pd.DataFrame({"part": ["Vec2vec"], "rule": ["embedding_embed"], "jobs": [4],
+    ...                        "wall time (s)": [12.5]})
+    >>> print(summary_rst({"embedding": True, "cca": False}, ["digits"], stages, card))
+    **This run:** parts embedding; datasets digits. Its jobs took 12 s in all (they may overlap).
+    <BLANKLINE>
+    **Against the published numbers:** 1 reproduced, 1 not computed, 1 not run.
+    <BLANKLINE>
+    Time per stage, the scorecard per paper and the similarity evaluations and FLOPs saved are tables in Overview_; each paper's figures, tables and scorecard are in its own category.
+    <BLANKLINE>
     """
     ran = [name for name, on in parts.items() if on]
     total = stages["wall time (s)"].sum() if len(stages) else 0.0
@@ -162,6 +241,20 @@ def overview_html(profile, stages, scorecard, similarity, cca) -> str:
     -------
     str
         A self-contained HTML document.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> card = pd.DataFrame({"paper": ["Vec2vec", "Vec2vec", "AppGrad CCA"],
+    ...                      "verdict": ["reproduced", "not computed", "not run"]})
+    >>> from lowdim.report.render import overview_html
+    >>> stages = pd.DataFrame({"part": ["Vec2vec"], "rule": ["embedding_embed"], "jobs": [4],
+    ...                        "wall time (s)": [12.5]})
+    >>> page = overview_html("offline", stages, card, pd.DataFrame(), pd.DataFrame())
+    >>> page.startswith("<!DOCTYPE html>"), "<h2>Scorecard</h2>" in page, "embedding_embed" in page
+    (True, True, True)
+    >>> "<td>AppGrad CCA</td>" in page
+    True
     """
     total = stages["wall time (s)"].sum() if len(stages) else 0.0
     sections = [

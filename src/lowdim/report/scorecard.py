@@ -33,6 +33,7 @@ from .published import PublishedEntry
 
 __all__ = ["VERDICTS", "VERDICT_MEANINGS", "score_entry", "scorecard", "within_tolerance"]
 
+#: The verdicts of a scorecard row, in the order the tables count them.
 VERDICTS = ("reproduced", "differs", "ran on replica", "not computed", "not run")
 
 #: What each verdict says, for the README and the report.
@@ -58,6 +59,14 @@ def within_tolerance(value: float, published: float, tolerance: dict) -> bool:
     """True when ``|value - published| <= max(abs, rel * |published|)``.
 
     A tiny relative slack (1e-9) absorbs floating-point noise at the boundary.
+
+    Examples
+    --------
+    >>> from lowdim.report.scorecard import within_tolerance
+    >>> within_tolerance(0.96, 0.9462, {"abs": 0.02}), within_tolerance(0.90, 0.9462, {"abs": 0.02})
+    (True, False)
+    >>> within_tolerance(110.0, 100.0, {"abs": 1.0, "rel": 0.1})   # the looser of the two
+    True
     """
     allowed = max(float(tolerance.get("abs", 0.0)),
                   float(tolerance.get("rel", 0.0)) * abs(published))
@@ -236,6 +245,26 @@ def score_entry(entry: PublishedEntry, root=".", cache=None, nearest_settings=Fa
     replaced by the nearest one that was, and the row's reason says so. With
     ``replica`` (data are replicas, not the papers'), a scored row's verdict is
     "ran on replica" instead of reproduced or differs.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import pandas as pd
+    >>> from lowdim.report import PublishedEntry
+    >>> root = Path(tempfile.mkdtemp())
+    >>> (root / "results").mkdir()
+    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
+    ...              ).to_csv(root / "results" / "knn.csv", index=False)
+    >>> entry = PublishedEntry(
+    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
+    ...     provenance="the authors' plotting script", published=0.9462,
+    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
+    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
+    >>> from lowdim.report.scorecard import score_entry
+    >>> row = score_entry(entry, root=root)
+    >>> row["reproduced"], row["runs"], row["verdict"]
+    (0.96, 2, 'reproduced')
     """
     cache = {} if cache is None else cache
     root = Path(root)
@@ -286,7 +315,29 @@ def _tolerance_text(entry: PublishedEntry) -> str:
 
 def scorecard(entries, root=".", nearest_settings=False, replica=False, profile="") -> pd.DataFrame:
     """The scorecard table: one row per published entry (see :func:`score_entry`), with
-    a ``profile`` column naming the run."""
+    a ``profile`` column naming the run.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import pandas as pd
+    >>> from lowdim.report import PublishedEntry, scorecard
+    >>> root = Path(tempfile.mkdtemp())
+    >>> (root / "results").mkdir()
+    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
+    ...              ).to_csv(root / "results" / "knn.csv", index=False)
+    >>> entry = PublishedEntry(
+    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
+    ...     provenance="the authors' plotting script", published=0.9462,
+    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
+    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
+    >>> card = scorecard([entry], root=root, profile="offline")
+    >>> card[["profile", "artifact", "published", "reproduced", "runs", "verdict"]].to_dict("records")
+    [{'profile': 'offline', 'artifact': 'Figure 4', 'published': 0.9462, 'reproduced': 0.96, 'runs': 2, 'verdict': 'reproduced'}]
+    >>> scorecard([entry], root=root, replica=True)["verdict"].tolist()
+    ['ran on replica']
+    """
     cache: dict = {}
     return pd.DataFrame([score_entry(e, root, cache, nearest_settings, replica, profile)
                          for e in entries])

@@ -42,6 +42,21 @@ def stage_times(benchmark_root) -> pd.DataFrame:
     table : DataFrame
         Columns: part, rule, jobs, wall time (s), longest job (s), CPU time (s),
         peak memory (MB). Sorted by part, then by wall time.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.report.summary import stage_times
+    >>> root = Path(tempfile.mkdtemp())
+    >>> for rule, seconds in (("embedding_embed", 3.5), ("embedding_embed", 4.0), ("cca_exact", 9.0)):
+    ...     path = root / rule / f"job{seconds}.tsv"
+    ...     path.parent.mkdir(exist_ok=True)
+    ...     _ = path.write_text(f"s\\th:m:s\\tmax_rss\\tcpu_time\\n{seconds}\\t0:00:04\\t100\\t{seconds}\\n")
+    >>> print(stage_times(root).to_string(index=False))
+           part            rule  jobs  wall time (s)  longest job (s)  CPU time (s)  peak memory (MB)
+    AppGrad CCA       cca_exact     1            9.0              9.0           9.0             100.0
+        Vec2vec embedding_embed     2            7.5              4.0           7.5             100.0
     """
     rows = []
     for path in sorted(Path(benchmark_root).glob("*/**/*.tsv")):
@@ -83,6 +98,18 @@ def similarity_savings(errors: pd.DataFrame, matrices: pd.DataFrame,
     table : DataFrame
         matrix, method, s/n, evaluations, full matrix evaluations, fraction of
         full, median relative error.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.report.summary import similarity_savings
+    >>> errors = pd.DataFrame({"matrix": "wmd_lee", "method": ["nystrom", "sms_nystrom"],
+    ...                        "s/n": 0.1, "evaluations": [1625, 1950], "error": [0.3, 0.2]})
+    >>> matrices = pd.DataFrame({"matrix": ["wmd_lee"], "n": [130], "evaluations": [8515]})
+    >>> print(similarity_savings(errors, matrices).to_string(index=False))
+     matrix      method  s/n  evaluations  full matrix evaluations  fraction of full  median relative error
+    wmd_lee     nystrom  0.1         1625                     8515             0.191                    0.3
+    wmd_lee sms_nystrom  0.1         1950                     8515             0.229                    0.2
     """
     rows = []
     full = matrices.set_index("matrix")["evaluations"]
@@ -115,6 +142,19 @@ def cca_savings(trace: pd.DataFrame, exact: pd.DataFrame, targets=(0.95, 0.99)) 
         dataset, method, target PCC (%), FLOPs to reach it (NaN if never
         reached), exact CCA FLOPs, ratio (exact / AppGrad; > 1 means AppGrad is
         cheaper).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.report.summary import cca_savings
+    >>> trace = pd.DataFrame({"dataset": "digits_halves", "method": "sappgrad",
+    ...                       "iteration": [10, 100, 1000], "flops": [1e6, 1e7, 1e8],
+    ...                       "pcc_in": [0.80, 0.96, 0.995]})
+    >>> exact = pd.DataFrame({"dataset": ["digits_halves"], "flops": [5e7]})
+    >>> print(cca_savings(trace, exact).to_string(index=False))
+          dataset   method  target PCC (%)  FLOPs to target  exact CCA FLOPs  exact / AppGrad
+    digits_halves sappgrad            95.0       10000000.0       50000000.0              5.0
+    digits_halves sappgrad            99.0      100000000.0       50000000.0              0.5
     """
     exact_flops = exact.set_index("dataset")["flops"]
     rows = []

@@ -32,6 +32,18 @@ def check_n_jobs(n_jobs) -> int:
     ------
     ValueError
         If ``n_jobs`` is 0 or below -1, or not an integer.
+
+    Examples
+    --------
+    >>> from lowdim.similarity import check_n_jobs
+    >>> check_n_jobs(2)
+    2
+    >>> check_n_jobs(-1) >= 1
+    True
+    >>> check_n_jobs(0)
+    Traceback (most recent call last):
+        ...
+    lowdim._validation.ArgumentValueError: `n_jobs` must be a positive integer or -1, got 0
     """
     if n_jobs is None or n_jobs == -1:
         return max(1, os.cpu_count() or 1)
@@ -71,6 +83,22 @@ class SimilarityOracle:
         entry, computed and counted once.
     evaluations : int
         Number of distinct entries computed so far.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.similarity import DenseOracle, SimilarityOracle
+    >>> oracle = DenseOracle(np.arange(16.0).reshape(4, 4), symmetrize=True)
+    >>> isinstance(oracle, SimilarityOracle), oracle.n, oracle.symmetric
+    (True, 4, True)
+    >>> oracle([0, 1], [2, 3])
+    array([[ 5. ,  7.5],
+           [ 7.5, 10. ]])
+    >>> oracle.evaluations
+    4
+    >>> _ = oracle([3, 2], [1, 0])  # the same entries, mirrored: cached, not counted again
+    >>> oracle.evaluations
+    4
     """
 
     symmetric = True

@@ -62,6 +62,20 @@ class CrossEncoderOracle(SimilarityOracle):
     ----------
     model_ : transformers.PreTrainedModel
     tokenizer_ : transformers.PreTrainedTokenizerBase
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.similarity import CrossEncoderOracle
+    >>> from lowdim.similarity.tiny_crossencoder import build_tiny_crossencoder
+    >>> sentences = ["a cat sat", "a dog sat", "the sea is calm"]
+    >>> with tempfile.TemporaryDirectory() as tmp:  # a tiny random model, built locally
+    ...     oracle = CrossEncoderOracle(sentences, build_tiny_crossencoder(Path(tmp) / "m"))
+    ...     K = oracle(np.arange(3), np.arange(3))
+    >>> K.shape, np.allclose(K, K.T), oracle.evaluations
+    ((3, 3), True, 6)
     """
 
     def __init__(self, sentences, model, score="auto", label_index=-1, symmetrize=True,

@@ -26,6 +26,19 @@ def full_matrix(oracle, block_rows=256):
     Returns
     -------
     K : ndarray of shape (n, n), float64
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.similarity import KernelOracle, full_matrix
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0]])
+    >>> oracle = KernelOracle(X, "linear")
+    >>> full_matrix(oracle)
+    array([[0., 0., 0.],
+           [0., 1., 0.],
+           [0., 0., 4.]])
+    >>> oracle.evaluations  # the upper triangle: n (n + 1) / 2
+    6
     """
     n = oracle.n
     if not isinstance(block_rows, (int, np.integer)) or block_rows < 1:

@@ -153,6 +153,15 @@ def median_gamma(X, kernel="rbf", n_samples=MEDIAN_SAMPLE, random_state=None):
     ------
     ValueError
         If every sampled distance (or norm) is zero: the rows carry no scale.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.similarity import median_gamma
+    >>> X = np.array([[0.0], [1.0], [3.0]])
+    >>> gamma, evaluations = median_gamma(X)  # distances 1, 2, 3: median 2
+    >>> gamma, evaluations
+    (0.25, 3)
     """
     if kernel not in GAMMA_KERNELS:
         raise ArgumentValueError(f"`kernel` must be one of {list(GAMMA_KERNELS)} to have a "

@@ -34,6 +34,7 @@ __all__ = ["MATRIX_KINDS", "build_oracle", "build_matrix", "item_embeddings", "l
 
 logger = logging.getLogger("lowdim")
 
+#: The similarities a matrix spec can name (``kind``).
 MATRIX_KINDS = ("wmd", "mlp", "crossencoder")
 
 
@@ -100,6 +101,14 @@ def item_embeddings(dataset, word_vectors="glove50"):
     X : ndarray of shape (n, d), float64
     usable : ndarray of bool of shape (n,)
         False for items with no known word.
+
+    Examples
+    --------
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.similarity.matrices import item_embeddings
+    >>> X, usable = item_embeddings(get_spec("digits").prepare(n_rows=100))
+    >>> X.shape, bool(usable.all()), abs(float(X.mean())) < 1e-12
+    ((100, 64), True, True)
     """
     if dataset.kind in ("dense", "sparse"):
         from sklearn.preprocessing import StandardScaler
@@ -215,6 +224,20 @@ def build_oracle(spec, dataset, seed=0, n_jobs=1):
         Which dataset items (rows, documents, mentions) the oracle's rows are;
         for ``crossencoder``, indices into ``concat(sentence_a, sentence_b)``.
     info : dict
+
+    Examples
+    --------
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.similarity.matrices import build_oracle
+    >>> digits = get_spec("digits").prepare(n_rows=200)
+    >>> spec = {"kind": "mlp", "n_items": 50, "mlp": {"train_items": 150, "n_pairs": 2000,
+    ...                                                "hidden_layer_sizes": [16], "max_iter": 20}}
+    >>> oracle, items, info = build_oracle(spec, digits, seed=0)
+    >>> oracle.n, items.size, info["train_items"], info["train_disjoint"]
+    (50, 50, 150, True)
+    >>> block = oracle([0, 1], [2, 3])
+    >>> block.shape, oracle.evaluations
+    ((2, 2), 4)
     """
     kind = spec.get("kind")
     if kind not in _BUILDERS:
@@ -241,6 +264,18 @@ def build_matrix(spec, dataset, seed=0, n_jobs=1):
     info : dict
         :func:`build_oracle`'s info plus ``seconds`` (to evaluate ``K``),
         ``evaluations``, ``entries_per_second``, ``seed`` and ``version`` (of lowdim).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.similarity.matrices import build_matrix
+    >>> digits = get_spec("digits").prepare(n_rows=200)
+    >>> spec = {"kind": "mlp", "n_items": 40, "mlp": {"train_items": 150, "n_pairs": 2000,
+    ...                                                "hidden_layer_sizes": [16], "max_iter": 20}}
+    >>> K, items, info = build_matrix(spec, digits, seed=0)
+    >>> K.shape, np.allclose(K, K.T), info["evaluations"] == 40 * 41 // 2
+    ((40, 40), True, True)
     """
     oracle, items, info = build_oracle(spec, dataset, seed=seed, n_jobs=n_jobs)
     oracle.cache = False  # every entry is computed once; a cache would only cost memory
@@ -256,17 +291,56 @@ def build_matrix(spec, dataset, seed=0, n_jobs=1):
 
 
 def save_matrix(path, K, items, info) -> None:
-    """Write a matrix, its items and its info (JSON) to ``path`` (.npz) atomically."""
+    """Write a matrix, its items and its info (JSON) to ``path`` (.npz) atomically.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.similarity.matrices import load_matrix, save_matrix
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     save_matrix(Path(tmp) / "K.npz", np.eye(3), [4, 7, 9], {"kind": "toy"})
+    ...     K, items, info = load_matrix(Path(tmp) / "K.npz")
+    >>> K.shape, items.tolist(), info["kind"]
+    ((3, 3), [4, 7, 9], 'toy')
+    """
     save_npz(path, info, K=np.asarray(K, dtype=np.float64), items=np.asarray(items, np.int64))
 
 
 def load_matrix(path):
-    """Read what :func:`save_matrix` wrote: ``(K, items, info)``; no pickle is loaded."""
+    """Read what :func:`save_matrix` wrote: ``(K, items, info)``; no pickle is loaded.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.similarity.matrices import load_matrix, save_matrix
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     save_matrix(Path(tmp) / "K.npz", np.eye(2), [0, 5], {"dataset": "toy"})
+    ...     K, items, info = load_matrix(Path(tmp) / "K.npz")
+    >>> K.tolist(), items.tolist(), info
+    ([[1.0, 0.0], [0.0, 1.0]], [0, 5], {'dataset': 'toy'})
+    """
     arrays, info = load_npz(path)
     return arrays["K"], arrays["items"], info
 
 
 def load_matrix_items(path) -> np.ndarray:
-    """Only the ``items`` of a :func:`save_matrix` file (the n x n matrix is not read)."""
+    """Only the ``items`` of a :func:`save_matrix` file (the n x n matrix is not read).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.similarity.matrices import load_matrix_items, save_matrix
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     save_matrix(Path(tmp) / "K.npz", np.eye(3), [4, 7, 9], {})
+    ...     items = load_matrix_items(Path(tmp) / "K.npz")
+    >>> items.tolist()
+    [4, 7, 9]
+    """
     with np.load(path, allow_pickle=False) as store:
         return store["items"]

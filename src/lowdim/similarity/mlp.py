@@ -35,7 +35,15 @@ _ACTIVATIONS = {
 
 
 def pair_features(A, B):
-    """Return ``[A, B, A * B]`` row by row, shape (m, 3 * d)."""
+    """Return ``[A, B, A * B]`` row by row, shape (m, 3 * d).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.similarity import pair_features
+    >>> pair_features(np.array([[1.0, 2.0]]), np.array([[3.0, 4.0]]))
+    array([[1., 2., 3., 4., 3., 8.]])
+    """
     return np.hstack([A, B, A * B])
 
 
@@ -55,6 +63,17 @@ def sample_label_pairs(y, n_pairs, positive_fraction=0.5, random_state=None):
     -------
     i, j : ndarray of int64 of shape (n_pairs,)
     same : ndarray of bool of shape (n_pairs,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.similarity import sample_label_pairs
+    >>> y = np.array([0, 0, 1, 1, 2, 2])
+    >>> i, j, same = sample_label_pairs(y, 6, positive_fraction=0.5, random_state=0)
+    >>> same.tolist()
+    [True, True, True, False, False, False]
+    >>> bool(np.all((y[i] == y[j]) == same)), bool(np.all(i != j))
+    (True, True)
     """
     y = np.asarray(y)
     rng = check_random_state(random_state)
@@ -106,6 +125,17 @@ class PairwiseMLP(BaseEstimator):
     mlp_ : sklearn.neural_network.MLPClassifier
     n_features_in_ : int
         Dimension ``d`` of one item embedding.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import make_blobs
+    >>> from lowdim.similarity import PairwiseMLP
+    >>> X, y = make_blobs(300, n_features=4, centers=3, random_state=0)
+    >>> model = PairwiseMLP(hidden_layer_sizes=(16,), n_pairs=3000, random_state=0).fit(X, y)
+    >>> p = model.predict_proba_pairs(X[:4], X[4:8])
+    >>> np.round(p, 1), (y[:4] == y[4:8]).astype(int)
+    (array([0., 1., 0., 0.]), array([0, 1, 0, 0]))
     """
 
     def __init__(self, hidden_layer_sizes=(64,), activation="relu", alpha=1e-4, n_pairs=20000,
@@ -202,6 +232,20 @@ class PairwiseMLPOracle(SimilarityOracle):
     n_jobs, cache, chunk_size
         See :class:`~lowdim.similarity.SimilarityOracle` (threads: the
         forward pass runs in BLAS, which releases the GIL).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import make_blobs
+    >>> from lowdim.similarity import PairwiseMLP, PairwiseMLPOracle
+    >>> X, y = make_blobs(300, n_features=4, centers=3, random_state=0)
+    >>> model = PairwiseMLP(hidden_layer_sizes=(16,), n_pairs=3000, random_state=0).fit(X, y)
+    >>> oracle = PairwiseMLPOracle(X[:50], model)
+    >>> K = oracle(np.arange(50), np.arange(50))
+    >>> np.allclose(K, K.T), oracle.evaluations == 50 * 51 // 2
+    (True, True)
+    >>> bool(np.linalg.eigvalsh(K)[0] < 0)  # a learned similarity is rarely PSD
+    True
     """
 
     def __init__(self, X, model, score="probability", n_jobs=1, cache=True, chunk_size=8192):

@@ -29,7 +29,15 @@ _SPECIAL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 def character_vocabulary() -> list[str]:
     """Special tokens, then every lower-case ASCII letter, digit and punctuation mark, alone
     and as a WordPiece continuation (``##c``): any lower-cased, accent-stripped text is
-    tokenised without unknown tokens."""
+    tokenised without unknown tokens.
+
+    Examples
+    --------
+    >>> from lowdim.similarity.tiny_crossencoder import character_vocabulary
+    >>> vocabulary = character_vocabulary()
+    >>> vocabulary[:6], "##a" in vocabulary, len(vocabulary)
+    (['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', '!'], True, 109)
+    """
     chars = sorted(set(string.ascii_lowercase + string.digits + string.punctuation))
     return _SPECIAL + chars + [f"##{c}" for c in chars if c.isalnum()]
 
@@ -56,6 +64,19 @@ def build_tiny_crossencoder(path, *, num_labels: int = 1, hidden_size: int = 32,
     Returns
     -------
     path : Path
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.similarity import CrossEncoderOracle
+    >>> from lowdim.similarity.tiny_crossencoder import build_tiny_crossencoder
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = build_tiny_crossencoder(Path(tmp) / "tiny", seed=0)
+    ...     oracle = CrossEncoderOracle(["a cat", "a dog", "the sea"], path)
+    ...     K = oracle([0, 1, 2], [0, 1, 2])
+    >>> path.name, K.shape
+    ('tiny', (3, 3))
     """
     import torch
     import transformers

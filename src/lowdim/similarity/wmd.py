@@ -68,6 +68,17 @@ def wmd_pairs(vectors, words, offsets, weights, i, j, num_iter_max=1_000_000):
     -------
     distances : ndarray of shape (m,), float64
         In the units of the word vectors (Euclidean ground metric).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.similarity import wmd_pairs
+    >>> vectors = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> words = np.array([0, 1, 1, 2])      # document 0: words 0 and 1; 1: word 1; 2: word 2
+    >>> offsets = np.array([0, 2, 3, 4])
+    >>> weights = np.array([0.5, 0.5, 1.0, 1.0])
+    >>> np.round(wmd_pairs(vectors, words, offsets, weights, np.array([0, 1]), np.array([1, 2])), 3)
+    array([0.5  , 1.414])
     """
     ot = _import_ot()
     # Plain arrays: joblib hands large arguments to workers as np.memmap, whose slices
@@ -133,6 +144,22 @@ class WMDOracle(SimilarityOracle):
     See Also
     --------
     WMDOracle.from_bow : build from a bag-of-words matrix and a vocabulary.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.similarity import WMDOracle
+    >>> word_vectors = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> docs = [(np.array([0, 1]), np.array([1.0, 1.0])),  # words 0 and 1, equal weight
+    ...         (np.array([1]), np.array([2.0])),
+    ...         (np.array([2]), np.array([1.0]))]
+    >>> oracle = WMDOracle(docs, word_vectors, gamma=1.0)
+    >>> K = oracle([0, 1], [1, 2])  # exp(-WMD): WMD(0, 1) = 0.5, WMD(1, 2) = sqrt(2), ...
+    >>> np.round(K, 3)
+    array([[0.607, 0.299],
+           [1.   , 0.243]])
+    >>> oracle.evaluations
+    4
     """
 
     _backend = "loky"
@@ -163,9 +190,12 @@ class WMDOracle(SimilarityOracle):
 
         Parameters
         ----------
-        bow, vocab, word_vectors, stop_words
-            As in :func:`document_bags` (Kusner et al. drop stop words).
+        bow, vocab, word_vectors
+            As in :func:`document_bags`.
         gamma : float
+            Kernel width of ``exp(-gamma * WMD)``.
+        stop_words
+            As in :func:`document_bags` (Kusner et al. drop stop words).
         texts : sequence of str, optional
             Document texts, quoted in the error for an empty document.
         **kwargs
@@ -190,6 +220,15 @@ def in_vocabulary_counts(bow, vocab, word_vectors, stop_words=None) -> np.ndarra
     Returns
     -------
     counts : ndarray of int64 of shape (n,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.similarity import in_vocabulary_counts
+    >>> bow = np.array([[2, 0, 1], [0, 0, 1]])
+    >>> vectors = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
+    >>> in_vocabulary_counts(bow, ["cat", "dog", "the"], vectors, stop_words={"the"})
+    array([1, 0])
     """
     docs, _ = document_bags(bow, vocab, word_vectors, stop_words)
     return np.array([np.unique(idx).size for idx, _ in docs], dtype=np.int64)
@@ -216,6 +255,16 @@ def document_bags(bow, vocab, word_vectors, stop_words=None):
         Rows of ``table`` and counts of each document's known words.
     table : ndarray of shape (m, dim), float64
         Only the vectors some document uses.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.similarity.wmd import document_bags
+    >>> bow = np.array([[2, 0, 1], [0, 1, 0]])
+    >>> vectors = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
+    >>> docs, table = document_bags(bow, ["cat", "dog", "the"], vectors, stop_words={"the"})
+    >>> [(rows.tolist(), counts.tolist()) for rows, counts in docs], table.tolist()
+    ([([0], [2.0]), ([1], [1.0])], [[0.0, 1.0], [1.0, 0.0]])
     """
     bow = sp.csr_matrix(bow, dtype=np.float64)
     vocab = np.asarray(vocab).astype(str)

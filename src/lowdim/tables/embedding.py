@@ -17,7 +17,19 @@ __all__ = ["datasets_table", "clustering_table", "accuracy_table", "significance
 
 
 def datasets_table(datasets: pd.DataFrame) -> pd.DataFrame:
-    """Table 2: one row per dataset (name, type, n, D, classes, features, source)."""
+    """Table 2: one row per dataset (name, type, n, D, classes, features, source).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.embedding.experiments import features_summary
+    >>> from lowdim.embedding.features import embedding_features
+    >>> from lowdim.tables.embedding import datasets_table
+    >>> rows = pd.DataFrame([features_summary(embedding_features(get_spec("digits").prepare()))])
+    >>> datasets_table(rows).iloc[0, :5].to_dict()
+    {'dataset': 'digits', 'type': 'dense', 'n (points)': 1797, 'D (features)': 64, 'classes': 10}
+    """
     columns = {"dataset": "dataset", "source_kind": "type", "n": "n (points)",
                "n_features": "D (features)", "n_classes": "classes", "features": "features",
                "sparsity": "zeros (fraction)", "source": "source"}
@@ -42,6 +54,17 @@ def clustering_table(clustering: pd.DataFrame, methods=None, digits=4) -> pd.Dat
     DataFrame
         One row per dataset, one column per method (labels), the best of each
         row marked with ``**``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.tables.embedding import clustering_table
+    >>> best = pd.DataFrame({"dataset": ["digits", "digits", "pang_lee", "pang_lee"],
+    ...                      "method": ["vec2vec", "umap"] * 2, "ari": [0.81, 0.86, 0.02, 0.01]})
+    >>> print(clustering_table(best, digits=2).to_string(index=False))
+     dataset  Vec2vec     UMAP
+      digits     0.81 **0.86**
+    pang_lee **0.02**     0.01
     """
     wide = clustering.pivot_table(index="dataset", columns="method", values="ari",
                                   sort=False)
@@ -49,7 +72,18 @@ def clustering_table(clustering: pd.DataFrame, methods=None, digits=4) -> pd.Dat
 
 
 def accuracy_table(classification: pd.DataFrame, methods=None, digits=4) -> pd.DataFrame:
-    """Mean kNN accuracy ± 2 std per dataset and method (Figure 4 as numbers)."""
+    """Mean kNN accuracy ± 2 std per dataset and method (Figure 4 as numbers).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.tables.embedding import accuracy_table
+    >>> folds = pd.DataFrame({"dataset": "digits", "method": ["vec2vec"] * 2 + ["pca"] * 2,
+    ...                       "fold": [0, 1, 0, 1], "accuracy": [0.98, 0.96, 0.95, 0.93]})
+    >>> print(accuracy_table(folds, digits=3).to_string(index=False))
+    dataset           Vec2vec           PCA
+     digits **0.970 ± 0.020** 0.940 ± 0.020
+    """
     grouped = classification.groupby(["dataset", "method"], sort=False)["accuracy"]
     mean = grouped.mean().unstack()
     two_std = grouped.agg(lambda a: 2.0 * np.std(a)).unstack()
@@ -86,6 +120,16 @@ def significance_table(tests: pd.DataFrame, digits=4) -> pd.DataFrame:
     DataFrame
         One row per method: H and p for each task (H reads "not computed" where the
         test was not, its H being NaN), and the number of datasets.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.tables.embedding import significance_table
+    >>> tests = pd.DataFrame({"task": ["classification", "clustering"], "method": "pca",
+    ...                       "H": [1, 0], "p": [0.031, 0.4], "n_pairs": 9, "alpha": 0.1})
+    >>> print(significance_table(tests, digits=3).to_string(index=False))
+    method  classification H classification p  datasets  alpha  clustering H clustering p
+       PCA                 1            0.031         9    0.1             0        0.400
     """
     rows = []
     for method, part in tests.groupby("method", sort=False):

@@ -61,6 +61,23 @@ def wmd_classification_table(tidy, small_rank_max=550, large_rank_max=4096,
         One row per corpus and method: test accuracy (%) mean ± std over the
         splits at each rank, the ranks chosen (all distinct values), the
         similarity evaluations as % of the exact kernel's, and the rank caps.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy.spatial.distance import cdist
+    >>> from sklearn.datasets import load_digits
+    >>> from lowdim.tables.sms_tasks import wmd_classification_table
+    >>> from lowdim.tasks.wmd_classification import classify_documents, document_splits
+    >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:200] / 16, y[:200]
+    >>> K = np.exp(-0.1 * cdist(X, X))   # a stand-in for exp(-gamma0 * WMD)
+    >>> splits = document_splits(y, n_splits=2, seed=0)
+    >>> tidy = classify_documents("nystrom", K, y, splits, gamma0=0.1, gammas=[0.1],
+    ...                           ranks=[10, 40], seed=0).assign(corpus="digits")
+    >>> table = wmd_classification_table(tidy, small_rank_max=10, large_rank_max=40)
+    >>> table[["method", "splits", "small rank"]].to_dict("records")
+    [{'method': 'Nyström', 'splits': 2, 'small rank': '10'}]
     """
     limits = dict(large_by_corpus or {})
     rows = []
@@ -101,6 +118,23 @@ def glue_table(tidy) -> pd.DataFrame:
     -------
     table : DataFrame
         One row per task, metric, method and sample fraction.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.tables.sms_tasks import glue_table
+    >>> from lowdim.tasks.glue import glue_scores
+    >>> E = np.random.default_rng(0).standard_normal((40, 5))
+    >>> K = E @ E.T / 5
+    >>> a, b = np.arange(0, 40, 2), np.arange(1, 40, 2)
+    >>> tidy = glue_scores(K, a, b, K[a, b], "stsb", ["nystrom", "sms_nystrom"], [0.1], n_runs=2)
+    >>> print(glue_table(tidy)[["metric", "method", "s/n", "runs", "exact matrix (×100)"]]
+    ...       .to_string(index=False))
+      metric      method  s/n  runs  exact matrix (×100)
+     pearson SMS-Nyström  0.1     2                100.0
+     pearson     Nyström  0.1     2                100.0
+    spearman SMS-Nyström  0.1     2                100.0
+    spearman     Nyström  0.1     2                100.0
     """
     rows = []
     for (task, metric), group in tidy.groupby(["task", "metric"], sort=False):
@@ -120,7 +154,14 @@ def glue_table(tidy) -> pd.DataFrame:
 
 
 def not_run_table(reason) -> pd.DataFrame:
-    """A one-row table stating that an experiment was not run, and why."""
+    """A one-row table stating that an experiment was not run, and why.
+
+    Examples
+    --------
+    >>> from lowdim.tables.sms_tasks import not_run_table
+    >>> not_run_table("sms_tasks.glue.tasks is empty").to_dict("records")
+    [{'status': 'not run', 'reason': 'sms_tasks.glue.tasks is empty'}]
+    """
     return pd.DataFrame([{"status": "not run", "reason": str(reason)}])
 
 
@@ -142,6 +183,25 @@ def coreference_table(tidy, published=None) -> pd.DataFrame:
         CoNLL F1 (%) mean ± std over runs, the mean MUC, B³ and CEAF-e F1,
         the tuned threshold, similarity evaluations as % of the exact
         matrices', and the published value where there is one.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> tidy = pd.DataFrame({
+    ...     "corpus": "ecbplus", "topic": "pooled", "method": ["exact", "nystrom", "nystrom"],
+    ...     "fraction": [1.0, 0.1, 0.1], "run": [0, 0, 1], "conll_f1": [0.40, 0.30, 0.32],
+    ...     "muc_f1": [0.5, 0.4, 0.42], "b3_f1": [0.4, 0.3, 0.3], "ceafe_f1": [0.3, 0.2, 0.24],
+    ...     "threshold": [0.5, 0.45, 0.55], "evaluations": [1000, 180, 180],
+    ...     "full_evaluations": 1000})
+    >>> from lowdim.tables.sms_tasks import coreference_table
+    >>> published = pd.DataFrame({"corpus": ["ecbplus"], "method": ["nystrom"], "fraction": [0.1],
+    ...                           "published": [29.96]})
+    >>> table = coreference_table(tidy, published)
+    >>> print(table[["method", "runs", "CoNLL F1 (%)", "evaluations (% of exact)",
+    ...              "published CoNLL F1 (%)"]].to_string(index=False))
+     method  runs CoNLL F1 (%)  evaluations (% of exact)  published CoNLL F1 (%)
+      Exact     1        40.00                     100.0                     NaN
+    Nyström     2 31.00 ± 1.41                      18.0                   29.96
     """
     pooled = tidy[tidy["topic"] == "pooled"]
     lookup = {}
@@ -185,6 +245,18 @@ def published_coreference(entries, file="results/similarity/tidy/coreference.csv
     -------
     published : DataFrame
         ``corpus, method, fraction, published`` (in the published unit, %).
+
+    Examples
+    --------
+    >>> from lowdim.report.published import PublishedEntry
+    >>> from lowdim.tables.sms_tasks import published_coreference
+    >>> entry = PublishedEntry(
+    ...     paper="SMS-Nyström", artifact="Figure 3", metric="conll_f1", setting="ECB+",
+    ...     provenance="the authors' plotting code", published=29.96,
+    ...     reproduced={"file": "results/similarity/tidy/coreference.csv", "column": "conll_f1",
+    ...                 "where": {"corpus": "ecbplus", "method": "nystrom", "fraction": 0.1}})
+    >>> published_coreference([entry]).to_dict("records")
+    [{'corpus': 'ecbplus', 'method': 'nystrom', 'fraction': 0.1, 'published': 29.96}]
     """
     rows = []
     for entry in entries:

@@ -18,7 +18,16 @@ def _cell(score: float, spread: float, digits: int) -> str:
 
 
 def sweep_caption(tidy: pd.DataFrame, caption: str) -> str:
-    """``caption`` followed by what a cell is: ``Cells: mean ± 2 sd over 4 folds.``"""
+    """Append what a cell is to ``caption`` (``Cells: mean ± 2 sd over 4 folds.``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.tables.sweeps import sweep_caption
+    >>> tidy = pd.DataFrame({"score": [0.97, 0.99], "summary": "mean ± 2 sd over 4 folds"})
+    >>> sweep_caption(tidy, "kNN accuracy against the number of neighbours.")
+    'kNN accuracy against the number of neighbours. Cells: mean ± 2 sd over 4 folds.'
+    """
     return f"{caption} Cells: {tidy['summary'].iloc[0]}."
 
 
@@ -41,6 +50,20 @@ def sweep_table(tidy: pd.DataFrame, higher_is_better: bool = True,
     DataFrame
         A ``<key>`` column with the values in sweep order, then one
         ``<dataset>: <method label>`` column per dataset and method.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.tables.sweeps import sweep_table
+    >>> tidy = pd.DataFrame({"sweep": "cca_reg", "key": "cca.reg", "order": [0, 1, 0, 1],
+    ...                      "value": ["0.001", "0.01"] * 2, "numeric_value": [0.001, 0.01] * 2,
+    ...                      "dataset": "digits_halves", "method": ["appgrad"] * 2 + ["sappgrad"] * 2,
+    ...                      "metric": "pcc_in", "score": [0.97, 0.99, 0.95, 0.96],
+    ...                      "spread": float("nan")})
+    >>> print(sweep_table(tidy, digits=2).to_string(index=False))
+    cca.reg digits_halves: AppGrad digits_halves: Stochastic AppGrad
+      0.001                   0.97                              0.95
+       0.01               **0.99**                          **0.96**
     """
     key = tidy["key"].iloc[0]
     table = pd.DataFrame({key: tidy.drop_duplicates("order").sort_values("order")["value"]})

@@ -31,6 +31,21 @@ def write_table(df: pd.DataFrame, path, formats=_FORMATS, caption: str | None = 
     Returns
     -------
     paths : list of Path
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import pandas as pd
+    >>> from lowdim.tables import write_table
+    >>> paths = write_table(pd.DataFrame({"method": ["pca"], "accuracy": [0.95]}),
+    ...                     Path(tempfile.mkdtemp()) / "table.md")
+    >>> [p.name for p in paths]
+    ['table.md', 'table.csv', 'table.tex']
+    >>> print(paths[0].read_text())
+    | method   |   accuracy |
+    |:---------|-----------:|
+    | pca      |       0.95 |
     """
     path = Path(path)
     stem = path.with_suffix("") if path.suffix.lstrip(".") in _FORMATS else path
@@ -54,7 +69,16 @@ def write_table(df: pd.DataFrame, path, formats=_FORMATS, caption: str | None = 
 
 
 def format_mean_std(values, digits: int = 2, scale: float = 1.0) -> str:
-    """Format ``mean ± std`` of ``values`` (NaNs ignored); ``"–"`` when empty."""
+    """Format ``mean ± std`` of ``values`` (NaNs ignored); ``"–"`` when empty.
+
+    Examples
+    --------
+    >>> from lowdim.tables import format_mean_std
+    >>> format_mean_std([0.91, 0.93, float("nan")], digits=2, scale=100)
+    '92.00 ± 1.41'
+    >>> format_mean_std([])
+    '–'
+    """
     arr = np.asarray(values, dtype=float) * scale
     arr = arr[np.isfinite(arr)]
     if arr.size == 0:

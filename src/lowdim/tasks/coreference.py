@@ -65,6 +65,16 @@ def make_topics(dataset, usable=None, *, train_split="train", tune_split="dev",
         Dataset rows the pairwise model is trained on.
     topics : list of dict
         ``topic`` (name), ``split`` ("tune" or "test"), ``items`` (dataset rows).
+
+    Examples
+    --------
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.tasks.coreference import make_topics
+    >>> digits = get_spec("digits").prepare(n_rows=600)
+    >>> train, topics = make_topics(digits, train_items=300, topic_size=50, tune_topics=1,
+    ...                             test_topics=2, seed=0)
+    >>> train.size, [(t["topic"], t["split"], t["items"].size) for t in topics]
+    (300, [('tune0', 'tune', 50), ('test1', 'test', 50), ('test2', 'test', 50)])
     """
     n = dataset.n
     usable = np.ones(n, dtype=bool) if usable is None else np.asarray(usable, dtype=bool)
@@ -120,6 +130,20 @@ def topic_matrices(X, y, train, topics, mlp=None, seed=0, n_jobs=1):
         items corefer) and ``gold`` (their gold labels) added.
     info : dict
         ``train_items``, ``train_seconds``, ``epochs``, ``evaluations``.
+
+    Examples
+    --------
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.similarity.matrices import item_embeddings
+    >>> from lowdim.tasks.coreference import make_topics, topic_matrices
+    >>> digits = get_spec("digits").prepare(n_rows=600)
+    >>> X, usable = item_embeddings(digits)
+    >>> train, topics = make_topics(digits, usable, train_items=300, topic_size=50,
+    ...                             tune_topics=1, test_topics=2, seed=0)
+    >>> topics, info = topic_matrices(X, digits.y, train, topics,
+    ...                               mlp={"hidden_layer_sizes": (16,), "n_pairs": 3000}, seed=0)
+    >>> [(t["topic"], t["K"].shape) for t in topics], info["train_items"]
+    ([('tune0', (50, 50)), ('test1', (50, 50)), ('test2', (50, 50))], 300)
     """
     from ..similarity import PairwiseMLP, PairwiseMLPOracle
 
@@ -139,7 +163,28 @@ def topic_matrices(X, y, train, topics, mlp=None, seed=0, n_jobs=1):
 
 
 def save_topics(path, topics, info) -> None:
-    """Write topic matrices (``K``, ``gold``, ``items`` per topic) and ``info`` to an .npz."""
+    """Write topic matrices (``K``, ``gold``, ``items`` per topic) and ``info`` to an .npz.
+
+    Examples
+    --------
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.similarity.matrices import item_embeddings
+    >>> from lowdim.tasks.coreference import make_topics, topic_matrices
+    >>> digits = get_spec("digits").prepare(n_rows=600)
+    >>> X, usable = item_embeddings(digits)
+    >>> train, topics = make_topics(digits, usable, train_items=300, topic_size=50,
+    ...                             tune_topics=1, test_topics=2, seed=0)
+    >>> topics, info = topic_matrices(X, digits.y, train, topics,
+    ...                               mlp={"hidden_layer_sizes": (16,), "n_pairs": 3000}, seed=0)
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.tasks.coreference import load_topics, save_topics
+    >>> path = Path(tempfile.mkdtemp()) / "topics.npz"
+    >>> save_topics(path, topics, info)
+    >>> loaded, loaded_info = load_topics(path)
+    >>> [t["topic"] for t in loaded], loaded_info["train_items"]
+    (['tune0', 'test1', 'test2'], 300)
+    """
     arrays = {}
     for k, topic in enumerate(topics):
         arrays.update({f"K_{k}": topic["K"], f"gold_{k}": np.asarray(topic["gold"], np.int64),
@@ -149,7 +194,29 @@ def save_topics(path, topics, info) -> None:
 
 
 def load_topics(path):
-    """Read what :func:`save_topics` wrote: ``(topics, info)``; no pickle is loaded."""
+    """Read what :func:`save_topics` wrote: ``(topics, info)``; no pickle is loaded.
+
+    Examples
+    --------
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.similarity.matrices import item_embeddings
+    >>> from lowdim.tasks.coreference import make_topics, topic_matrices
+    >>> digits = get_spec("digits").prepare(n_rows=600)
+    >>> X, usable = item_embeddings(digits)
+    >>> train, topics = make_topics(digits, usable, train_items=300, topic_size=50,
+    ...                             tune_topics=1, test_topics=2, seed=0)
+    >>> topics, info = topic_matrices(X, digits.y, train, topics,
+    ...                               mlp={"hidden_layer_sizes": (16,), "n_pairs": 3000}, seed=0)
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.tasks.coreference import load_topics, save_topics
+    >>> path = Path(tempfile.mkdtemp()) / "topics.npz"
+    >>> save_topics(path, topics, info)
+    >>> loaded, _ = load_topics(path)
+    >>> all(np.array_equal(a["K"], b["K"]) for a, b in zip(topics, loaded))
+    True
+    """
     arrays, info = load_npz(path, info_key="meta")
     topics = [{**t, "K": arrays[f"K_{k}"], "gold": arrays[f"gold_{k}"],
                "items": arrays[f"items_{k}"]} for k, t in enumerate(info.pop("topics"))]
@@ -166,6 +233,15 @@ def average_linkage(K):
         ``offset`` so that none is negative (average linkage commutes with
         adding a constant, so the tree is that of the unshifted distances).
     offset : float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.tasks.coreference import average_linkage
+    >>> K = np.array([[1.0, 0.9, 0.1], [0.9, 1.0, 0.2], [0.1, 0.2, 1.0]])
+    >>> Z, offset = average_linkage(K)
+    >>> Z[:, :2].astype(int).tolist(), np.round(Z[:, 2] - offset, 2).tolist()
+    ([[0, 1], [2, 3]], [0.1, 0.85])
     """
     K = np.asarray(K, dtype=np.float64)
     D = 1.0 - (K + K.T) / 2.0
@@ -188,6 +264,15 @@ def cluster_topics(trees, threshold):
     Returns
     -------
     labels : list of ndarray of int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.tasks.coreference import average_linkage, cluster_topics
+    >>> K = np.array([[1.0, 0.9, 0.1], [0.9, 1.0, 0.2], [0.1, 0.2, 1.0]])
+    >>> Z, offset = average_linkage(K)
+    >>> [labels.tolist() for labels in cluster_topics([(Z, offset, 3)], threshold=0.5)]
+    [[1, 1, 2]]
     """
     out = []
     for Z, offset, n in trees:
@@ -281,6 +366,26 @@ def coreference_method(topics, method, fractions=(0.1,), n_runs=1, thresholds=No
         ``tune_conll_f1``, MUC/B³/CEAF-e precision, recall, F1 and
         ``conll_f1`` (fractions of 1), ``evaluations`` of the test topics and
         ``unsampled_topics`` (test topics too small to sample, used exactly).
+
+    Examples
+    --------
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.similarity.matrices import item_embeddings
+    >>> from lowdim.tasks.coreference import make_topics, topic_matrices
+    >>> digits = get_spec("digits").prepare(n_rows=600)
+    >>> X, usable = item_embeddings(digits)
+    >>> train, topics = make_topics(digits, usable, train_items=300, topic_size=50,
+    ...                             tune_topics=1, test_topics=2, seed=0)
+    >>> topics, info = topic_matrices(X, digits.y, train, topics,
+    ...                               mlp={"hidden_layer_sizes": (16,), "n_pairs": 3000}, seed=0)
+    >>> from lowdim.tasks.coreference import coreference_method
+    >>> exact = coreference_method(topics, "exact")
+    >>> approx = coreference_method(topics, "sms_nystrom", fractions=(0.3,), seed=0)
+    >>> exact.topic.tolist()
+    ['pooled', 'test1', 'test2']
+    >>> pooled = [rows[rows.topic == "pooled"].iloc[0] for rows in (exact, approx)]
+    >>> [bool(0 < row.conll_f1 <= 1) for row in pooled], bool(pooled[1].evaluations < pooled[0].evaluations)
+    ([True, True], True)
     """
     if method != "exact" and method not in METHODS:
         raise ArgumentValueError(f"`method` must be 'exact' or one of {sorted(METHODS)}, got "

@@ -23,6 +23,7 @@ from ..similarity.matrices import item_embeddings
 
 __all__ = ["ENCODERS", "mention_embeddings", "transformer_embeddings"]
 
+#: Mention encoders of :func:`mention_embeddings`.
 ENCODERS = ("glove50", "transformer")
 
 
@@ -44,6 +45,18 @@ def transformer_embeddings(texts, model, batch_size=64, max_length=128, n_jobs=1
     Returns
     -------
     E : ndarray of shape (len(texts), hidden_size), float64
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.similarity.tiny_crossencoder import build_tiny_crossencoder
+    >>> from lowdim.tasks.encoders import transformer_embeddings
+    >>> model = build_tiny_crossencoder(Path(tempfile.mkdtemp()) / "tiny")  # random weights
+    >>> E = transformer_embeddings(["a cat", "a dog sat"], model)
+    >>> E.shape, np.allclose(np.linalg.norm(E, axis=1), 1.0)
+    ((2, 32), True)
     """
     try:
         import torch
@@ -91,6 +104,20 @@ def mention_embeddings(dataset, encoder="glove50", model=None, batch_size=64, ma
     X : ndarray of shape (n, d)
     usable : ndarray of bool of shape (n,)
         False for items without an embedding (no known word).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.data.replicas import write_ecbplus
+    >>> from lowdim.tasks.encoders import mention_embeddings
+    >>> files, _ = write_ecbplus(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> mentions = get_spec("ecbplus").prepare(files)
+    >>> X, usable = mention_embeddings(mentions)   # mean GloVe vectors of mention and sentence
+    >>> X.shape, int(usable.sum())
+    ((8, 100), 8)
     """
     if encoder not in ENCODERS:
         raise ArgumentValueError(f"`encoder` must be one of {list(ENCODERS)}, got {encoder!r}",

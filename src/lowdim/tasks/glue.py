@@ -36,7 +36,7 @@ __all__ = ["GLUE_METRICS", "glue_matrix", "glue_scores", "labelled_pairs", "load
 
 logger = logging.getLogger("lowdim")
 
-#: dataset name -> the metrics GLUE reports for it
+#: Dataset name -> the metrics GLUE reports for it.
 GLUE_METRICS = {"stsb": ("pearson", "spearman"), "mrpc": ("f1",), "rte": ("accuracy",)}
 
 
@@ -61,6 +61,21 @@ def labelled_pairs(dataset, split="dev", n_pairs=0, seed=0):
         Rows of the two sentences of each pair.
     gold : ndarray of float64 of shape (m,)
         Gold score (STS-B) or label (1 = paraphrase / entailment).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.data.replicas import write_stsb
+    >>> from lowdim.tasks.glue import labelled_pairs
+    >>> files, _ = write_stsb(Path(tempfile.mkdtemp()), np.random.default_rng(0), n=12)
+    >>> sentences, a, b, gold = labelled_pairs(get_spec("stsb").prepare(files), split="dev")
+    >>> len(sentences), a.shape, gold.dtype
+    (6, (12,), dtype('float64'))
+    >>> bool(all(sentences[i] != sentences[j] for i, j in zip(a, b)))
+    True
     """
     if dataset.kind != "pairs" or dataset.name not in GLUE_METRICS:
         raise ArgumentValueError("`dataset` must be one of the GLUE pair datasets "
@@ -101,6 +116,23 @@ def glue_matrix(sentences, model, n_jobs=1, **options):
     K : ndarray of shape (n, n)
     info : dict
         ``seconds``, ``evaluations`` (pairs scored, each two forward passes).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.data.replicas import write_stsb
+    >>> from lowdim.tasks.glue import labelled_pairs
+    >>> files, _ = write_stsb(Path(tempfile.mkdtemp()), np.random.default_rng(0), n=12)
+    >>> sentences, a, b, gold = labelled_pairs(get_spec("stsb").prepare(files), split="dev")
+    >>> from lowdim.similarity.tiny_crossencoder import build_tiny_crossencoder
+    >>> from lowdim.tasks.glue import glue_matrix
+    >>> model = build_tiny_crossencoder(Path(tempfile.mkdtemp()) / "tiny")  # random weights
+    >>> K, info = glue_matrix(sentences, model)
+    >>> K.shape == (len(sentences), len(sentences)), np.allclose(K, K.T), info["evaluations"]
+    (True, True, 21)
     """
     from ..similarity import CrossEncoderOracle
 
@@ -113,13 +145,39 @@ def glue_matrix(sentences, model, n_jobs=1, **options):
 
 
 def save_glue_matrix(path, K, a, b, gold, info) -> None:
-    """Write a task's matrix, its labelled pairs and ``info`` (JSON) to an .npz atomically."""
+    """Write a task's matrix, its labelled pairs and ``info`` (JSON) to an .npz atomically.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.tasks.glue import load_glue_matrix, save_glue_matrix
+    >>> path = Path(tempfile.mkdtemp()) / "stsb.npz"
+    >>> save_glue_matrix(path, np.eye(3), [0, 1], [1, 2], [4.5, 1.0], {"task": "stsb"})
+    >>> K, a, b, gold, info = load_glue_matrix(path)
+    >>> K.shape, a.tolist(), gold.tolist(), info
+    ((3, 3), [0, 1], [4.5, 1.0], {'task': 'stsb'})
+    """
     save_npz(path, info, K=np.asarray(K, np.float64), a=np.asarray(a, np.int64),
              b=np.asarray(b, np.int64), gold=np.asarray(gold, np.float64))
 
 
 def load_glue_matrix(path):
-    """Read what :func:`save_glue_matrix` wrote: ``(K, a, b, gold, info)``."""
+    """Read what :func:`save_glue_matrix` wrote: ``(K, a, b, gold, info)``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.tasks.glue import load_glue_matrix, save_glue_matrix
+    >>> path = Path(tempfile.mkdtemp()) / "rte.npz"
+    >>> save_glue_matrix(path, np.eye(2), [0], [1], [1.0], {"task": "rte"})
+    >>> K, a, b, gold, info = load_glue_matrix(path)
+    >>> b.tolist(), info["task"]
+    ([1], 'rte')
+    """
     arrays, info = load_npz(path)
     return arrays["K"], arrays["a"], arrays["b"], arrays["gold"], info
 
@@ -137,6 +195,17 @@ def pair_metrics(task, predicted, gold, threshold=0.5) -> dict:
     Returns
     -------
     metrics : dict of str -> float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.tasks.glue import pair_metrics
+    >>> gold = np.array([1.0, 0.0, 1.0, 1.0])
+    >>> pair_metrics("rte", np.array([0.9, 0.2, 0.4, 0.7]), gold)
+    {'accuracy': 0.75}
+    >>> {k: round(v, 3) for k, v in pair_metrics("stsb", np.array([4.0, 1.0, 3.5, 3.0]),
+    ...                                            np.array([5.0, 0.5, 3.0, 3.5])).items()}
+    {'pearson': 0.948, 'spearman': 0.8}
     """
     if task not in GLUE_METRICS:
         raise ArgumentValueError(f"`task` must be one of {list(GLUE_METRICS)}, got {task!r}",
@@ -185,6 +254,21 @@ def glue_scores(K, a, b, gold, task, methods, fractions, n_runs=10, seed=0, thre
         One row per method, fraction, run and metric: ``task, method,
         fraction, s, run, metric, value, exact, evaluations,
         full_evaluations``; ``method = "exact"`` rows have fraction 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.tasks.glue import glue_scores
+    >>> rng = np.random.default_rng(0)
+    >>> E = rng.standard_normal((40, 5))
+    >>> K = E @ E.T / 5                              # a stand-in for a cross-encoder matrix
+    >>> a, b = np.arange(0, 40, 2), np.arange(1, 40, 2)
+    >>> gold = (K[a, b] >= 0.5).astype(float)   # the exact matrix is right
+    >>> rows = glue_scores(K, a, b, gold, "mrpc", ["nystrom"], fractions=[0.25], n_runs=2)
+    >>> rows[["method", "fraction", "run", "metric"]].to_numpy().tolist()
+    [['exact', 1.0, 0, 'f1'], ['nystrom', 0.25, 0, 'f1'], ['nystrom', 0.25, 1, 'f1']]
+    >>> rows.groupby("method").value.mean().round(2).to_dict()
+    {'exact': 1.0, 'nystrom': 1.0}
     """
     oracle = DenseOracle(K)
     n = oracle.n

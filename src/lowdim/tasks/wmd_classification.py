@@ -47,6 +47,8 @@ __all__ = ["CLASSIFICATION_METHODS", "best_rank_rows", "classify_documents", "co
 logger = logging.getLogger("lowdim")
 
 APPROX_METHODS = ("nystrom", "sms_nystrom", "sicur", "stacur")
+#: Methods of :func:`classify_documents`: the sampling approximations, the optimal
+#: rank-s approximation, the exact WMD kernel and Word Mover's Embedding.
 CLASSIFICATION_METHODS = APPROX_METHODS + ("optimal", "wmd_kernel", "wme")
 #: SiCUR's feature maps: the authors' ``K[:, C] V Sigma^{-1/2}`` or the symmetric part's factor.
 SICUR_FEATURES = ("authors", "symmetric")
@@ -60,6 +62,14 @@ def kernel_power(K, gamma, gamma0) -> np.ndarray:
     ValueError
         If ``K0`` has entries ``<= 0`` (``exp(-gamma0 WMD)`` underflowed, so the
         distance cannot be recovered; use a smaller ``gamma0``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.tasks.wmd_classification import kernel_power
+    >>> K0 = np.exp(-0.1 * np.array([[0.0, 2.0], [2.0, 0.0]]))
+    >>> np.allclose(kernel_power(K0, gamma=0.3, gamma0=0.1), np.exp(-0.3 * np.array([[0, 2], [2, 0]])))
+    True
     """
     K = np.asarray(K, dtype=np.float64)
     if K.size and K.min() <= 0:
@@ -87,6 +97,17 @@ def document_splits(y, n_splits=5, test_fraction=0.3, seed=0, train_idx=None, te
     Returns
     -------
     splits : list of (ndarray, ndarray)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.tasks.wmd_classification import document_splits
+    >>> y = np.array([0, 0, 0, 0, 1, 1, 1, 1, 1, 1])
+    >>> splits = document_splits(y, n_splits=2, test_fraction=0.3, seed=0)
+    >>> [(len(train), len(test)) for train, test in splits]
+    [(7, 3), (7, 3)]
+    >>> [sorted(y[test].tolist()) for _, test in splits]
+    [[0, 1, 1], [0, 1, 1]]
     """
     y = np.asarray(y)
     if train_idx is None:
@@ -121,6 +142,16 @@ def corpus_splits(dataset, items, n_splits=5, test_fraction=0.3, seed=0):
     splits : list of (train, test)
     info : dict
         ``given_splits`` (bool) and ``left_out`` (split documents not in the kernel).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.tasks.wmd_classification import corpus_splits
+    >>> pang_lee = get_spec("pang_lee").prepare()
+    >>> y, splits, info = corpus_splits(pang_lee, np.arange(0, 200, 2), n_splits=3, seed=0)
+    >>> y.shape, len(splits), info
+    ((100,), 3, {'given_splits': False, 'left_out': 0})
     """
     if dataset.y is None:
         raise ValueError(f"dataset {dataset.name!r} has no labels to classify")
@@ -157,6 +188,18 @@ def corpus_wme_similarities(dataset, items, word_vectors, n_random, d_max, unit_
     S : ndarray of shape (len(items), n_random)
     info : dict
         ``evaluations``, ``low``/``high`` (the box of the random words).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.data.word_vectors import load_word_vectors
+    >>> from lowdim.tasks.wmd_classification import corpus_wme_similarities
+    >>> pang_lee = get_spec("pang_lee").prepare()
+    >>> S, info = corpus_wme_similarities(pang_lee, np.arange(10), load_word_vectors("glove50"),
+    ...                                   n_random=4, d_max=3, seed=0)
+    >>> S.shape, info["evaluations"], bool(((S > 0) & (S < 1)).all())
+    ((10, 4), 40, True)
     """
     vectors = dataset.word_vectors if dataset.word_vectors is not None else word_vectors
     docs, table = document_bags(dataset.bow[items], dataset.vocab, vectors)
@@ -179,6 +222,12 @@ def rank_schedule(method, ranks, n_train, multiplier=2.0, n_random=None) -> list
     schedule : list of dict
         ``rank_requested``, ``rank`` (used) and ``capped_by`` (why, or ``""``),
         one entry per distinct rank used, for the smallest rank requested.
+
+    Examples
+    --------
+    >>> from lowdim.tasks.wmd_classification import rank_schedule
+    >>> rank_schedule("sms_nystrom", [16, 64, 128], n_train=100)
+    [{'rank_requested': 16, 'rank': 16, 'capped_by': ''}, {'rank_requested': 64, 'rank': 50, 'capped_by': '2 s <= n_train = 100'}]
     """
     limits = [(n_train, f"n_train = {n_train}")]
     if method in APPROX_METHODS:
@@ -228,6 +277,20 @@ def approx_features(method, K_train, K_test_train, rank, seed, options=None,
         authors' SiCUR map reads only ``K[:, C]``, so ``K[R, :]`` is not
         charged), plus each test document's similarities to the sampled
         documents the map reads (``fmap.columns``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy.spatial.distance import cdist
+    >>> from sklearn.datasets import load_digits
+    >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:200] / 16, y[:200]
+    >>> K = np.exp(-0.1 * cdist(X, X))   # a stand-in for exp(-gamma0 * WMD)
+    >>> from lowdim.tasks.wmd_classification import approx_features
+    >>> Z_train, Z_test, evaluations = approx_features("sms_nystrom", K[:150, :150], K[150:, :150],
+    ...                                                rank=20, seed=0)
+    >>> Z_train.shape, Z_test.shape, evaluations
+    ((150, 20), (50, 20), 4020)
     """
     options = dict(options or {})
     oracle = DenseOracle(K_train)
@@ -359,7 +422,7 @@ def classify_documents(method, K, y, splits, *, gamma0, gammas, ranks=(), C_grid
         Candidate widths ``gamma`` (in inverse word-vector distance units).
     ranks : sequence of int
         Candidate ranks (sample sizes, or WME's number of random documents).
-    C_grid, n_folds, max_iter
+    C_grid, n_folds
         The SVM's grid and cross-validation (:class:`~lowdim.evaluate.svm.TunedSVM`).
     seed : int
         Seeds landmarks (paired across methods: the same for every method at a
@@ -369,6 +432,8 @@ def classify_documents(method, K, y, splits, *, gamma0, gammas, ranks=(), C_grid
         ``multiplier``, ``alpha``).
     wme : dict of int -> ndarray of shape (n, R_max), optional
         For ``wme``: ``D_max`` -> ``exp(-WMD)`` to the random documents.
+    max_iter : int, default=20000
+        The SVM's iterations (:class:`~lowdim.evaluate.svm.TunedSVM`).
     sicur_features : {"authors", "symmetric"}, default="authors"
         SiCUR's features: ``K[:, C] V Sigma^{-1/2}`` from the SVD of ``K[R, C]``
         (``s // 2`` features and similarities per test document, the authors'
@@ -383,6 +448,23 @@ def classify_documents(method, K, y, splits, *, gamma0, gammas, ranks=(), C_grid
         computed for training and test features), ``full_evaluations`` (those of
         the exact kernel: train x train and test x train), ``cost_fraction``,
         ``rank_requested``, ``rank``, ``capped_by``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy.spatial.distance import cdist
+    >>> from sklearn.datasets import load_digits
+    >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:200] / 16, y[:200]
+    >>> K = np.exp(-0.1 * cdist(X, X))   # a stand-in for exp(-gamma0 * WMD)
+    >>> from lowdim.tasks.wmd_classification import classify_documents, document_splits
+    >>> splits = document_splits(y, n_splits=2, seed=0)
+    >>> rows = classify_documents("nystrom", K, y, splits, gamma0=0.1, gammas=[0.1, 0.3],
+    ...                           ranks=[10, 40], seed=0)
+    >>> rows[["split", "rank"]].to_numpy().tolist(), set(rows.gamma) <= {0.1, 0.3}
+    ([[0, 10], [0, 40], [1, 10], [1, 40]], True)
+    >>> bool(rows.test_accuracy.min() > 0.5), bool((rows.cost_fraction < 1).all())
+    (True, True)
     """
     if method not in CLASSIFICATION_METHODS:
         raise ArgumentValueError(f"`method` must be one of {list(CLASSIFICATION_METHODS)}, got "
@@ -426,6 +508,16 @@ def best_rank_rows(rows, max_rank) -> pd.DataFrame:
     -------
     chosen : DataFrame
         One row per (corpus, method, split) that has a rank ``<= max_rank``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from lowdim.tasks.wmd_classification import best_rank_rows
+    >>> rows = pd.DataFrame({"corpus": "toy", "method": "nystrom", "split": [0, 0, 0],
+    ...                      "rank": [16, 64, 256], "cv_accuracy": [0.7, 0.8, 0.9],
+    ...                      "test_accuracy": [0.68, 0.79, 0.91]})
+    >>> best_rank_rows(rows, max_rank=100)[["rank", "test_accuracy"]].to_numpy().tolist()
+    [[64.0, 0.79]]
     """
     keys = [k for k in ("corpus", "method", "split") if k in rows.columns]
     within = rows[(rows["rank"] <= max_rank) | (rows["method"] == "wmd_kernel")]

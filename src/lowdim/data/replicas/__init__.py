@@ -45,6 +45,7 @@ __all__ = ["WRITERS", "REHEARSAL_SIZES", "MANIFEST_KIND", "write_mirror", "save_
            "write_mrpc", "write_kusner_split", "write_kusner_fixed", "write_word2vec",
            "write_ecbplus"]
 
+#: The ``kind`` of a replica manifest file (checked by :func:`read_manifest`).
 MANIFEST_KIND = "lowdim replica manifest"
 
 
@@ -131,6 +132,16 @@ def write_mirror(base, datasets, seed: int = 0) -> dict:
     ValueError
         If a dataset has no writer, or its writer did not produce exactly the
         files its registry entry names.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data.replicas import write_mirror
+    >>> base = Path(tempfile.mkdtemp())
+    >>> manifest = write_mirror(base, ["web_snippets", "mnist"])
+    >>> sorted(manifest["files"]), sorted(p.name for p in (base / "mnist").iterdir())[:2]
+    (['mnist', 'web_snippets'], ['t10k-images-idx3-ubyte.gz', 't10k-labels-idx1-ubyte.gz'])
     """
     base = Path(base)
     files = {}
@@ -156,7 +167,18 @@ def write_mirror(base, datasets, seed: int = 0) -> dict:
 
 
 def save_manifest(path, manifest: dict) -> None:
-    """Write a replica manifest as JSON (atomically)."""
+    """Write a replica manifest as JSON (atomically).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data.replicas import read_manifest, save_manifest, write_mirror
+    >>> base = Path(tempfile.mkdtemp())
+    >>> save_manifest(base / "manifest.json", write_mirror(base / "mirror", ["web_snippets"]))
+    >>> list(read_manifest(base / "manifest.json"))
+    ['web_snippets']
+    """
     write_json(path, manifest)
 
 
@@ -167,6 +189,17 @@ def read_manifest(path) -> dict:
     ------
     ValueError
         If the file is not a replica manifest (the message names the file).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data.replicas import read_manifest, save_manifest, write_mirror
+    >>> base = Path(tempfile.mkdtemp())
+    >>> save_manifest(base / "manifest.json", write_mirror(base / "mirror", ["web_snippets"]))
+    >>> entry = read_manifest(base / "manifest.json")["web_snippets"]["data-web-snippets.tar.gz"]
+    >>> sorted(entry), len(entry["sha256"])
+    (['sha256', 'size'], 64)
     """
     try:
         doc = read_json(path)

@@ -44,6 +44,18 @@ def tar_gz(path: Path, members: dict[str, bytes]) -> Path:
     """Write a .tar.gz with ``members`` (name -> bytes) in the given order, directories implied.
 
     The gzip header carries no time stamp or name, so the same members give the same bytes.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data import list_members
+    >>> from lowdim.data.replicas import tar_gz
+    >>> tmp = Path(tempfile.mkdtemp())
+    >>> first = tar_gz(tmp / "a.tar.gz", {"d/x.txt": b"1", "d/y.txt": b"2"}).read_bytes()
+    >>> second = tar_gz(tmp / "b.tar.gz", {"d/x.txt": b"1", "d/y.txt": b"2"}).read_bytes()
+    >>> list_members(tmp / "a.tar.gz"), first == second
+    (['d/x.txt', 'd/y.txt'], True)
     """
     with atomic_path(path, suffix=".gz") as tmp:
         with open(tmp, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw,
@@ -58,7 +70,17 @@ def tar_gz(path: Path, members: dict[str, bytes]) -> Path:
 
 
 def zip_bytes(members: dict[str, bytes]) -> bytes:
-    """A zip archive (deflated) holding ``members``, as bytes (fixed member dates)."""
+    """A zip archive (deflated) holding ``members``, as bytes (fixed member dates).
+
+    Examples
+    --------
+    >>> import io
+    >>> import zipfile
+    >>> from lowdim.data.replicas import zip_bytes
+    >>> data = zip_bytes({"a.txt": b"alpha"})
+    >>> zipfile.ZipFile(io.BytesIO(data)).read("a.txt"), data == zip_bytes({"a.txt": b"alpha"})
+    (b'alpha', True)
+    """
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, data in members.items():
@@ -68,7 +90,15 @@ def zip_bytes(members: dict[str, bytes]) -> bytes:
 
 
 def idx_bytes(array: np.ndarray) -> bytes:
-    """IDX encoding of a uint8 array: magic 0 0 0x08 ndim, big-endian int32 sizes, data."""
+    """IDX encoding of a uint8 array: magic 0 0 0x08 ndim, big-endian int32 sizes, data.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.data.replicas import idx_bytes
+    >>> idx_bytes(np.array([[1, 2, 3]], dtype=np.uint8))
+    b'\\x00\\x00\\x08\\x02\\x00\\x00\\x00\\x01\\x00\\x00\\x00\\x03\\x01\\x02\\x03'
+    """
     array = np.asarray(array, dtype=np.uint8)
     header = bytes([0, 0, 0x08, array.ndim]) + struct.pack(f">{array.ndim}i", *array.shape)
     return header + array.tobytes()

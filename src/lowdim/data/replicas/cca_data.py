@@ -17,6 +17,20 @@ def write_mediamill(directory: Path, rng, n_train=6, n_test=3, n_concepts=8):
 
     Each keyframe shows one of ``n_concepts`` latent concepts, which picks both
     most of its labels and most of its features: the views are correlated.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.data.replicas import write_mediamill
+    >>> files, truth = write_mediamill(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> sorted(files)
+    ['test-exp1.svm.bz2', 'train-exp1.svm.bz2']
+    >>> data = get_spec("mediamill").prepare(files)  # the real parser reads the replica
+    >>> data.kind, data.n
+    ('two_view', 9)
     """
     concept_labels = [rng.choice(101, size=6, replace=False) for _ in range(n_concepts)]
     concept_features = [rng.choice(np.arange(1, 121), size=20, replace=False)
@@ -51,6 +65,20 @@ def write_ptb(directory: Path, rng, sentences=(5, 2, 2), n_words=0, sentence_wor
     With ``n_words`` > 0 the vocabulary also has that many generated words and
     sentences follow a random first-order Markov chain (each word has three
     likely successors), so a word and its context are correlated.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.data.replicas import write_ptb
+    >>> files, truth = write_ptb(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> sorted(files)
+    ['ptb.test.txt', 'ptb.train.txt', 'ptb.valid.txt']
+    >>> data = get_spec("ptb").prepare(files)  # the real parser reads the replica
+    >>> data.kind, data.n
+    ('two_view', 36)
     """
     words = _PTB_WORDS + [f"w{k}" for k in range(n_words)]
     successors = rng.integers(0, len(words), size=(len(words), 3))
@@ -82,6 +110,20 @@ def write_url_reputation(directory: Path, rng, n_days=3, rows_per_day=4, n_featu
     days out of numeric order (Day10 before Day2) to check day ordering. With
     ``real_per_row`` > 0 each row also has that many real-valued features, whose
     values depend on the label, as do its binary features' columns.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.data.replicas import write_url_reputation
+    >>> files, truth = write_url_reputation(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> sorted(files)
+    ['url_svmlight.tar.gz']
+    >>> data = get_spec("url_reputation").prepare(files)  # the real parser reads the replica
+    >>> data.kind, data.n
+    ('two_view', 12)
     """
     real = [int(j) for j in real]
     members, X_days, y_days = {}, [], []

@@ -19,7 +19,16 @@ _WORDS = ["man", "woman", "cat", "dog", "guitar", "plays", "runs", "market", "st
 
 
 def sentence_pool(rng, n_generated: int = 0) -> list[str]:
-    """The fixed awkward sentences plus ``n_generated`` distinct random ones."""
+    """The fixed awkward sentences plus ``n_generated`` distinct random ones.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.data.replicas.glue import sentence_pool
+    >>> pool = sentence_pool(np.random.default_rng(0), n_generated=3)
+    >>> len(pool) == len(sentence_pool(np.random.default_rng(0))) + 3, len(set(pool)) == len(pool)
+    (True, True)
+    """
     pool, seen = list(_SENTENCES), set(_SENTENCES)
     while len(pool) < len(_SENTENCES) + n_generated:
         words = rng.choice(_WORDS, size=int(rng.integers(4, 10)))
@@ -36,7 +45,22 @@ def _pair(rng, pool):
 
 
 def write_stsb(directory: Path, rng, n=4, n_sentences=0):
-    """STS-B.zip: STS-B/{train,dev,test}.tsv with GLUE's ten columns (test without score)."""
+    """STS-B.zip: STS-B/{train,dev,test}.tsv with GLUE's ten columns (test without score).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.data.replicas import write_stsb
+    >>> files, truth = write_stsb(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> sorted(files)
+    ['STS-B.zip']
+    >>> data = get_spec("stsb").prepare(files)  # the real parser reads the replica
+    >>> data.kind, data.n
+    ('pairs', 8)
+    """
     header = ["index", "genre", "filename", "year", "old_index", "source1", "source2",
               "sentence1", "sentence2", "score"]
     pool = sentence_pool(rng, n_sentences)
@@ -56,7 +80,22 @@ def write_stsb(directory: Path, rng, n=4, n_sentences=0):
 
 
 def write_rte(directory: Path, rng, n=4, n_sentences=0):
-    """RTE.zip: RTE/{train,dev,test}.tsv with index, sentence1, sentence2[, label]."""
+    """RTE.zip: RTE/{train,dev,test}.tsv with index, sentence1, sentence2[, label].
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.data.replicas import write_rte
+    >>> files, truth = write_rte(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> sorted(files)
+    ['RTE.zip']
+    >>> data = get_spec("rte").prepare(files)  # the real parser reads the replica
+    >>> data.kind, data.n
+    ('pairs', 8)
+    """
     pool = sentence_pool(rng, n_sentences)
     members, truth = {}, {}
     for split in ("train", "dev", "test"):
@@ -74,7 +113,22 @@ def write_rte(directory: Path, rng, n=4, n_sentences=0):
 
 
 def write_mrpc(directory: Path, rng, n_train=6, n_test=3, n_dev=2, n_sentences=0):
-    """SentEval's msr_paraphrase_{train,test}.txt (UTF-8 BOM) and GLUE's mrpc_dev_ids.tsv."""
+    """SentEval's msr_paraphrase_{train,test}.txt (UTF-8 BOM) and GLUE's mrpc_dev_ids.tsv.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.data.replicas import write_mrpc
+    >>> files, truth = write_mrpc(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> sorted(files)
+    ['mrpc_dev_ids.tsv', 'msr_paraphrase_test.txt', 'msr_paraphrase_train.txt']
+    >>> data = get_spec("mrpc").prepare(files)  # the real parser reads the replica
+    >>> data.kind, data.n
+    ('pairs', 6)
+    """
     header = ["Quality", "#1 ID", "#2 ID", "#1 String", "#2 String"]
     pool = sentence_pool(rng, n_sentences)
     files, truth = {}, {}

@@ -12,12 +12,30 @@ from ._containers import (balanced_labels, class_pixels, gzip_bytes, idx_bytes, 
 
 __all__ = ["CIFAR_NAMES", "write_mnist", "write_cifar10", "write_svhn", "write_coil20"]
 
+#: CIFAR-10's class names, in label order.
 CIFAR_NAMES = ["airplane", "automobile", "bird", "cat", "deer", "dog", "frog", "horse", "ship",
                "truck"]
 
 
 def write_mnist(directory: Path, rng, n_train=12, n_test=5):
-    """The four gzipped IDX files; truth: X (n, 784) uint8, y, n_train."""
+    """The four gzipped IDX files; truth: X (n, 784) uint8, y, n_train.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.data.replicas import write_mnist
+    >>> files, truth = write_mnist(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> sorted(files)
+    ['t10k-images-idx3-ubyte.gz', 't10k-labels-idx1-ubyte.gz', 'train-images-idx3-ubyte.gz', 'train-labels-idx1-ubyte.gz']
+    >>> data = get_spec("mnist").prepare(files)  # the real parser reads the replica
+    >>> data.kind, data.n
+    ('dense', 17)
+    >>> bool((data.X == truth["X"]).all() and (data.y == truth["y"]).all())
+    True
+    """
     y = balanced_labels(rng, n_train + n_test, 10).astype(np.uint8)
     X = class_pixels(rng, y, 784, 10).reshape(-1, 28, 28)
     files = {}
@@ -29,7 +47,24 @@ def write_mnist(directory: Path, rng, n_train=12, n_test=5):
 
 
 def write_cifar10(directory: Path, rng, per_batch=3, drop_member=None):
-    """cifar-10-binary.tar.gz with 5 training batches, a test batch and batches.meta.txt."""
+    """cifar-10-binary.tar.gz with 5 training batches, a test batch and batches.meta.txt.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.data.replicas import write_cifar10
+    >>> files, truth = write_cifar10(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> sorted(files)
+    ['cifar-10-binary.tar.gz']
+    >>> data = get_spec("cifar10").prepare(files)  # the real parser reads the replica
+    >>> data.kind, data.n
+    ('dense', 18)
+    >>> bool((data.X == truth["X"]).all() and (data.y == truth["y"]).all())
+    True
+    """
     batches = [f"data_batch_{i}.bin" for i in range(1, 6)] + ["test_batch.bin"]
     y_all = balanced_labels(rng, 6 * per_batch, 10).astype(np.uint8)
     X_all = class_pixels(rng, y_all, 3072, 10)
@@ -48,7 +83,24 @@ def write_cifar10(directory: Path, rng, per_batch=3, drop_member=None):
 
 
 def write_svhn(directory: Path, rng, n_train=7, n_test=4, omit_variable=None):
-    """train_32x32.mat and test_32x32.mat: X uint8 (32, 32, 3, N), y uint8 (N, 1) with 10 = 0."""
+    """train_32x32.mat and test_32x32.mat: X uint8 (32, 32, 3, N), y uint8 (N, 1) with 10 = 0.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.data.replicas import write_svhn
+    >>> files, truth = write_svhn(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> sorted(files)
+    ['test_32x32.mat', 'train_32x32.mat']
+    >>> data = get_spec("svhn").prepare(files)  # the real parser reads the replica
+    >>> data.kind, data.n
+    ('dense', 11)
+    >>> bool((data.X == truth["X"]).all() and (data.y == truth["y"]).all())
+    True
+    """
     files, images, digits = {}, [], []
     for name, n in (("train_32x32.mat", n_train), ("test_32x32.mat", n_test)):
         y = (balanced_labels(rng, n, 10) + 1).astype(np.uint8).reshape(n, 1)
@@ -65,7 +117,24 @@ def write_svhn(directory: Path, rng, n_train=7, n_test=4, omit_variable=None):
 
 
 def write_coil20(directory: Path, rng, n_objects=3, n_poses=2):
-    """coil-20-proc.zip: coil-20-proc/obj<k>__<pose>.png, 128x128 8-bit grey PNGs."""
+    """coil-20-proc.zip: coil-20-proc/obj<k>__<pose>.png, 128x128 8-bit grey PNGs.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.data.replicas import write_coil20
+    >>> files, truth = write_coil20(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> sorted(files)
+    ['coil-20-proc.zip']
+    >>> data = get_spec("coil20").prepare(files)  # the real parser reads the replica
+    >>> data.kind, data.n
+    ('dense', 6)
+    >>> bool((data.X == truth["X"]).all() and (data.y == truth["y"]).all())
+    True
+    """
     from PIL import Image
 
     y = np.repeat(np.arange(n_objects), n_poses)

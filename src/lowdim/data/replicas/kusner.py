@@ -59,6 +59,20 @@ def write_kusner_split(directory: Path, rng, filename="bbcsport-emd_tr_te_split.
     ``shift_words_at=i`` reproduces recipe2's defect: an empty cell is inserted
     before document ``i`` in the word lists, shifting the later ones (the last
     document's words fall off the end).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.data.replicas import write_kusner_split
+    >>> files, truth = write_kusner_split(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> sorted(files)
+    ['bbcsport-emd_tr_te_split.mat']
+    >>> data = get_spec("wmd_bbcsport").prepare(files)  # the real parser reads the replica
+    >>> data.kind, data.n
+    ('text', 8)
     """
     labels = balanced_labels(rng, n_docs, n_classes)
     X, BOW, words, bags, table = _kusner_corpus(rng, labels, n_words, doc_words=doc_words,
@@ -82,7 +96,22 @@ def write_kusner_split(directory: Path, rng, filename="bbcsport-emd_tr_te_split.
 
 def write_kusner_fixed(directory: Path, rng, filename="r8-emd_tr_te3.mat", n_train=6, n_test=4,
                        with_words=True, n_classes=4, n_words=9, doc_words=(1, 5)):
-    """A fixed-split Kusner file: xtr/xte, BOW_xtr/BOW_xte, ytr/yte, words_tr/words_te."""
+    """A fixed-split Kusner file: xtr/xte, BOW_xtr/BOW_xte, ytr/yte, words_tr/words_te.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.data.replicas import write_kusner_fixed
+    >>> files, truth = write_kusner_fixed(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> sorted(files)
+    ['r8-emd_tr_te3.mat']
+    >>> data = get_spec("wmd_r8").prepare(files)  # the real parser reads the replica
+    >>> data.kind, data.n
+    ('text', 10)
+    """
     labels = np.concatenate([balanced_labels(rng, n_train, n_classes),
                              balanced_labels(rng, n_test, n_classes)])
     X, BOW, words, bags, table = _kusner_corpus(rng, labels, n_words, doc_words=doc_words)

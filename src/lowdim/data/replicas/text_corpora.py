@@ -22,7 +22,22 @@ def _post(number, subject, body):
 
 
 def write_20news(directory: Path, rng, per_group=2, drop_part=None, n_groups=3, body_words=6):
-    """20news-bydate.tar.gz: 20news-bydate-{train,test}/<group>/<id>, latin-1 posts."""
+    """20news-bydate.tar.gz: 20news-bydate-{train,test}/<group>/<id>, latin-1 posts.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.data.replicas import write_20news
+    >>> files, truth = write_20news(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> sorted(files)
+    ['20news-bydate.tar.gz']
+    >>> data = get_spec("newsgroups_long").prepare(files)  # the real parser reads the replica
+    >>> data.kind, data.n
+    ('text', 12)
+    """
     groups = _GROUPS[:n_groups]
     members, truth = {}, []
     number = 1000
@@ -44,7 +59,22 @@ def write_20news(directory: Path, rng, per_group=2, drop_part=None, n_groups=3, 
 
 
 def write_movie_polarity(directory: Path, rng, per_class=3, review_words=8):
-    """review_polarity.tar.gz: txt_sentoken/{neg,pos}/cv<nnn>_<id>.txt plus the README."""
+    """review_polarity.tar.gz: txt_sentoken/{neg,pos}/cv<nnn>_<id>.txt plus the README.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.data.replicas import write_movie_polarity
+    >>> files, truth = write_movie_polarity(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> sorted(files)
+    ['review_polarity.tar.gz']
+    >>> data = get_spec("movie_polarity").prepare(files)  # the real parser reads the replica
+    >>> data.kind, data.n
+    ('text', 6)
+    """
     members, truth = {"poldata.README.2.0": b"polarity dataset v2.0\n"}, []
     for c, label in enumerate(("neg", "pos")):
         for i in range(per_class):
@@ -56,7 +86,22 @@ def write_movie_polarity(directory: Path, rng, per_class=3, review_words=8):
 
 
 def write_web_snippets(directory: Path, rng, n_train=5, n_test=3, n_labels=3):
-    """data-web-snippets.tar.gz: data-web-snippets/{train,test}.txt, '<words> <label>' lines."""
+    """data-web-snippets.tar.gz: data-web-snippets/{train,test}.txt, '<words> <label>' lines.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.data.replicas import write_web_snippets
+    >>> files, truth = write_web_snippets(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> sorted(files)
+    ['data-web-snippets.tar.gz']
+    >>> data = get_spec("web_snippets").prepare(files)  # the real parser reads the replica
+    >>> data.kind, data.n
+    ('text', 8)
+    """
     labels = ["business", "computers", "sports", "health", "politics", "culture"][:n_labels]
     members, truth = {}, []
     for part, n in (("train", n_train), ("test", n_test)):

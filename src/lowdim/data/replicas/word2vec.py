@@ -15,6 +15,18 @@ def write_word2vec(directory: Path, rng, n_words=6, dim=5):
     """word2vec-google-news-300.gz: gzip of '<V> <dim>\\n' then '<word> <dim float32 LE>\\n'.
 
     The layout word2vec's C tool writes (a newline after each vector).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data.replicas import write_word2vec
+    >>> from lowdim.data.word_vectors import load_word2vec_binary
+    >>> files, truth = write_word2vec(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> vectors = load_word2vec_binary(files["word2vec-google-news-300.gz"])
+    >>> len(vectors), vectors.dim
+    (6, 5)
     """
     words = ["the", "New_York", "café", "</s>", "in", "UK"][:n_words]
     words += [f"word{k}" for k in range(n_words - len(words))]

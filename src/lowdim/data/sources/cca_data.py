@@ -47,7 +47,19 @@ _SEED = {"type": "integer", "minimum": 0, "default": 0, "description": "seed for
 
 # --- Mediamill ------------------------------------------------------------------------------
 def read_svmlight_multilabel(path, dataset, n_features, n_labels):
-    """Dense features (n, n_features) and a 0/1 label indicator (n, n_labels) from svmlight."""
+    """Dense features (n, n_features) and a 0/1 label indicator (n, n_labels) from svmlight.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from lowdim.data.sources.cca_data import read_svmlight_multilabel
+    >>> path = Path(tempfile.mkdtemp()) / "train.svm"
+    >>> _ = path.write_text("0,2 1:0.5 3:1.0\\n1 2:2.0\\n")
+    >>> X, labels = read_svmlight_multilabel(path, "toy", n_features=3, n_labels=3)
+    >>> X.tolist(), labels.tolist()
+    ([[0.5, 0.0, 1.0], [0.0, 2.0, 0.0]], [[1.0, 0.0, 1.0], [0.0, 1.0, 0.0]])
+    """
     from sklearn.datasets import load_svmlight_file
 
     try:
@@ -108,6 +120,17 @@ def word_context_views(tokens, vocab_size: int, window: int = 1):
         Block k holds the one-hot of the word at the k-th offset (empty where that
         position is outside the corpus or its word outside the vocabulary).
     vocab : ndarray of str of shape (V,)
+
+    Examples
+    --------
+    >>> from lowdim.data.sources.cca_data import word_context_views
+    >>> X, Y, vocab = word_context_views("the cat sat on the mat".split(), vocab_size=3)
+    >>> vocab.tolist(), X.shape, Y.shape
+    (['the', 'cat', 'mat'], (4, 3), (4, 6))
+    >>> X.toarray()[:2], Y.toarray()[:2]
+    (array([[1., 0., 0.],
+           [0., 1., 0.]]), array([[0., 0., 0., 0., 1., 0.],
+           [1., 0., 0., 0., 0., 0.]]))
     """
     if vocab_size < 1 or window < 1:
         raise ArgumentValueError(f"`vocab_size` and `window` must be >= 1, got {vocab_size}, "

@@ -42,6 +42,7 @@ __all__ = ["DEV_TOPICS", "TEST_TOPICS", "parse_document"]
 _ROOT = "ECB+_LREC2014"
 #: Cybulska & Vossen (2015) split, used by Barhom et al. (2019) and Cattan et al. (2020).
 DEV_TOPICS = frozenset({2, 5, 12, 18, 21, 23, 34, 35})
+#: The test topics of the same split.
 TEST_TOPICS = frozenset(range(36, 46))
 _DOC_NAME = re.compile(r"^(\d+)_(\d+)(ecbplus|ecb)\.xml$")
 
@@ -55,7 +56,26 @@ def _mention_type(tag: str) -> str:
 
 
 def parse_document(xml: bytes, doc_name: str, archive, dataset: str = "ecbplus") -> list[dict]:
-    """Mentions of one ECB+ XML document with their gold cluster keys."""
+    """Mentions of one ECB+ XML document with their gold cluster keys.
+
+    Examples
+    --------
+    >>> from lowdim.data.sources.ecbplus import parse_document
+    >>> xml = b'''<Document doc_name="1_1ecb.xml">
+    ...   <token t_id="1" sentence="0">Police</token><token t_id="2" sentence="0">arrested</token>
+    ...   <token t_id="3" sentence="0">him</token>
+    ...   <Markables>
+    ...     <ACTION_OCCURRENCE m_id="10"><token_anchor t_id="2"/></ACTION_OCCURRENCE>
+    ...     <ACTION_OCCURRENCE m_id="20" TAG_DESCRIPTOR="arrest" instance_id="ACT1"/>
+    ...   </Markables>
+    ...   <Relations>
+    ...     <CROSS_DOC_COREF r_id="1" note="ACT1"><source m_id="10"/><target m_id="20"/></CROSS_DOC_COREF>
+    ...   </Relations>
+    ... </Document>'''
+    >>> [(m["text"], m["mention_type"], m["cluster"], m["sentence"])
+    ...  for m in parse_document(xml, "1_1ecb.xml", "ECB+.zip")]
+    [('arrested', 'event', 'ACT1', 'Police arrested him')]
+    """
     try:
         root = ET.fromstring(xml)
     except ET.ParseError as exc:

@@ -44,6 +44,13 @@ def read_tsv(data: bytes, dataset: str, path, member: str, columns) -> list[dict
 
     The text is decoded as UTF-8 with a byte-order mark allowed; fields are split on
     tabs only (no quote handling, as GLUE's own loaders do).
+
+    Examples
+    --------
+    >>> from lowdim.data.sources.glue import read_tsv
+    >>> data = "index\\tsentence1\\tsentence2\\tlabel\\n0\\tA cat.\\tA dog.\\tnot_entailment\\n".encode()
+    >>> read_tsv(data, "rte", "RTE.zip", "RTE/dev.tsv", ["sentence1", "label"])
+    [{'sentence1': 'A cat.', 'label': 'not_entailment'}]
     """
     lines = data.decode("utf-8-sig").splitlines()
     if not lines:

@@ -47,6 +47,18 @@ def read_idx(path, dataset: str, ndim: int) -> np.ndarray:
         For error messages.
     ndim : int
         Expected number of dimensions (3 for images, 1 for labels).
+
+    Examples
+    --------
+    >>> import gzip, tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data.replicas import idx_bytes
+    >>> from lowdim.data.sources.images import read_idx
+    >>> path = Path(tempfile.mkdtemp()) / "labels-idx1-ubyte.gz"
+    >>> _ = path.write_bytes(gzip.compress(idx_bytes(np.array([5, 0, 4], dtype=np.uint8))))
+    >>> read_idx(path, "mnist", ndim=1)
+    array([5, 0, 4], dtype=uint8)
     """
     opener = gzip.open if str(path).endswith(".gz") else open
     try:
@@ -124,7 +136,18 @@ _CIFAR_RECORD = 1 + 3 * 32 * 32
 
 
 def read_cifar_records(raw: bytes, dataset: str, path, member: str):
-    """Split CIFAR binary records into labels (n,) and pixels (n, 3072), both uint8."""
+    """Split CIFAR binary records into labels (n,) and pixels (n, 3072), both uint8.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.data.sources.images import read_cifar_records
+    >>> records = np.zeros((2, 3073), dtype=np.uint8)
+    >>> records[:, 0] = [3, 7]          # the label byte, then 3,072 pixel bytes
+    >>> labels, pixels = read_cifar_records(records.tobytes(), "cifar10", "cifar.tar.gz", "data_batch_1.bin")
+    >>> labels.tolist(), pixels.shape
+    ([3, 7], (2, 3072))
+    """
     if len(raw) % _CIFAR_RECORD:
         raise FormatError(dataset, path, f"member {member!r} to be a whole number of "
                                          f"{_CIFAR_RECORD}-byte records, got {len(raw)} bytes")

@@ -35,7 +35,7 @@ from ..registry import DatasetSpec, RemoteFile, register
 __all__ = ["KUSNER_CORPORA", "KUSNER_TABLE", "parse_kusner"]
 
 _DROPBOX = "https://www.dropbox.com/sh/nf532hddgdt68ix"
-#: registry name -> (file name, Dropbox id, description, documents as published)
+#: Registry name -> (file name, Dropbox id, description, documents as published).
 KUSNER_CORPORA = {
     "wmd_bbcsport": ("bbcsport-emd_tr_te_split.mat", "AAArRFEToUmSJg8G9v120rBQa",
                      "BBC sports articles, 5 classes, 737 documents, 5 splits"),
@@ -59,7 +59,7 @@ KUSNER_CORPORA = {
 
 
 #: registry name -> (documents, mean distinct words per document, train/test splits) as
-#: Kusner et al. (2015) describe the corpora (their Table 1; five random splits or one fixed)
+#: Kusner et al. (2015) describe the corpora (their Table 1; five random splits or one fixed).
 KUSNER_TABLE = {"wmd_bbcsport": (737, 117.0, 5), "wmd_twitter": (3108, 9.9, 5),
                 "wmd_recipe": (4370, 48.5, 5), "wmd_classic": (7093, 38.6, 5),
                 "wmd_amazon": (8000, 45.0, 5), "wmd_ohsumed": (9152, 59.2, 1),
@@ -181,7 +181,20 @@ def _read_fixed_format(mat, dataset, path):
 
 
 def parse_kusner(path, dataset: str) -> Dataset:
-    """Read one of Kusner's ``.mat`` files into a prepared text dataset."""
+    """Read one of Kusner's ``.mat`` files into a prepared text dataset.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> from lowdim.data.replicas import write_kusner_split
+    >>> from lowdim.data.sources.kusner import parse_kusner
+    >>> files, truth = write_kusner_split(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> data = parse_kusner(files["bbcsport-emd_tr_te_split.mat"], "wmd_bbcsport")
+    >>> data.kind, data.n, data.train_idx.shape[0], data.word_vectors.shape[1] > 0
+    ('text', 8, 5, True)
+    """
     mat = load_mat(path, dataset, any_of=(("X", "xtr"),))
     if "X" in mat:
         require_variables(mat, ("BOW_X", "Y", "TR", "TE"), dataset, path)

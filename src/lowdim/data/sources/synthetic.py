@@ -48,6 +48,14 @@ def planted_two_view(n, p1, p2, correlations, condition=100.0, random_state=None
     Y : ndarray of shape (n, p2)
     correlations : ndarray of shape (k,)
         Sorted in decreasing order.
+
+    Examples
+    --------
+    >>> from lowdim.cca import ExactCCA
+    >>> from lowdim.data.sources.synthetic import planted_two_view
+    >>> X, Y, rho = planted_two_view(20000, 10, 8, [0.9, 0.5], random_state=0)
+    >>> ExactCCA(n_components=2, reg=0).fit(X, Y).canonical_correlations_.round(2)
+    array([0.9, 0.5])
     """
     rho = np.sort(np.asarray(correlations, dtype=float))[::-1]
     k = rho.size
@@ -115,6 +123,13 @@ def sparse_two_view(n, p1, p2, n_factors=200, max_agreement=0.9, min_agreement=0
     X : csr_matrix of shape (n, p1), float64 with values in {0, 1}
     Y : csr_matrix of shape (n, p2)
     y : ndarray of shape (n,), int64
+
+    Examples
+    --------
+    >>> from lowdim.data.sources.synthetic import sparse_two_view
+    >>> X, Y, y = sparse_two_view(1000, 500, 400, n_factors=20, random_state=0)
+    >>> X.shape, Y.shape, X.format, float(X.max()), len(set(y.tolist()))
+    ((1000, 500), (1000, 400), 'csr', 1.0, 20)
     """
     blocks = sparse_two_view_blocks(n, p1, p2, n_factors, max_agreement, min_agreement,
                                     max_template, noise_nnz, random_state, start)
@@ -131,7 +146,7 @@ def sparse_two_view(n, p1, p2, n_factors=200, max_agreement=0.9, min_agreement=0
 
 def sparse_two_view_blocks(n, p1, p2, n_factors=200, max_agreement=0.9, min_agreement=0.2,
                            max_template=8, noise_nnz=10, random_state=None, start=0):
-    """Rows ``start .. start + n`` of :func:`sparse_two_view`, one block of rows at a time.
+    """Rows ``start`` to ``start + n`` of :func:`sparse_two_view`, one block of rows at a time.
 
     Blocks follow the generator's seeding blocks of :data:`CHUNK_ROWS` rows
     (the first and last may be shorter), each drawn from its own seed: any
@@ -145,6 +160,17 @@ def sparse_two_view_blocks(n, p1, p2, n_factors=200, max_agreement=0.9, min_agre
     X_block : csr_matrix of shape (m, p1), binary, sorted indices
     Y_block : csr_matrix of shape (m, p2)
     y_block : ndarray of shape (m,), int64
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from lowdim.data.sources.synthetic import sparse_two_view, sparse_two_view_blocks
+    >>> blocks = list(sparse_two_view_blocks(300, 50, 40, n_factors=5, random_state=0))
+    >>> X = sp.vstack([b[0] for b in blocks])
+    >>> X_whole, _, _ = sparse_two_view(300, 50, 40, n_factors=5, random_state=0)
+    >>> (X != X_whole).nnz
+    0
     """
     sizes = np.rint(np.linspace(1, max_template, n_factors)).astype(np.int64)
     for name, p in (("p1", p1), ("p2", p2)):
@@ -259,6 +285,17 @@ def nonlinear_two_view(n, frequency=3, noise=0.1, n_nuisance=4, nuisance_scale=0
     Y : ndarray of shape (n, 2 + n_nuisance)
     t : ndarray of shape (n,)
         The latent angle, in radians.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.cca import ExactCCA
+    >>> from lowdim.data.sources.synthetic import nonlinear_two_view
+    >>> X, Y, t = nonlinear_two_view(2000, frequency=2, random_state=0)
+    >>> X.shape, Y.shape
+    ((2000, 6), (2000, 6))
+    >>> ExactCCA(n_components=2).fit(X, Y).canonical_correlations_.round(1)  # nothing linear
+    array([0.1, 0. ])
     """
     if isinstance(frequency, bool) or not isinstance(frequency, (int, np.integer)) \
             or frequency < 2:

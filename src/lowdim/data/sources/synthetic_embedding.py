@@ -34,6 +34,13 @@ def gaussian_blobs(n_samples, n_features, n_classes, cluster_std, random_state=N
     -------
     X : ndarray of shape (n_samples, n_features), float64
     y : ndarray of shape (n_samples,), int64
+
+    Examples
+    --------
+    >>> from lowdim.data.sources.synthetic_embedding import gaussian_blobs
+    >>> X, y = gaussian_blobs(100, 5, n_classes=4, cluster_std=1.0, random_state=0)
+    >>> X.shape, sorted(set(y.tolist()))
+    ((100, 5), [0, 1, 2, 3])
     """
     from sklearn.datasets import make_blobs  # lazily: see lowdim.data.text.tokenize
 
@@ -48,6 +55,14 @@ def sparse_sign_lift(n_latent, n_features, nnz_per_feature, random_state=None):
     Row ``i`` has ``nnz_per_feature`` entries ``+-1/sqrt(nnz_per_feature)`` in
     distinct random columns, so ``R R^T`` has unit diagonal and
     ``x R . x' R ~= x . x'``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.data.sources.synthetic_embedding import sparse_sign_lift
+    >>> R = sparse_sign_lift(5, 1000, nnz_per_feature=4, random_state=0)
+    >>> R.shape, np.allclose((R @ R.T).diagonal(), 1.0)
+    ((5, 1000), True)
     """
     if nnz_per_feature > n_features:
         raise ArgumentValueError(f"`nnz_per_feature` must be <= n_features = {n_features}, got "
@@ -73,6 +88,14 @@ def sparse_blobs(n_samples, n_features, n_latent, n_classes, cluster_std, nnz_pe
     -------
     X : csr_matrix of shape (n_samples, n_features), float64
     y : ndarray of shape (n_samples,), int64
+
+    Examples
+    --------
+    >>> from lowdim.data.sources.synthetic_embedding import sparse_blobs
+    >>> X, y = sparse_blobs(100, 10_000, n_latent=8, n_classes=3, cluster_std=1.0,
+    ...                     nnz_per_feature=4, random_state=0)
+    >>> X.shape, X.format, X.nnz <= 100 * 8 * 4
+    ((100, 10000), 'csr', True)
     """
     from sklearn.utils import check_random_state
 

@@ -49,13 +49,27 @@ _RE_PREFIX = re.compile(r"^\s*(re\s*:\s*)+", re.IGNORECASE)
 
 
 def strip_header(post: str) -> str:
-    """The body of a post: everything after the first blank line (scikit-learn's rule)."""
+    """The body of a post: everything after the first blank line (scikit-learn's rule).
+
+    Examples
+    --------
+    >>> from lowdim.data.sources.text_corpora import strip_header
+    >>> strip_header("From: a@b.c\\nSubject: Re: cats\\n\\nCats sleep a lot.\\n")
+    'Cats sleep a lot.\\n'
+    """
     _, blank, body = post.partition("\n\n")
     return body if blank else post
 
 
 def subject_of(post: str) -> str:
-    """The Subject header's text without leading ``Re:`` prefixes ("" if there is none)."""
+    """The Subject header's text without leading ``Re:`` prefixes ("" if there is none).
+
+    Examples
+    --------
+    >>> from lowdim.data.sources.text_corpora import subject_of
+    >>> subject_of("From: a@b.c\\nSubject: Re: RE: cats\\n\\nCats sleep a lot.\\n")
+    'cats'
+    """
     header = post.partition("\n\n")[0]
     for line in header.splitlines():
         if line.lower().startswith("subject:"):
