@@ -94,7 +94,8 @@ MODELS = {
                         ("entries", "pair_iterations")),
     "crossencoder": Model("s = p0 · forward_passes · tokens_per_pair^p1", "power",
                           ("tokens_per_pair",), ("forward_passes",)),
-    "embed": Model(f"s = p0 · n^p1 (dense, D = {EMBED_D:,})", "power", ("n",)),
+    "embed": Model(f"s = p0 · n^p1 (dense, D = {EMBED_D:,}; above the approximate-search "
+                   f"switch where there is one)", "power", ("n",)),
     "embed_sparse": Model(f"s = p0 · D^p1 (sparse, n = {SPARSE_N:,})", "power", ("d",)),
     "score": Model("s = p0 · n^p1 per setting", "power", ("n",)),
     "appgrad:appgrad": Model("s = iterations · (p0 · nnz + p1 · p)", "linear", ("nnz", "p"),
@@ -105,6 +106,29 @@ MODELS = {
     "cca_heuristic": Model("s = p0 · n (measured once, at full URL size)", "linear", ("n",)),
     "url_parse": Model("s = p0 · rows (measured once, at full size)", "linear", ("rows",)),
 }
+
+
+def _switches() -> dict:
+    """Rows from which a method searches neighbours approximately: umap-learn's own
+    threshold (``UMAP.fit``: exact below 4,096 rows, not exported) and Vec2vec's
+    ``knn="auto"``."""
+    from lowdim.embedding.graph import APPROXIMATE_FROM
+
+    return {"umap": 4096, "vec2vec": APPROXIMATE_FROM, "vec2vec_cooccurrence": APPROXIMATE_FROM}
+
+
+def _below_switch(points: pd.DataFrame) -> pd.Series:
+    """Dense embedding points below their method's approximate-search switch: another
+    algorithm (exact search, n² · D), so not fitted with the points above it."""
+    switches = _switches()
+
+    def below(row):
+        if row["kind"] != "embed" or str(row.get("arg_sparse")) == "True":
+            return False
+        switch = switches.get(row.get("arg_method"))
+        return bool(switch) and row["n"] < switch
+
+    return points.apply(below, axis=1).astype(bool)
 
 
 def _kind_of(row) -> str:
@@ -166,6 +190,7 @@ def _stored_fits(stored: dict) -> list[dict]:
 def fit_all(points: pd.DataFrame, stored: dict) -> pd.DataFrame:
     """One row per kind: the model, its parameters p0, p1, p2, the largest relative misfit
     at the measured points (``spread``) and the range measured."""
+    points = points[~_below_switch(points)]
     points = points.assign(fitted=points.apply(_kind_of, axis=1), one=1.0)
     rows = [_fit_kind(kind, part) for kind, part in points.groupby("fitted") if len(part) >= 2]
     return pd.DataFrame(rows + _stored_fits(stored))
@@ -317,9 +342,11 @@ def _embedding_rows(config, dataset, limit):
 def embedding_embed(job, config):
     n = _embedding_rows(config, job["dataset"], config["embedding"]["max_samples"])
     d = _sizes(config, job["dataset"]).get("p")
+    switch = _switches().get(job["method"])
     return Cost([(f"embed:{job['method']}", {"n": n}, _neighbour_settings(config, job["method"]))],
                 f"dense D = {EMBED_D:,} measured; this dataset: "
-                + (f"D = {d:,}" if d else "TF-IDF features"))
+                + (f"D = {d:,}" if d else "TF-IDF features")
+                + (f"; below n = {switch:,} the fit above it" if switch and n < switch else ""))
 
 
 def embedding_score(job, config):
@@ -347,8 +374,12 @@ def embedding_timing(job, config):
     values = timing_values(axis, timing[axis], fixed, timing["max_samples"].get(method))
     if axis == "n_samples":
         warm = min(timing["warmup_samples"], max(values))
+        switch = _switches().get(method)
+        below = switch and min(values) < switch
         return Cost([(f"embed:{method}", {"n": n}, 1) for n in values]
-                    + [(f"embed:{method}", {"n": warm}, 2)])
+                    + [(f"embed:{method}", {"n": warm}, 2)],
+                    f"below n = {switch:,} (exact neighbour search) the fit above it stands in"
+                    if below else "")
     return Cost([(f"embed_sparse:{method}", {"d": d, "n": fixed}, 1) for d in values],
                 f"sparse blobs at n = {SPARSE_N:,} measured")
 
@@ -498,9 +529,10 @@ def _peaks_and_arrays(points: pd.DataFrame) -> pd.DataFrame:
 def memory_models(points: pd.DataFrame) -> dict:
     """Per fitted kind, a :class:`Memory` that covers every peak measured for the kind.
 
-    ``factor``: the slope of the measured peaks on the arrays (least squares, at least 1;
-    1 where the arrays span less than :data:`MIN_ARRAY_SPAN_MB`), as the libraries hold
-    copies and temporaries of the arrays :func:`arrays_mb` counts; ``offset``: the smallest
+    ``factor``: the slope of the measured peaks on the arrays (least squares; 1 where the
+    arrays span less than :data:`MIN_ARRAY_SPAN_MB` or the slope is not positive): above 1
+    where the libraries hold more copies and temporaries than :func:`arrays_mb` counts,
+    below 1 where they hold fewer; ``offset``: the smallest
     with which ``offset + factor · arrays`` is at least every measured peak (the interpreter,
     the libraries and what does not grow).
     """
@@ -509,7 +541,8 @@ def memory_models(points: pd.DataFrame) -> dict:
         arrays, peaks = part["arrays"].to_numpy(), part["max_rss_mb"].to_numpy()
         factor = 1.0
         if np.ptp(arrays) >= MIN_ARRAY_SPAN_MB:
-            factor = max(1.0, float(np.polyfit(arrays, peaks, 1)[0]))
+            factor = float(np.polyfit(arrays, peaks, 1)[0])
+            factor = factor if factor > 0 else 1.0
         out[kind] = Memory(float(np.max(peaks - factor * arrays)), factor)
     return out
 

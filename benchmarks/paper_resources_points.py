@@ -189,9 +189,15 @@ def _embed_params(method):
     return params, config["timing"]["n_components"]
 
 
+#: Methods whose first fit compiles numba code (UMAP and pynndescent, the co-occurrence
+#: kernels): their timed fit follows a warm-up fit
+COMPILED = ("umap", "vec2vec", "vec2vec_cooccurrence")
+
+
 def point_embed(tmp, method, n, d, sparse):
-    """One fit of the timing job's kind (``timing_data``), after a warm-up fit on at most
-    5,000 rows that compiles the path the timed fit takes (its CPU time is kept apart)."""
+    """One fit of the timing job's kind (``timing_data``); for :data:`COMPILED` methods after
+    a warm-up fit on at most 5,000 rows that compiles the path the timed fit takes (its CPU
+    time is kept apart)."""
     from lowdim.embedding.experiments import fit_embedding
     from lowdim.embedding.timing import timing_data
 
@@ -200,7 +206,7 @@ def point_embed(tmp, method, n, d, sparse):
     params, n_components = _embed_params(method)
     fit = dict(method=method, n_components=n_components, params=params, random_state=0,
                n_jobs=1)
-    warmup, _ = _cpu(fit_embedding, data.X[:min(n, 5000)], **fit)
+    warmup = _cpu(fit_embedding, data.X[:min(n, 5000)], **fit)[0] if method in COMPILED else 0.0
     seconds, _ = _cpu(fit_embedding, data.X, **fit)
     nnz = int(data.X.nnz if hasattr(data.X, "nnz") else data.X.size)
     return seconds, {"n": data.X.shape[0], "d": data.X.shape[1], "nnz": nnz, "warmup_s": warmup}

@@ -1,9 +1,17 @@
 """Shared pytest fixtures."""
 
+import os
+
 import pytest
 
 from fixtures.http_server import LocalHTTPServer, RefusedAddress
 from fixtures.workflow import ROOT, TINY, BackgroundRun, snakemake
+
+# The tests' own UMAP fits and numba kernels use the numba cache the workflow runs of this
+# checkout use (workflow/rules/common.smk sets the same directory): the session and its
+# background runs compile UMAP's ~260 functions once between them, not once each. Set
+# before any test module imports numba, which reads it then.
+os.environ.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".snakemake" / "numba"))
 
 #: The session's long workflow runs: fixture name -> (directory name, config file).
 #: Each starts as soon as the session's first test does, if a selected test uses it, so

@@ -241,6 +241,18 @@ def test_memory_model_covers_every_measured_peak_and_grows_with_the_arrays():
     assert model.memory_models(flat)["wme"] == model.Memory(233.0, 1.0)
 
 
+def test_embedding_fits_use_only_the_points_above_the_approximate_search_switch():
+    _, model = _paper_resources()
+    # exact search below the switch is dearer than the approximate search just above it: a
+    # fit through both would bend the extrapolation to the timing jobs' 30,000 rows
+    n = np.array([2000.0, 5000, 10000, 30000])
+    points = pd.DataFrame({"kind": "embed", "arg_method": "umap", "arg_sparse": False, "n": n,
+                           "compute_s": [10.0, *(1e-3 * n[1:] ** 1.1)]})
+    fit = model.fit_all(points, {}).set_index("kind").loc["embed:umap"]
+    assert fit["points"] == 3 and fit["measured_min"] == 5000
+    np.testing.assert_allclose([fit["p0"], fit["p1"]], [1e-3, 1.1], rtol=1e-6)
+
+
 def test_paper_resources_report_is_what_the_stored_points_and_jobs_give():
     resources, _ = _paper_resources()
 

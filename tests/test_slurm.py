@@ -120,8 +120,11 @@ class ClusterCheckout:
     def run(self, argv: list[str], check: bool = True) -> subprocess.CompletedProcess:
         """Run the ``snakemake ...`` command `argv` here, against the cluster."""
         assert argv[0] == "snakemake"
+        # As a user runs it: the workflow, not the caller (tests/conftest.py), chooses
+        # numba's cache directory.
+        env = {k: v for k, v in self.cluster.env().items() if k != "NUMBA_CACHE_DIR"}
         result = subprocess.run([sys.executable, "-m", "snakemake", *argv[1:]], cwd=self.path,
-                                env=self.cluster.env(), capture_output=True, text=True)
+                                env=env, capture_output=True, text=True)
         if check and result.returncode != 0:
             raise AssertionError(f"{shlex.join(argv)} failed:\n{result.stderr[-8000:]}\n"
                                  f"{self.cluster.logs()}")
@@ -159,6 +162,18 @@ def test_every_job_but_localrules_ran_in_a_slurm_job(slurm_run):
     assert all(job["local"] == (job["rule"] in local_rules() + ["all"]) for job in jobs)
     print(f"\nSLURM run of CLUSTER_TARGETS (tiny config): {len(submitted)} jobs submitted, "
           f"{len(jobs) - len(remote)} local, {slurm_run.seconds:.0f} s")
+
+
+@pytest.mark.slurm
+def test_the_slurm_jobs_share_the_workflows_numba_cache(slurm_run):
+    # workflow/rules/common.smk sets NUMBA_CACHE_DIR under the workflow's directory; sbatch
+    # passes the environment on (--export=ALL) and the job's Snakemake keeps it, so the
+    # AppGrad kernels compiled in the cca_appgrad SLURM jobs (no local rule imports numba,
+    # tests/test_import_budget.py) are saved there for every later job, not in __pycache__.
+    cache = slurm_run.path / ".snakemake" / "numba"
+    saved = {path.name.split("-")[0] for path in cache.rglob("*.nbi")
+             if path.parent.name.startswith("cca_")}
+    assert {"_kernels.rows_nnz", "_kernels.rows_times"} <= saved, sorted(saved)
 
 
 @pytest.mark.slurm

@@ -14,6 +14,13 @@ if sys.path[0] != _SRC:
 if os.environ.get("PYTHONPATH", "").split(os.pathsep)[0] != _SRC:
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [_SRC, os.environ.get("PYTHONPATH")]))
 
+# One numba cache for every job of every run of this checkout: jobs inherit the variable,
+# cluster jobs too (and they read this file again). UMAP's, pynndescent's and lowdim's JIT
+# functions then compile in the first job that needs them, not in each
+# (lowdim._numba_cache, benchmarks/workflow_overhead.md). A NUMBA_CACHE_DIR already set
+# wins; where this one cannot be written, numba falls back to its default places.
+os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(workflow.basedir) / ".snakemake" / "numba"))
+
 from lowdim.config import ConfigError, check_complete_profile, validate_config
 from lowdim.config_checks import check_config
 from lowdim.data import dataset_spec, declares_own_data

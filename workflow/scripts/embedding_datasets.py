@@ -5,7 +5,7 @@ log_to_file(snakemake.log[0])
 import pandas as pd
 
 from lowdim.data import load_dataset
-from lowdim.embedding.experiments import features_summary
+from lowdim.embedding.features import features_summary
 from lowdim.tables import write_table
 
 rows = [features_summary(load_dataset(path)) for path in snakemake.input.features]

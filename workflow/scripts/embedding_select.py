@@ -4,7 +4,7 @@ log_to_file(snakemake.log[0])
 
 import pandas as pd
 
-from lowdim.embedding.experiments import select_best, significance_tests
+from lowdim.embedding.selection import select_best, significance_tests
 from lowdim.tables import write_table
 
 scores = pd.concat([pd.read_csv(path) for path in snakemake.input.scores], ignore_index=True)

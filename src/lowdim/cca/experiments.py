@@ -8,6 +8,7 @@ measurement, with the method, the setting, FLOPs, seconds and TCC in-sample
 
 from __future__ import annotations
 
+import importlib
 import time
 from dataclasses import dataclass
 
@@ -16,17 +17,26 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .._validation import ArgumentValueError
-from .appgrad import AppGradCCA, checkpoint_iterations
-from .exact import ExactCCA
-from .heuristics import DWCCA, NWCCA, PCACCA
-from .methods import APPGRAD_METHODS, RESCALINGS
+from .methods import APPGRAD_METHODS, HEURISTIC_METHODS, RESCALINGS
 
+# The estimators (and scikit-learn with them) load on first use: the tidy and table jobs
+# that read add_pcc, tcc_points and table_datasets from here start without them.
 __all__ = ["Views", "training_views", "load_views", "dataset_stats", "checkpoint_iterations",
            "run_exact", "run_appgrad", "run_heuristic", "add_pcc", "tcc_points",
            "table_datasets", "HEURISTICS", "TCC_COLUMNS"]
 
-#: Heuristic method name -> estimator class (Figure 2).
-HEURISTICS = {"nw_cca": NWCCA, "dw_cca": DWCCA, "pca_cca": PCACCA}
+#: Heuristic method name -> name of its estimator class in lowdim.cca.heuristics (Figure 2)
+_HEURISTIC_CLASSES = {"nw_cca": "NWCCA", "dw_cca": "DWCCA", "pca_cca": "PCACCA"}
+
+
+def __getattr__(name):
+    # HEURISTICS: heuristic method name -> estimator class (Figure 2).
+    if name == "HEURISTICS":
+        module = importlib.import_module(".heuristics", __package__)
+        return {method: getattr(module, cls) for method, cls in _HEURISTIC_CLASSES.items()}
+    if name == "checkpoint_iterations":
+        return importlib.import_module(".appgrad", __package__).checkpoint_iterations
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -192,6 +202,8 @@ def run_exact(views: Views, *, n_components: int, reg: float, method: str = "aut
     >>> round(row["tcc_in"], 2), round(row["tcc_out"], 2), row["flops"] > 0
     (1.78, 1.8, True)
     """
+    from .exact import ExactCCA
+
     start = time.perf_counter()
     est = ExactCCA(n_components, reg=reg, method=method).fit(views.X, views.Y)
     seconds = time.perf_counter() - start
@@ -228,6 +240,8 @@ def run_appgrad(views: Views, *, method: str, n_components: int, reg: float, ste
     >>> trace[["iteration", "tcc_in"]].round(2).to_numpy().tolist()
     [[1.0, 1.77], [10.0, 1.78], [100.0, 1.78]]
     """
+    from .appgrad import AppGradCCA
+
     if method not in APPGRAD_METHODS:
         raise ArgumentValueError(f"`method` must be one of {list(APPGRAD_METHODS)}, got "
                                  f"{method!r}", "method")
@@ -262,14 +276,16 @@ def run_heuristic(views: Views, *, method: str, n_components: int, reg: float,
     >>> row["method"], row["setting"], round(row["tcc_in"], 2)
     ('pca_cca', 'm=4', 1.55)
     """
-    if method not in HEURISTICS:
-        raise ArgumentValueError(f"`method` must be one of {sorted(HEURISTICS)}, got {method!r}",
-                                 "method")
+    if method not in HEURISTIC_METHODS:
+        raise ArgumentValueError(f"`method` must be one of {sorted(HEURISTIC_METHODS)}, got "
+                                 f"{method!r}", "method")
     kw = dict(reg=reg, oversample=oversample, n_iter=n_iter, random_state=seed)
     if method == "pca_cca":
         kw["n_pca_components"] = n_pca_components
+    from . import heuristics
+
     start = time.perf_counter()
-    est = HEURISTICS[method](n_components, **kw).fit(views.X, views.Y)
+    est = getattr(heuristics, _HEURISTIC_CLASSES[method])(n_components, **kw).fit(views.X, views.Y)
     seconds = time.perf_counter() - start
     return {"method": method, "setting": f"m={n_pca_components}" if method == "pca_cca" else "",
             "flops": est.flops_, "seconds": seconds, "tcc_in": _tcc(est, views.X, views.Y),

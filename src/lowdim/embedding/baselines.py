@@ -18,6 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy import linalg
 
+from .._numba_cache import cache_jit_functions
 from .._validation import ArgumentTypeError, ArgumentValueError
 from ._base import EmbeddingEstimator
 from ._validation import (check_embedding_input, check_float, check_n_components,
@@ -300,6 +301,7 @@ class UMAPEmbedding(_LibraryEmbedding):
     def _make_estimator(self, X):
         from umap import UMAP
 
+        cache_jit_functions("umap", "pynndescent")
         check_float(self.min_dist, "min_dist", min_val=0.0)
         if not isinstance(self.metric, str) and not callable(self.metric):
             raise ArgumentTypeError("`metric` must be a metric name or a function, got "

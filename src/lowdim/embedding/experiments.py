@@ -28,10 +28,10 @@ from scipy.sparse.linalg import ArpackNoConvergence
 from .._validation import ArgumentTypeError, ArgumentValueError, arguments_of
 from ..evaluate.classification import KNN_K_GRID, knn_cv_accuracy, knn_cv_select
 from ..evaluate.clustering import GAMMA_GRID, spectral_ari_sweep
-from ..evaluate.stats import ttests_against
 from ..io import load_npz, save_npz
-from .baselines import make_embedder
+from .features import features_summary
 from .methods import NEIGHBOR_PARAMETER
+from .selection import select_best, significance_tests
 
 __all__ = ["sweep_settings", "fit_embedding", "embed_sweep", "score_sweep", "select_best",
            "significance_tests", "sensitivity_scores", "sensitivity_sweep", "save_sweep", "load_sweep",
@@ -91,6 +91,10 @@ def fit_embedding(X, method, *, n_components, params=None, random_state=None, n_
     >>> Z.shape, seconds > 0
     ((300, 5), True)
     """
+    # Here, not at the top: the scoring jobs read this module and fit nothing (the
+    # estimators bring numba and Vec2vec's kernels, 0.4 s CPU per job).
+    from .baselines import make_embedder
+
     model = make_embedder(method, n_components=n_components, random_state=random_state,
                           n_jobs=n_jobs, **(params or {}))
     start = time.perf_counter()
@@ -254,91 +258,6 @@ def _accuracy_rows(metric, labels, accuracy, best_k):
             for fold, (label, value, k) in enumerate(zip(labels, accuracy, best_k))]
 
 
-def select_best(scores: pd.DataFrame):
-    """The chosen setting per (dataset, method), for Figure 4 and Table 3.
-
-    Parameters
-    ----------
-    scores : DataFrame
-        :func:`score_sweep` rows with ``dataset`` and ``method`` columns added.
-
-    Returns
-    -------
-    classification : DataFrame
-        The "accuracy_selected" fold rows (``dataset, method, setting, fold,
-        accuracy, best_k``): setting and k chosen inside each outer fold.
-    clustering : DataFrame
-        One row per (dataset, method): ``setting``, ``gamma`` and ``ari`` of the
-        highest ARI over settings and gammas (the paper's protocol).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from lowdim.embedding.experiments import select_best
-    >>> scores = pd.DataFrame({
-    ...     "dataset": "toy", "method": "isomap",
-    ...     "setting": ["n_neighbors=5", "n_neighbors=5", "n_neighbors=5", "n_neighbors=10"],
-    ...     "metric": ["accuracy_selected", "accuracy_selected", "ari", "ari"],
-    ...     "fold": [0, 1, None, None], "gamma": [None, None, 0.1, 0.1],
-    ...     "value": [0.9, 0.8, 0.5, 0.7], "best_k": [3, 5, None, None]})
-    >>> classification, clustering = select_best(scores)
-    >>> classification[["setting", "fold", "accuracy"]].to_numpy().tolist()
-    [['n_neighbors=5', 0.0, 0.9], ['n_neighbors=5', 1.0, 0.8]]
-    >>> clustering[["setting", "gamma", "ari"]].to_numpy().tolist()
-    [['n_neighbors=10', 0.1, 0.7]]
-    """
-    scores = scores.reset_index(drop=True)
-    acc = scores[scores["metric"] == "accuracy_selected"]
-    classification = acc.rename(columns={"value": "accuracy"})[
-        ["dataset", "method", "setting", "fold", "accuracy", "best_k"]]
-    ari = scores[(scores["metric"] == "ari") & scores["value"].notna()]
-    top = ari.loc[ari.groupby(["dataset", "method"], sort=False)["value"].idxmax()]
-    clustering = top.rename(columns={"value": "ari"})[["dataset", "method", "setting", "gamma",
-                                                       "ari"]]
-    return classification.reset_index(drop=True), clustering.reset_index(drop=True)
-
-
-def significance_tests(classification, clustering, reference="vec2vec", alpha=0.1):
-    """Paired t-tests of ``reference`` against each method across datasets.
-
-    Returns
-    -------
-    DataFrame
-        Rows (task, method, t, p, H, alpha, n_pairs, mean_difference, reason) for task
-        "classification" (mean accuracy per dataset) and "clustering" (best ARI); ``reason``
-        says why a test was not computed (its t, p and H are NaN), else is empty.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from lowdim.embedding.experiments import significance_tests
-    >>> classification = pd.DataFrame({
-    ...     "dataset": ["a", "a", "b", "b", "c", "c"] * 2,
-    ...     "method": ["vec2vec"] * 6 + ["pca"] * 6, "fold": [0, 1] * 6,
-    ...     "accuracy": [0.9, 0.92, 0.8, 0.82, 0.7, 0.74, 0.85, 0.87, 0.76, 0.78, 0.69, 0.71]})
-    >>> clustering = pd.DataFrame({"dataset": ["a", "b", "c"] * 2,
-    ...                            "method": ["vec2vec"] * 3 + ["pca"] * 3,
-    ...                            "ari": [0.7, 0.6, 0.5, 0.6, 0.55, 0.5]})
-    >>> tests = significance_tests(classification, clustering)
-    >>> tests[["task", "method", "n_pairs", "H"]].to_numpy().tolist()
-    [['classification', 'pca', 3, 1], ['clustering', 'pca', 3, 0]]
-    >>> tests.p.round(3).tolist()
-    [0.053, 0.225]
-    """
-    tables = []
-    mean_accuracy = classification.groupby(["dataset", "method"])["accuracy"].mean().unstack()
-    best_ari = clustering.set_index(["dataset", "method"])["ari"].unstack()
-    for task, scores in (("classification", mean_accuracy), ("clustering", best_ari)):
-        if reference not in scores.columns:
-            continue
-        table = ttests_against(scores, reference=reference, alpha=alpha)
-        tables.append(table.assign(task=task, alpha=alpha))
-    columns = ["task", "method", "t", "p", "H", "alpha", "n_pairs", "mean_difference", "reason"]
-    if not tables:
-        return pd.DataFrame(columns=columns)
-    return pd.concat(tables, ignore_index=True)[columns]
-
-
 def sensitivity_scores(X, y, *, parameter, value, n_components, params, k_grid=KNN_K_GRID,
                        n_splits=4, standardize=True, random_state=None, n_jobs=None):
     """Vec2vec kNN accuracy with ``parameter`` set to ``value`` (Figure 5).
@@ -456,28 +375,3 @@ def load_sweep(path):
     return {"embeddings": arrays["embeddings"], "settings": arrays["settings"].tolist(),
             "seconds": arrays["seconds"], "errors": arrays["errors"].tolist(),
             "y": arrays["y"], "info": info}
-
-
-def features_summary(dataset) -> dict:
-    """One row of Table 2 for a feature dataset from :func:`embedding_features`.
-
-    Examples
-    --------
-    >>> from lowdim.data import get_spec
-    >>> from lowdim.embedding.experiments import features_summary
-    >>> from lowdim.embedding.features import embedding_features
-    >>> summary = features_summary(embedding_features(get_spec("digits").prepare(n_rows=100)))
-    >>> {key: summary[key] for key in ("dataset", "n", "n_features")}
-    {'dataset': 'digits', 'n': 100, 'n_features': 64}
-    """
-    import scipy.sparse as sp
-
-    X = dataset.X
-    nnz = X.nnz if sp.issparse(X) else int(np.count_nonzero(X))
-    return {"dataset": dataset.name, "source_kind": dataset.meta.get("source_kind", dataset.kind),
-            "n": int(X.shape[0]), "n_features": int(X.shape[1]),
-            "n_classes": int(np.unique(dataset.y).size),
-            "features": dataset.meta.get("features", "raw"),
-            "sparsity": 1.0 - nnz / max(1, X.shape[0] * X.shape[1]),
-            "rows_available": dataset.meta.get("rows_available", X.shape[0]),
-            "source": dataset.meta.get("source", "")}

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import TfidfTransformer, TfidfVectorizer
 
 from ..data.parsing import subsample
 from ..data.prepared import Dataset
 from ..data.text import tokenize
 
-__all__ = ["tfidf_features", "embedding_features"]
+__all__ = ["tfidf_features", "embedding_features", "features_summary"]
 
 
 def _analyzer(stem):
@@ -62,6 +61,9 @@ def tfidf_features(dataset: Dataset, *, stem=True, min_df=1, sublinear_tf=False)
     >>> X.shape, vocabulary.tolist()
     ((3, 6), ['bark', 'cat', 'dog', 'mat', 'sat', 'sit'])
     """
+    # Here, not at the top: dense datasets and Table 2's summary need no scikit-learn.
+    from sklearn.feature_extraction.text import TfidfTransformer, TfidfVectorizer
+
     if dataset.texts is not None:
         vectorizer = TfidfVectorizer(analyzer=_analyzer(stem),
                                      min_df=int(min_df), sublinear_tf=bool(sublinear_tf),
@@ -133,3 +135,25 @@ def embedding_features(dataset: Dataset, *, max_samples=0, seed=0, stem=True, mi
     kind = "sparse" if sp.issparse(X) else "dense"
     return Dataset(name=dataset.name, kind=kind, X=X, y=np.asarray(dataset.y)[rows],
                    label_names=dataset.label_names, meta=meta)
+
+
+def features_summary(dataset: Dataset) -> dict:
+    """One row of Table 2 for a feature dataset from :func:`embedding_features`.
+
+    Examples
+    --------
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.embedding.features import embedding_features, features_summary
+    >>> summary = features_summary(embedding_features(get_spec("digits").prepare(n_rows=100)))
+    >>> {key: summary[key] for key in ("dataset", "n", "n_features")}
+    {'dataset': 'digits', 'n': 100, 'n_features': 64}
+    """
+    X = dataset.X
+    nnz = X.nnz if sp.issparse(X) else int(np.count_nonzero(X))
+    return {"dataset": dataset.name, "source_kind": dataset.meta.get("source_kind", dataset.kind),
+            "n": int(X.shape[0]), "n_features": int(X.shape[1]),
+            "n_classes": int(np.unique(dataset.y).size),
+            "features": dataset.meta.get("features", "raw"),
+            "sparsity": 1.0 - nnz / max(1, X.shape[0] * X.shape[1]),
+            "rows_available": dataset.meta.get("rows_available", X.shape[0]),
+            "source": dataset.meta.get("source", "")}

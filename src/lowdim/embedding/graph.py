@@ -31,6 +31,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.neighbors import NearestNeighbors
 
+from .._numba_cache import cache_jit_functions
 from .._validation import ArgumentValueError
 
 __all__ = ["CSRGraph", "as_csr_graph", "cosine_knn_graph", "add_self_loops_to_isolated",
@@ -194,6 +195,7 @@ def topk_cosine_neighbors(X, topk, knn="auto", n_jobs=None, random_state=None):
 def _approximate_neighbors(X, topk, n_jobs, random_state):
     from pynndescent import NNDescent
 
+    cache_jit_functions("pynndescent")
     n = X.shape[0]
     k = min(max(topk + 1, APPROXIMATE_SEARCH_NEIGHBORS), n)
     index = NNDescent(X, metric="cosine", n_neighbors=k, random_state=random_state,

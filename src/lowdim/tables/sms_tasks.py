@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from ..plots.style import method_label
-from ..tasks.wmd_classification import best_rank_rows
+from .select import best_rank_rows
 from .write import format_mean_std
 
 __all__ = ["coreference_table", "glue_table", "not_run_table", "published_coreference",

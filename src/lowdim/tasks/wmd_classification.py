@@ -39,6 +39,7 @@ from ..approx.wme import document_bags, random_documents, wme_features, wme_simi
 from ..evaluate.svm import TunedSVM, check_class_counts
 from ..seeding import derive_seed
 from ..similarity import DenseOracle
+from ..tables.select import best_rank_rows
 
 __all__ = ["CLASSIFICATION_METHODS", "best_rank_rows", "classify_documents", "corpus_splits",
            "corpus_wme_similarities", "document_splits", "kernel_power", "rank_schedule",
@@ -491,36 +492,3 @@ def classify_documents(method, K, y, splits, *, gamma0, gammas, ranks=(), C_grid
                     sum(r["split"] == split for r in rows), time.perf_counter() - t0,
                     ", ".join(f"{r['test_accuracy']:.3f}" for r in rows if r["split"] == split))
     return pd.DataFrame(rows)
-
-
-def best_rank_rows(rows, max_rank) -> pd.DataFrame:
-    """Per method and split, the row of the best rank ``<= max_rank`` by CV accuracy.
-
-    Ties go to the smaller rank. Only training data informs the choice.
-
-    Parameters
-    ----------
-    rows : DataFrame
-        Tidy rows of :func:`classify_documents` (any number of corpora and methods).
-    max_rank : int
-
-    Returns
-    -------
-    chosen : DataFrame
-        One row per (corpus, method, split) that has a rank ``<= max_rank``.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from lowdim.tasks.wmd_classification import best_rank_rows
-    >>> rows = pd.DataFrame({"corpus": "toy", "method": "nystrom", "split": [0, 0, 0],
-    ...                      "rank": [16, 64, 256], "cv_accuracy": [0.7, 0.8, 0.9],
-    ...                      "test_accuracy": [0.68, 0.79, 0.91]})
-    >>> best_rank_rows(rows, max_rank=100)[["rank", "test_accuracy"]].to_numpy().tolist()
-    [[64.0, 0.79]]
-    """
-    keys = [k for k in ("corpus", "method", "split") if k in rows.columns]
-    within = rows[(rows["rank"] <= max_rank) | (rows["method"] == "wmd_kernel")]
-    ordered = within.sort_values(keys + ["cv_accuracy", "rank"],
-                                 ascending=[True] * len(keys) + [False, True], kind="stable")
-    return ordered.groupby(keys, sort=False).head(1).reset_index(drop=True)

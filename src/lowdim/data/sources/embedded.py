@@ -8,6 +8,9 @@
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import numpy as np
 
 from ..parsing import kept_rows, subsample
@@ -40,11 +43,18 @@ def _digits_halves(raw_files, *, split: str, n_rows: int, seed: int):
                    meta={"split": split, "image_shape": [8, 8]})
 
 
-def _read_gensim_text(name: str) -> list[str]:
-    from gensim.test.utils import datapath
+def _gensim_test_data(name: str) -> Path:
+    """Path of gensim's bundled test file ``name`` (``gensim.test.utils.datapath``), found
+    without importing gensim (a second of start-up for a file name)."""
+    spec = importlib.util.find_spec("gensim")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("gensim is not installed; its bundled corpora need it")
+    return Path(spec.submodule_search_locations[0]) / "test" / "test_data" / name
 
+
+def _read_gensim_text(name: str) -> list[str]:
     # The polarity file is latin-1 (it contains non-UTF-8 bytes); the Lee corpus is ASCII.
-    with open(datapath(name), encoding="latin-1") as fh:
+    with open(_gensim_test_data(name), encoding="latin-1") as fh:
         return [line.strip() for line in fh if line.strip()]
 
 
