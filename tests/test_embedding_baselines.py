@@ -1,5 +1,7 @@
 """Baselines: classical MDS mathematics, wrappers on dense and sparse input, factory."""
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -11,8 +13,8 @@ from sklearn.decomposition import PCA, TruncatedSVD
 from sklearn.manifold import MDS
 from sklearn.metrics import euclidean_distances
 
-from lowdim.embedding import (METHODS, ClassicalMDS, LLEEmbedding, MDSEmbedding, PCAEmbedding,
-                              isometric_dense_rows, make_embedder)
+from lowdim.embedding import (METHODS, ClassicalMDS, LaplacianEigenmaps, LLEEmbedding,
+                              MDSEmbedding, PCAEmbedding, isometric_dense_rows, make_embedder)
 
 
 def _raw_stress(Z, D):
@@ -99,6 +101,19 @@ def test_lle_on_wide_sparse_input_equals_lle_on_dense_input():
     sparse = LLEEmbedding(n_components=2, n_neighbors=8, random_state=0).fit_transform(wide)
     np.testing.assert_allclose(np.abs(sparse), np.abs(dense), atol=1e-6)
 
+
+
+@pytest.mark.parametrize("n_neighbors", [8, None])
+def test_laplacian_eigenmaps_on_sparse_input_uses_the_dense_inputs_knn_graph(n_neighbors):
+    """scikit-learn falls back to an RBF affinity on sparse input; ours keeps the kNN graph."""
+    X, _ = make_swiss_roll(150, random_state=4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the fallback would warn
+        sparse = LaplacianEigenmaps(n_components=2, n_neighbors=n_neighbors,
+                                    random_state=0).fit_transform(sp.csr_matrix(X))
+    dense = LaplacianEigenmaps(n_components=2, n_neighbors=n_neighbors,
+                               random_state=0).fit_transform(X)
+    np.testing.assert_allclose(np.abs(sparse), np.abs(dense), atol=1e-6)
 
 @pytest.mark.parametrize("method", sorted(METHODS))
 @pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])

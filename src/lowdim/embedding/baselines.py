@@ -256,9 +256,23 @@ class LaplacianEigenmaps(_LibraryEmbedding):
             raise ArgumentValueError("`n_components` must be <= n_samples - 2 = "
                                      f"{X.shape[0] - 2} for Laplacian Eigenmaps, got "
                                      f"{self.n_components}", "n_components")
-        return SpectralEmbedding(n_components=self.n_components, affinity="nearest_neighbors",
+        # scikit-learn's "nearest_neighbors" affinity falls back to an RBF kernel on sparse
+        # input; the kNN graph is built here instead (see _prepare), so both inputs get it.
+        affinity = "precomputed" if sp.issparse(X) else "nearest_neighbors"
+        return SpectralEmbedding(n_components=self.n_components, affinity=affinity,
                                  n_neighbors=self.n_neighbors, random_state=self.random_state,
                                  n_jobs=self.n_jobs)
+
+    def _prepare(self, X):
+        if not sp.issparse(X):
+            return X
+        from sklearn.neighbors import kneighbors_graph
+
+        # The graph SpectralEmbedding builds for dense input: k neighbours, self included,
+        # 0/1 weights, symmetrised as (A + A.T) / 2.
+        k = self.n_neighbors if self.n_neighbors is not None else max(X.shape[0] // 10, 1)
+        graph = kneighbors_graph(X, k, include_self=True, n_jobs=self.n_jobs)
+        return 0.5 * (graph + graph.T)
 
 
 class UMAPEmbedding(_LibraryEmbedding):
