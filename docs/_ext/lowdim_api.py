@@ -81,19 +81,22 @@ def canonical_names(modules):
     the comment only there), else the shallowest.
     """
     ordered = sorted(modules, key=_depth_order)
+    # Each attribute read once: a module's __getattr__ may build a new object per read
+    # (a lazily imported mapping), and the ids below must stay those of live objects.
+    objects = {(name, attr): getattr(module, attr) for name, module in ordered
+               for attr in module.__all__}
     home = {}
-    for name, module in ordered:
-        for attr in module.__all__:
-            key = (attr, id(getattr(module, attr)))
-            obj = getattr(module, attr)
-            if inspect.isclass(obj) or callable(obj):
-                home.setdefault(key, name)
-            elif _has_doc_comment(name, attr) or key not in home:
-                if key not in home or not _has_doc_comment(home[key], attr):
-                    home[key] = name
+    for (name, attr), obj in objects.items():
+        key = (attr, id(obj))
+        if inspect.isclass(obj) or callable(obj):
+            home.setdefault(key, name)
+        elif _has_doc_comment(name, attr) or key not in home:
+            if key not in home or not _has_doc_comment(home[key], attr):
+                home[key] = name
     pages = {}
     for name, module in ordered:
-        fresh = [attr for attr in module.__all__ if home[(attr, id(getattr(module, attr)))] == name]
+        fresh = [attr for attr in module.__all__
+                 if home[(attr, id(objects[(name, attr)]))] == name]
         if fresh:
             pages[name] = fresh
     return pages

@@ -28,9 +28,12 @@ __all__ = ["Views", "training_views", "load_views", "dataset_stats", "checkpoint
 #: Heuristic method name -> name of its estimator class in lowdim.cca.heuristics (Figure 2)
 _HEURISTIC_CLASSES = {"nw_cca": "NWCCA", "dw_cca": "DWCCA", "pca_cca": "PCACCA"}
 
+#: Heuristic method name -> estimator class (Figure 2); the classes are imported on first
+#: access (``__getattr__`` below), so that this annotation declares it without a value.
+HEURISTICS: dict[str, type]
+
 
 def __getattr__(name):
-    # HEURISTICS: heuristic method name -> estimator class (Figure 2).
     if name == "HEURISTICS":
         module = importlib.import_module(".heuristics", __package__)
         return {method: getattr(module, cls) for method, cls in _HEURISTIC_CLASSES.items()}
