@@ -19,6 +19,7 @@ import pytest
 from fixtures.requirements import require
 from fixtures.workflow import ROOT
 from lowdim.report.gallery import SCREENSHOTS
+from lowdim.report.scorecard import VERDICTS
 
 pytestmark = pytest.mark.browser
 
@@ -204,7 +205,7 @@ def test_overview_shows_the_scorecard_table(report):
     finally:
         report.switch_to.default_content()
     assert headings[:2] == ["Scorecard", "Time per stage"]
-    assert rows[0] == ["paper", "reproduced", "differs", "not run"]
+    assert rows[0] == ["paper", *VERDICTS]  # every verdict a column, in the scorecard's order
     assert {row[0] for row in rows[1:]} == set(PAPERS)
     assert all(int(cell) >= 0 for row in rows[1:] for cell in row[1:])
 

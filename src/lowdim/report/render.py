@@ -88,7 +88,7 @@ def describe_data(datasets: dict, replica: bool = False) -> str:
     from ..data import dataset_spec, declares_own_data
 
     kinds = {"downloaded": [], "offline": [], "own": []}
-    for name, options in datasets.items():
+    for name, options in sorted(datasets.items()):  # key order in the YAML is not a change
         kind = "own" if declares_own_data(options) else (
             "offline" if dataset_spec(name, options).offline else "downloaded")
         kinds[kind].append(name)
