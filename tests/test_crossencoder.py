@@ -104,3 +104,26 @@ def test_tiny_crossencoder_built_from_a_config_tokenises_any_text(tmp_path):
     assert np.abs(K - full_matrix(CrossEncoderOracle(sentences, str(other)))).max() > 1e-3
     with pytest.raises(ValueError, match="`hidden_size` must be a multiple"):
         build_tiny_crossencoder(tmp_path / "d", hidden_size=30, num_attention_heads=4)
+
+
+def test_a_torchvision_that_does_not_import_is_named_with_the_fix(tmp_path):
+    # pymde (the `bench` extra) brings a torchvision; beside another torch build it fails at
+    # import with RuntimeError, and transformers then reports only "Could not import module
+    # 'BertModel'". A fake torchvision that fails the same way stands in for it.
+    import subprocess
+    import sys
+
+    fake = tmp_path / "torchvision"
+    fake.mkdir()
+    (fake / "__init__.py").write_text(
+        "raise RuntimeError('operator torchvision::nms does not exist')\n")
+    code = ("from lowdim.tasks.encoders import transformer_embeddings\n"
+            "transformer_embeddings(['a cat'], 'unused')\n")
+    env = {**__import__("os").environ, "PYTHONPATH": f"{tmp_path}"}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert result.returncode != 0
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: torchvision is installed but does not import beside "
+                           f"torch {torch.__version__}")
+    assert "operator torchvision::nms does not exist" in last
+    assert "pip uninstall torchvision" in last

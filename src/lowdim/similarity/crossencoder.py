@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._transformers import import_transformers
 from .._validation import ArgumentValueError, check_choice
 from ._oracle import SimilarityOracle
 
@@ -81,12 +82,7 @@ class CrossEncoderOracle(SimilarityOracle):
     def __init__(self, sentences, model, score="auto", label_index=-1, symmetrize=True,
                  batch_size=32, max_length=256, n_jobs=1, cache=True, device="cpu"):
         super().__init__(n_jobs=n_jobs, cache=cache, chunk_size=batch_size)
-        try:
-            import torch  # noqa: F401
-            from transformers import AutoModelForSequenceClassification, AutoTokenizer
-        except ImportError as err:  # pragma: no cover - depends on the environment
-            raise ImportError("CrossEncoderOracle needs the optional extra 'crossencoder': "
-                              "pip install 'lowdim[crossencoder]'") from err
+        _, transformers = import_transformers("CrossEncoderOracle")
         check_choice(score, "score", SCORES)
         self.sentences = [str(s) for s in sentences]
         if not self.sentences:
@@ -95,8 +91,9 @@ class CrossEncoderOracle(SimilarityOracle):
         if empty:
             raise ArgumentValueError(f"`sentences`: {len(empty)} empty sentences, first at index "
                                      f"{empty[0]}", "sentences")
-        self.tokenizer_ = AutoTokenizer.from_pretrained(model)
-        self.model_ = AutoModelForSequenceClassification.from_pretrained(model).to(device).eval()
+        self.tokenizer_ = transformers.AutoTokenizer.from_pretrained(model)
+        self.model_ = (transformers.AutoModelForSequenceClassification
+                       .from_pretrained(model).to(device).eval())
         n_labels = int(self.model_.config.num_labels)
         if not -n_labels <= label_index < n_labels:
             raise ArgumentValueError(f"`label_index` must be in [-{n_labels}, {n_labels}) for a "

@@ -16,6 +16,7 @@ from __future__ import annotations
 import string
 from pathlib import Path
 
+from .._transformers import import_transformers
 from .._validation import ArgumentValueError
 
 __all__ = ["MODEL_KINDS", "build_tiny_crossencoder", "character_vocabulary"]
@@ -78,9 +79,7 @@ def build_tiny_crossencoder(path, *, num_labels: int = 1, hidden_size: int = 32,
     >>> path.name, K.shape
     ('tiny', (3, 3))
     """
-    import torch
-    import transformers
-
+    torch, transformers = import_transformers("build_tiny_crossencoder")
     if hidden_size % num_attention_heads:
         raise ArgumentValueError("`hidden_size` must be a multiple of `num_attention_heads` = "
                                  f"{num_attention_heads}, got {hidden_size}", "hidden_size")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._transformers import import_transformers
 from .._validation import ArgumentValueError
 from ..progress import Progress
 from ..similarity.matrices import item_embeddings
@@ -58,14 +59,9 @@ def transformer_embeddings(texts, model, batch_size=64, max_length=128, n_jobs=1
     >>> E.shape, np.allclose(np.linalg.norm(E, axis=1), 1.0)
     ((2, 32), True)
     """
-    try:
-        import torch
-        from transformers import AutoModel, AutoTokenizer
-    except ImportError as err:  # pragma: no cover - depends on the environment
-        raise ImportError("the 'transformer' encoder needs the optional extra 'crossencoder': "
-                          "pip install 'lowdim[crossencoder]'") from err
-    tokenizer = AutoTokenizer.from_pretrained(model)
-    encoder = AutoModel.from_pretrained(model).eval()
+    torch, transformers = import_transformers("the 'transformer' encoder")
+    tokenizer = transformers.AutoTokenizer.from_pretrained(model)
+    encoder = transformers.AutoModel.from_pretrained(model).eval()
     previous = torch.get_num_threads()
     torch.set_num_threads(int(n_jobs))
     texts = [str(t) for t in texts]
