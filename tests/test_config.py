@@ -142,3 +142,15 @@ def test_a_partial_config_file_is_refused_with_how_to_overlay_it():
     message = str(info.value)
     assert "my_overrides.yaml is not a complete profile" in message and "\n" not in message
     assert "snakemake --configfile config/config.yaml my_overrides.yaml" in message
+
+
+def test_checkout_config_is_the_default_profile_and_names_a_folder_that_is_no_checkout(tmp_path):
+    from lowdim.config import checkout_config
+
+    root = Path(__file__).resolve().parents[1]
+    config, schema = checkout_config(root)
+    raw = yaml.safe_load((root / "config" / "config.yaml").read_text())
+    assert schema == root / "workflow" / "schemas" / "config.schema.yaml"
+    assert config == validate_config(raw, schema)
+    with pytest.raises(FileNotFoundError, match=f"{tmp_path} is not a checkout"):
+        checkout_config(tmp_path)

@@ -26,8 +26,8 @@ import yaml
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-__all__ = ["ConfigError", "PROFILE_KEYS", "check_complete_profile", "coerce_scalars",
-           "validate_config", "load_schema"]
+__all__ = ["ConfigError", "PROFILE_KEYS", "check_complete_profile", "checkout_config",
+           "coerce_scalars", "validate_config", "load_schema"]
 
 #: Top-level keys every profile given alone with ``--configfile`` must have.
 PROFILE_KEYS = ("profile", "datasets")
@@ -38,13 +38,8 @@ class ConfigError(ValueError):
 
     Examples
     --------
-    >>> from pathlib import Path
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config import checkout_config, validate_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.config import ConfigError
     >>> try:
     ...     validate_config({**config, "cca": {"reg": -1}}, schema)
@@ -64,13 +59,8 @@ def load_schema(schema_path):
 
     Examples
     --------
-    >>> from pathlib import Path
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.config import load_schema
     >>> top, registry = load_schema(schema)
     >>> sorted(top["properties"])[:4], registry.contents("cca.schema.yaml")["properties"]["reg"]["default"]
@@ -105,13 +95,8 @@ def validate_config(config: dict, schema_path) -> dict:
 
     Examples
     --------
-    >>> from pathlib import Path
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config import checkout_config, validate_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> config["cca"]["reg"], config["embedding"]["vec2vec"]["walk_length"]
     (0.005, 20)
     >>> validate_config({**config, "cca": {"reg": "0.01"}}, schema)["cca"]["reg"]   # text read as a number
@@ -140,6 +125,42 @@ def validate_config(config: dict, schema_path) -> dict:
         more = f" ({len(errors) - 1} more problem(s) after this one)" if len(errors) > 1 else ""
         raise ConfigError(_describe(error, listed) + more)
     return config
+
+
+def checkout_config(root=None) -> tuple[dict, Path]:
+    """The default profile of a checkout of the repository, validated, and its schema's path.
+
+    For examples and scripts that start from what ``snakemake`` would run with no
+    ``--configfile``: ``config/config.yaml`` validated against
+    ``workflow/schemas/config.schema.yaml``, every default filled in.
+
+    Parameters
+    ----------
+    root : path-like, optional
+        The checkout. Default: the one this ``lowdim`` is installed from
+        (``pip install -e .``); a ``lowdim`` installed from a wheel has none.
+
+    Returns
+    -------
+    config : dict
+        The validated default profile.
+    schema : pathlib.Path
+        ``workflow/schemas/config.schema.yaml`` of the checkout.
+
+    Examples
+    --------
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()
+    >>> config["profile"], schema.name
+    ('offline', 'config.schema.yaml')
+    """
+    root = Path(__file__).resolve().parents[2] if root is None else Path(root)
+    schema, default = root / "workflow" / "schemas" / "config.schema.yaml", \
+        root / "config" / "config.yaml"
+    if not (schema.is_file() and default.is_file()):
+        raise FileNotFoundError(f"checkout_config: {root} is not a checkout of lowdim's "
+                                "repository (no config/config.yaml or its schema); pass root=")
+    return validate_config(yaml.load(default.read_text(), Loader=_SAFE_LOADER), schema), schema
 
 
 def check_complete_profile(config: dict, configfiles, default="config/config.yaml") -> None:
@@ -261,13 +282,8 @@ def coerce_scalars(config: dict, validator, max_rounds: int = 50) -> dict:
 
     Examples
     --------
-    >>> from pathlib import Path
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> import jsonschema
     >>> from lowdim.config import coerce_scalars, load_schema
     >>> top, registry = load_schema(schema)

@@ -52,13 +52,8 @@ def config_check(func):
 
     Examples
     --------
-    >>> from pathlib import Path
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.config_checks import CHECKS, config_check, config_problems, problem
     >>> @config_check
     ... def seed_is_even(config):
@@ -80,13 +75,8 @@ def config_problems(config: dict) -> list[str]:
 
     Examples
     --------
-    >>> from pathlib import Path
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.config_checks import config_problems
     >>> config_problems(config)
     []
@@ -106,13 +96,8 @@ def own_data_problems(config: dict) -> list[str]:
 
     Examples
     --------
-    >>> from pathlib import Path
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.config_checks import own_data_problems
     >>> datasets = {**config["datasets"], "mine": {"file": "no_such_file.csv"}}
     >>> [line.split(" (looked for")[0] for line in own_data_problems({**config, "datasets": datasets})]
@@ -145,13 +130,8 @@ def check_config(config: dict) -> dict:
 
     Examples
     --------
-    >>> from pathlib import Path
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.config_checks import check_config
     >>> check_config(config) is config
     True
@@ -180,13 +160,8 @@ class DatasetFacts:
 
     Examples
     --------
-    >>> from pathlib import Path
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.config_checks import dataset_facts
     >>> facts = dataset_facts(config, "digits_halves")
     >>> facts.kind, facts.labelled, facts.bounds
@@ -215,13 +190,8 @@ def dataset_facts(config: dict, name: str) -> DatasetFacts:
 
     Examples
     --------
-    >>> from pathlib import Path
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.config_checks import dataset_facts
     >>> dataset_facts(config, "digits")
     DatasetFacts(name='digits', kind='dense', labelled=True, bounds={'n': 1797, 'p': 64}, origin='')

@@ -69,13 +69,8 @@ def cca_figure_datasets(config: dict, figure: int) -> list[tuple[str, str]]:
 
     Examples
     --------
-    >>> from pathlib import Path
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import cca_figure_datasets
     >>> cca_figure_datasets(config, 1)
     [('digits_halves', 'cca.figure1.datasets[0]'), ('planted_cca', 'cca.figure1.datasets[1]'), ('word_context', 'cca.figure1.datasets[2]')]
@@ -98,13 +93,8 @@ def cca_datasets(config: dict) -> list[str]:
 
     Examples
     --------
-    >>> from pathlib import Path
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import cca_datasets
     >>> cca_datasets(config)
     ['digits_halves', 'planted_cca', 'word_context', 'sparse_two_view']
@@ -148,13 +138,8 @@ def cca_settings(config: dict, dataset: str, job: str = "stats") -> dict:
 
     Examples
     --------
-    >>> from pathlib import Path
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import cca_settings
     >>> settings = cca_settings(config, "planted_cca", job="sappgrad")
     >>> settings["n_components"], settings["step_size"], settings["batch_size"]
@@ -204,13 +189,8 @@ def cca_heuristic_runs(config: dict) -> list[str]:
 
     Examples
     --------
-    >>> from pathlib import Path
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import cca_heuristic_runs
     >>> cca_heuristic_runs(config)
     ['nw_cca', 'dw_cca', 'pca_cca/m20', 'pca_cca/m50']
@@ -243,13 +223,8 @@ def cca_resources(config: dict, dataset: str) -> dict:
 
     Examples
     --------
-    >>> from pathlib import Path
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import cca_resources
     >>> cca_resources(config, "planted_cca")
     {'threads': (1, 'cca.threads'), 'mem_mb': (4000, 'cca.mem_mb'), 'runtime': (30, 'cca.runtime')}
@@ -273,13 +248,8 @@ def embedding_method_settings(config: dict, method: str) -> dict:
 
     Examples
     --------
-    >>> from pathlib import Path
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import embedding_method_settings
     >>> embedding_method_settings(config, "umap")
     {'min_dist': (0.1, 'embedding.umap.min_dist'), 'metric': ('euclidean', 'embedding.umap.metric')}
@@ -338,13 +308,8 @@ def embedding_settings(config: dict, job: str, *, dataset: str | None = None,
 
     Examples
     --------
-    >>> from pathlib import Path
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import embedding_settings
     >>> settings = embedding_settings(config, "embed", dataset="digits", method="isomap")
     >>> settings["n_components"], settings["n_neighbors"]
@@ -442,13 +407,8 @@ def kernel_cca_settings(config: dict, name: str) -> dict:
 
     Examples
     --------
-    >>> from pathlib import Path
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import kernel_cca_settings, values
     >>> name = config["kernel_cca"]["settings"][0]["name"]
     >>> settings = kernel_cca_settings(config, name)
@@ -476,13 +436,8 @@ def wmd_corpus_settings(config: dict, name: str) -> dict:
 
     Examples
     --------
-    >>> from pathlib import Path
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    >>> config = validate_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), schema)
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import wmd_corpus_settings
     >>> corpus = config["sms_tasks"]["wmd_classification"]["corpora"][0]["name"]
     >>> sorted(wmd_corpus_settings(config, corpus))
