@@ -147,7 +147,17 @@ def scale_section(key, entry):
     frame = frame.drop(columns=["stages"]).assign(stages=stages)
     return section(f"{entry['n']:,} points (case `scale`)", _context(entry),
                    table(frame, formats={"seconds": ".1f", "gib": ".2f", "knn": ".4f",
-                                         "recall": ".4f"}))
+                                         "recall": ".4f"}), _scale_goal(frame))
+
+
+def _scale_goal(frame):
+    """The goal of issue 26 item 4: Vec2vec's whole fit in no more than UMAP's time."""
+    seconds = frame.set_index("method")["seconds"]
+    if not {"umap", "vec2vec (co-occurrence)"} <= set(seconds.index):
+        return "Goal (Vec2vec's fit in no more than UMAP's time): UMAP not measured."
+    ratio = seconds["vec2vec (co-occurrence)"] / seconds["umap"]
+    return (f"Goal (Vec2vec's fit in no more than UMAP's time): **{ratio:.3f}× UMAP's time, "
+            + ("met**." if ratio <= 1 else "missed**."))
 
 
 def write(results, path):
