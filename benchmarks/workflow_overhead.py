@@ -280,6 +280,17 @@ NOTES = [
     "  waits for its pending timers before it exits: every run, the test suite's many small",
     "  ones too, would end up to one timespan later. On a loaded machine (long wall time) the",
     "  row is large; on a quiet one it is a small part.",
+    "- **Fewer jobs** (issue 28, item 4): measured, and no rule merged. The rules of many",
+    "  small jobs are `similarity_errors` (one per matrix x method: 35 jobs here, 51 in the",
+    "  rehearsal, 98 in the paper profile, whose 98 are projected at 0.17 core-hours in all by",
+    "  `paper_resources.md`) and `embedding_score` (one per embedding). Both are split for the",
+    "  rerun rule, not for size: a sweep of `similarity.sms` reruns only the SMS methods' error",
+    "  jobs (`test_changing_sms_alpha_reruns_only_sms_jobs`), and scoring settings rescore",
+    "  without refitting an embedding; one job per matrix, or embedding and scoring in one job,",
+    "  would rerun the other methods or the fits. The tidy steps (7 jobs of under 1 CPU s",
+    "  each, see the rule table) could merge per part, but each feeds its own figure: merged,",
+    "  a change to one figure's inputs would redraw the others, for about 1 CPU s saved per",
+    "  job merged away.",
     "",
 ]
 
