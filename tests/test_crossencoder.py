@@ -110,6 +110,7 @@ def test_a_torchvision_that_does_not_import_is_named_with_the_fix(tmp_path):
     # pymde (the `bench` extra) brings a torchvision; beside another torch build it fails at
     # import with RuntimeError, and transformers then reports only "Could not import module
     # 'BertModel'". A fake torchvision that fails the same way stands in for it.
+    import os
     import subprocess
     import sys
 
@@ -119,7 +120,7 @@ def test_a_torchvision_that_does_not_import_is_named_with_the_fix(tmp_path):
         "raise RuntimeError('operator torchvision::nms does not exist')\n")
     code = ("from lowdim.tasks.encoders import transformer_embeddings\n"
             "transformer_embeddings(['a cat'], 'unused')\n")
-    env = {**__import__("os").environ, "PYTHONPATH": f"{tmp_path}"}
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert result.returncode != 0
     last = result.stderr.strip().splitlines()[-1]
