@@ -640,7 +640,9 @@ def by_rule(projection: pd.DataFrame) -> pd.DataFrame:
                                                        .split(", ")) - {""})),
                      "stand-ins": "; ".join(sorted(set(done["stand-in"].dropna()) - {""})),
                      "not projected, why": "; ".join(sorted(set(part["not projected"].dropna())))})
-    return pd.DataFrame(rows).sort_values("core_hours", ascending=False, na_position="last")
+    # The rule's name breaks ties, so the order does not depend on pandas' sort algorithm.
+    return pd.DataFrame(rows).sort_values(["core_hours", "rule"], ascending=[False, True],
+                                          na_position="last", ignore_index=True)
 
 
 def _summary(projection) -> str:
@@ -663,7 +665,7 @@ def report_sections(points, fits, projection, memory) -> list[str]:
         lambda r: ", ".join(f"{c[4:]}={v}" for c, v in r.items() if pd.notna(v)), axis=1))
     jobs = projection[projection["not projected"].isna()] if "not projected" in projection \
         else projection
-    heavy = jobs.sort_values("core_hours", ascending=False)[
+    heavy = jobs.sort_values(["core_hours", "job"], ascending=[False, True])[
         ["job", "kind", "threads", "core_hours", "wall_hours", "peak_gb", "beyond measured ×"]]
     over = jobs[jobs["over_limits"]]
     short = jobs[(jobs["wall_hours"] > jobs["runtime hint h"])

@@ -93,10 +93,10 @@ def summarize(path, top=40):
     modules = rows.groupby("module").agg(tests=("test", "nunique"), cpu_s=("cpu_s", "sum"),
                                          children_cpu_s=("children_cpu_s", "sum"),
                                          wall_s=("wall_s", "sum"))
-    print(modules.sort_values("cpu_s", ascending=False).to_markdown(floatfmt=".1f"))
+    print(modules.sort_index().sort_values("cpu_s", ascending=False, kind="stable").to_markdown(floatfmt=".1f"))
     tests = rows.groupby(["test", "phase"])[["cpu_s", "children_cpu_s", "wall_s"]].sum()
     print()
-    print(tests.sort_values("cpu_s", ascending=False).head(top).to_markdown(floatfmt=".1f"))
+    print(tests.sort_index().sort_values("cpu_s", ascending=False, kind="stable").head(top).to_markdown(floatfmt=".1f"))
 
 
 if __name__ == "__main__":

@@ -185,7 +185,8 @@ def estimate_table(runs: dict, counts: pd.DataFrame) -> pd.DataFrame:
                    .groupby("rule")[["startup_s", "numba_s"]].mean())
         table[f"start-up, all jobs ({label})"] = table["jobs"] * per_job["startup_s"]
         table[f"numba, all jobs ({label})"] = table["jobs"] * per_job["numba_s"]
-    return table.sort_values("jobs", ascending=False).rename_axis("rule")
+    # Ties keep the rules in name order, whatever sort pandas uses by default.
+    return table.sort_index().sort_values("jobs", ascending=False, kind="stable").rename_axis("rule")
 
 
 def load_runs() -> dict:
@@ -251,7 +252,8 @@ def rule_table(runs: dict, profile: str) -> pd.DataFrame:
         columns[f"CPU s, all jobs ({label})"] = grouped["total_s"].sum()
     table = pd.DataFrame(columns)
     first_total = next(column for column in table if column.startswith("CPU s"))
-    return table.sort_values(first_total, ascending=False).rename_axis("rule")
+    return (table.sort_index().sort_values(first_total, ascending=False, kind="stable")
+            .rename_axis("rule"))
 
 
 #: How to read the tables (what changed between before and after, and what did not).

@@ -63,7 +63,7 @@ def figure_pcc(trace: pd.DataFrame, datasets=None, title_suffix: str = "",
         rows = trace[trace["dataset"] == name]
         for method, part in rows.groupby("method", sort=False):
             style = method_style(method)
-            part = part.sort_values("log_flops")
+            part = part.sort_values("log_flops", kind="stable")
             for column, linestyle, label in _SAMPLES.values():
                 values = 100.0 * part[column].to_numpy(dtype=float)
                 if np.all(np.isnan(values)):
@@ -177,7 +177,7 @@ def _tcc_panel(ax, rows, title):
     """One dataset's panel of Figure 2."""
     for method, part in rows.groupby("method", sort=False):
         style = method_style(method)
-        part = part.sort_values("log_flops")
+        part = part.sort_values("log_flops", kind="stable")
         ax.plot(part["log_flops"], part["tcc_in"], marker=style["marker"], color=style["color"],
                 markersize=4, label=style["label"],
                 linestyle="-" if len(part) > 1 else "none")

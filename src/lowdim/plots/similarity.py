@@ -164,7 +164,7 @@ def spectra_figure(eigenvalues, submatrices, profile=""):
     fig, axes = plt.subplots(len(names), 3, figsize=(9.6, 2.3 * len(names)), squeeze=False)
     colour = method_style("nystrom")["color"]
     for row, name in zip(axes, names):
-        w = eigenvalues.loc[eigenvalues["matrix"] == name].sort_values("rank")
+        w = eigenvalues.loc[eigenvalues["matrix"] == name].sort_values("rank", kind="stable")
         n = len(w)
         summary = spectrum_summary(w["eigenvalue"].to_numpy())
         tol = zero_tolerance(w["eigenvalue"])

@@ -35,7 +35,7 @@ def error_bars(tidy: pd.DataFrame) -> str:
 def _positions(tidy: pd.DataFrame):
     """x positions and tick labels: the values themselves when all are numbers (on a log
     axis when positive and spread over a decade or more), else their order."""
-    values = tidy.drop_duplicates("order").sort_values("order")
+    values = tidy.drop_duplicates("order").sort_values("order", kind="stable")
     numbers = values["numeric_value"].to_numpy(dtype=float)
     labels = values["value"].astype(str).tolist()
     if np.isfinite(numbers).all() and len(set(numbers)) == len(numbers):
@@ -87,7 +87,7 @@ def sweep_figure(tidy: pd.DataFrame, label: str = "", profile: str = "", ncols: 
     datasets = list(dict.fromkeys(tidy["dataset"]))
     fig, axes = panel_grid(len(datasets), ncols, 3.4, 2.8)
     for ax, dataset in zip(axes, datasets):
-        part = tidy[tidy["dataset"] == dataset].sort_values("order")
+        part = tidy[tidy["dataset"] == dataset].sort_values("order", kind="stable")
         for method, rows in part.groupby("method", sort=False):
             x = rows["order"].map(x_of).to_numpy()
             spread = rows["spread"].to_numpy(dtype=float)

@@ -76,7 +76,7 @@ def stage_times(benchmark_root) -> pd.DataFrame:
                                      cpu=("cpu_time", "sum"), rss=("max_rss", "max")).reset_index()
     table.insert(0, "part", table["rule"].map(_paper))
     table.columns = columns
-    return table.sort_values(["part", "wall time (s)"], ascending=[True, False],
+    return table.sort_values(["part", "wall time (s)", "rule"], ascending=[True, False, True],
                              ignore_index=True).round(2)
 
 
@@ -159,7 +159,7 @@ def cca_savings(trace: pd.DataFrame, exact: pd.DataFrame, targets=(0.95, 0.99)) 
     exact_flops = exact.set_index("dataset")["flops"]
     rows = []
     for (dataset, method), group in trace.groupby(["dataset", "method"], sort=True):
-        group = group.sort_values("iteration")
+        group = group.sort_values("iteration", kind="stable")
         for target in targets:
             reached = group[group["pcc_in"] >= target]
             flops = float(reached["flops"].iloc[0]) if len(reached) else np.nan

@@ -33,7 +33,7 @@ def _cap_note(rows) -> str:
     capped = rows[rows["capped_by"].fillna("").astype(str) != ""]
     if capped.empty:
         return ""
-    last = capped.sort_values("rank_requested").iloc[-1]
+    last = capped.sort_values("rank_requested", kind="stable").iloc[-1]
     reasons = sorted(set(capped["capped_by"].astype(str)))
     return f"{int(last['rank_requested'])} → {int(last['rank'])} ({'; '.join(reasons)})"
 

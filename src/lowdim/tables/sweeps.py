@@ -66,7 +66,7 @@ def sweep_table(tidy: pd.DataFrame, higher_is_better: bool = True,
        0.01               **0.99**                          **0.96**
     """
     key = tidy["key"].iloc[0]
-    table = pd.DataFrame({key: tidy.drop_duplicates("order").sort_values("order")["value"]})
+    table = pd.DataFrame({key: tidy.drop_duplicates("order").sort_values("order", kind="stable")["value"]})
     table = table.reset_index(drop=True)
     for (dataset, method), rows in tidy.groupby(["dataset", "method"], sort=False):
         rows = rows.set_index("order").reindex(range(len(table)))
