@@ -29,11 +29,12 @@ import scipy.sparse as sp
 
 from .._validation import ArgumentValueError, check_number
 from ._cooccurrence_kernels import cooccurrence_counts, fill_walk_steps, occurrence_starts
-from ._sgns_kernels import (alias_table, node_phases, pack_alias, sgns_blocks, step_tables)
+from ._sgns_kernels import (node_phases, noise_tables, partition_bounds, sgns_blocks,
+                            step_tables)
 from .walks import numba_threads
 
 __all__ = ["window_cooccurrences", "keep_probabilities", "cooccurrence_sgns",
-           "UPDATES_PER_NODE", "UPDATES_PER_BLOCK", "partition_shift"]
+           "UPDATES_PER_NODE", "UPDATES_PER_BLOCK", "partition_count"]
 
 logger = logging.getLogger("lowdim")
 
@@ -56,9 +57,14 @@ UPDATES_PER_BLOCK = 16
 #: a bucket's output rows stay in a core's L2 cache.
 PARTITION_BYTES = 256 * 1024
 
-#: Fewest partitions (buckets per round): two per thread on two cores, so the
-#: rounds balance.
-MIN_PARTITIONS = 4
+#: Fewest partitions. A round trains ``n_parts`` buckets in parallel, so the
+#: threads balance when the count is a multiple of theirs and at least 4 per
+#: thread; the count never depends on ``n_jobs`` (the result would), so it is
+#: fixed at 4 per thread for up to 4 threads.
+MIN_PARTITIONS = 16
+
+#: The partition count is a multiple of this (then of 1, 2 and 4 threads).
+PARTITION_MULTIPLE = 4
 
 
 def _check_walks(walks, n_nodes):
@@ -167,24 +173,27 @@ def keep_probabilities(counts, sample):
     return np.minimum(keep, 1.0)
 
 
-def partition_shift(n_nodes, n_components):
-    """Partitions of the SGD schedule, as a shift: node ``u`` is in partition ``u >> shift``.
+def partition_count(n_nodes, n_components):
+    """Partitions of the SGD schedule: contiguous node ranges whose sizes differ by at most one.
 
-    The partition size ``2**shift`` is the largest power of two that leaves at
-    least :data:`MIN_PARTITIONS` partitions and keeps one partition's output
-    vectors within about ``PARTITION_BYTES``. It depends on the problem's size
-    only, never on the number of threads.
+    At least :data:`MIN_PARTITIONS`, enough that one partition's output
+    vectors (float32) take at most about ``PARTITION_BYTES``, rounded up to a
+    multiple of :data:`PARTITION_MULTIPLE`; at most one per node. It depends on
+    the problem's size only, never on the number of threads.
 
     Examples
     --------
-    >>> from lowdim.embedding.cooccurrence import partition_shift
-    >>> partition_shift(1797, 2)  # 1,797 nodes: partitions of 2**8 = 256, 8 of them
-    8
-    >>> partition_shift(1_000_000, 100)  # 512-node partitions of 205 KB of vectors each
-    9
+    >>> from lowdim.embedding.cooccurrence import partition_count
+    >>> partition_count(20_000, 10)  # 16 partitions of 1,250 nodes (50 KB of vectors each)
+    16
+    >>> partition_count(1_000_000, 100)  # 1,528 partitions of 654-655 nodes (262 KB each)
+    1528
+    >>> partition_count(10, 2)
+    10
     """
     parts = max(MIN_PARTITIONS, -(-int(n_nodes) * int(n_components) * 4 // PARTITION_BYTES))
-    return max(0, int(np.floor(np.log2(max(1.0, n_nodes / parts)))))
+    parts = -(-parts // PARTITION_MULTIPLE) * PARTITION_MULTIPLE
+    return min(parts, int(n_nodes))
 
 
 def _pair_weights(walks, n_nodes, step_total, keep):
@@ -197,7 +206,7 @@ def _pair_weights(walks, n_nodes, step_total, keep):
 
 def cooccurrence_sgns(walks, n_nodes, n_components, *, window=10, negative=5, sample=1e-3,
                       updates_per_node=UPDATES_PER_NODE, alpha=0.025, min_alpha=1e-4, seed=0,
-                      n_jobs=1, timings=None):
+                      init=None, n_jobs=1, timings=None):
     """SGNS node vectors from the window co-occurrences of ``walks``.
 
     Maximises, by SGD on pairs drawn in proportion to :math:`C_{uv}` (from
@@ -247,12 +256,13 @@ def cooccurrence_sgns(walks, n_nodes, n_components, *, window=10, negative=5, sa
     --------
     >>> import numpy as np
     >>> from lowdim.embedding import cooccurrence_sgns
-    >>> walks = np.array([[0, 1, 0, 1, 2, 3, 2, 3]] * 20)  # nodes 0, 1 and 2, 3 co-occur most
-    >>> Z = cooccurrence_sgns(walks, 4, 2, window=1, sample=0, seed=0)
+    >>> walks = np.array([[0, 1, 2, 0, 2, 1, 0, 1]] * 10    # two communities of walks:
+    ...                  + [[3, 4, 5, 3, 5, 4, 3, 4]] * 10)  # 0, 1, 2 and 3, 4, 5
+    >>> Z = cooccurrence_sgns(walks, 6, 2, window=2, sample=0, seed=0)
     >>> Z.shape
-    (4, 2)
+    (6, 2)
     >>> cosine = Z @ Z.T / np.outer(np.linalg.norm(Z, axis=1), np.linalg.norm(Z, axis=1))
-    >>> bool(cosine[0, 1] > cosine[0, 3])
+    >>> bool(cosine[0, [1, 2]].min() > cosine[0, [3, 4, 5]].max())
     True
     """
     timings = {} if timings is None else timings
@@ -266,13 +276,11 @@ def cooccurrence_sgns(walks, n_nodes, n_components, *, window=10, negative=5, sa
                                  f"{int(np.sum(occurrences == 0))} never occur",
                                  ("walks", "n_nodes"))
     rng = np.random.default_rng(int(seed))
-    update_seed, phase_seed = (int(v) for v in rng.integers(0, 2**63, size=2))
-    # gensim's initialisation: inputs uniform in [-0.5, 0.5) / d, outputs zero.
-    syn0 = ((rng.random((n_nodes, n_components), dtype=np.float32) - np.float32(0.5))
-            / np.float32(n_components))
+    update_seed, phase_seed, noise_seed = (int(v) for v in rng.integers(0, 2**63, size=3))
+    syn0 = _initial_vectors(init, n_nodes, n_components, rng)
     syn1 = np.zeros((n_nodes, n_components), dtype=np.float32)
     n_blocks = max(1, int(round(float(updates_per_node) / UPDATES_PER_BLOCK)))
-    shift = partition_shift(n_nodes, n_components)
+    n_parts = partition_count(n_nodes, n_components)
     with numba_threads(n_jobs):
         start = time.perf_counter()
         starts = occurrence_starts(walks, int(n_nodes))
@@ -284,14 +292,30 @@ def cooccurrence_sgns(walks, n_nodes, n_components, *, window=10, negative=5, sa
         keep = keep_probabilities(occurrences, sample)
         weight = _pair_weights(walks, n_nodes, step_total, keep)
         rates = weight * (float(updates_per_node) * n_nodes / weight.sum() / n_blocks)
-        neg_packed = pack_alias(*alias_table(occurrences.astype(np.float64) ** 0.75))
+        part_bounds = partition_bounds(int(n_nodes), n_parts)
+        noise, share = noise_tables(occurrences.astype(np.float64) ** 0.75, part_bounds)
         phases = node_phases(int(n_nodes), np.uint64(phase_seed))
         timings["tables"] = time.perf_counter() - start
         start = time.perf_counter()
-        sgns_blocks(walks, starts, positions, offsets, step_keep, keep, neg_packed, rates, phases,
-                    syn0, syn1, n_blocks, int(negative), float(alpha), float(min_alpha),
-                    np.uint64(update_seed), shift)
+        sgns_blocks(walks, starts, positions, offsets, step_keep, keep, noise, share, rates,
+                    phases, syn0, syn1, n_blocks, int(negative), float(alpha), float(min_alpha),
+                    np.uint64(update_seed), np.uint64(noise_seed), part_bounds)
         timings["sgd"] = time.perf_counter() - start
     logger.info("co-occurrence SGNS: %d blocks of %d partitions, %.0f positive pairs",
-                n_blocks, ((n_nodes - 1) >> shift) + 1, float(updates_per_node) * n_nodes)
+                n_blocks, n_parts, float(updates_per_node) * n_nodes)
     return syn0.astype(np.float64)
+
+
+def _initial_vectors(init, n_nodes, n_components, rng):
+    """Input vectors to start from, float32: ``init``, or gensim's uniform in [-0.5, 0.5) / d."""
+    if init is None:
+        return ((rng.random((n_nodes, n_components), dtype=np.float32) - np.float32(0.5))
+                / np.float32(n_components))
+    array = np.asarray(init)
+    if array.shape != (n_nodes, n_components) or not np.issubdtype(array.dtype, np.number) \
+            or not np.all(np.isfinite(array)):
+        raise ArgumentValueError("`init` must be a finite array of shape (n_nodes, "
+                                 f"n_components) = ({n_nodes}, {n_components}), got "
+                                 f"{'shape ' + str(array.shape) if array.ndim else repr(init)}",
+                                 "init")
+    return np.array(array, dtype=np.float32, order="C")
