@@ -242,11 +242,10 @@ def sparse(args):
     rows = []
     for r in range(args.repeats):
         for name, make in makers.items():
-            Z, seconds, peak, model = M.measure(make, X, args.threads)
-            row = {"method": name, "repeat": r, "seconds": seconds, "peak_mib": peak / 2**20,
-                   "stages": getattr(model, "timings_", None)}
+            fit = M.measure(make, X, args.threads)
+            row = {"method": name, "repeat": r, **M.fit_row(fit)}
             if r == 0:
-                row["knn"], row["knn_2sd"] = M.knn_score(Z, y)
+                row["knn"], row["knn_2sd"] = M.knn_score(fit.embedding, y)
             rows.append(row)
             print(row, flush=True)
     return {"n": n, "D": X.shape[1], "nnz": int(X.nnz), "recall": recall, "rows": rows}
@@ -265,16 +264,14 @@ def scale(args, store=None):
     rows_q = np.random.default_rng(1).choice(n, 1_000, replace=False)
     rows = []
     for method in ("vec2vec (co-occurrence)", "umap"):
-        Z, seconds, peak, model = M.measure(lambda: M.make_method(method, 10, args.threads), X,
-                                            args.threads)
-        row = {"method": method, "seconds": seconds, "peak_gib": peak / 2**30,
-               "stages": getattr(model, "timings_", None)}
-        row["knn"], row["knn_2sd"] = M.knn_score(Z, y)
+        fit = M.measure(lambda: M.make_method(method, 10, args.threads), X, args.threads)
+        row = {"method": method, **M.fit_row(fit), "peak_gib": fit.peak / 2**30}
+        row["knn"], row["knn_2sd"] = M.knn_score(fit.embedding, y)
         if method.startswith("vec2vec"):
-            row["graph_recall"] = _recall(X, _top5(model.graph_, rows_q, n), rows_q)
+            row["graph_recall"] = _recall(X, _top5(fit.model.graph_, rows_q, n), rows_q)
         rows.append(row)
         print(row, flush=True)
-        del Z, model
+        del fit
         if store:
             store({"n": n, "D": 64, "rows": rows})
     return {"n": n, "D": 64, "rows": rows}
