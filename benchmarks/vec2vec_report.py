@@ -145,24 +145,35 @@ def gap_section(entry):
 
 def updates_section(entry):
     frame = pd.DataFrame(entry["rows"])
-    wide = frame.pivot_table(index=["alpha", "updates_per_node"], columns="data",
-                             values="score", aggfunc="mean").reset_index()
-    sgd = frame.groupby(["alpha", "updates_per_node"], sort=False)["sgd_seconds"].median()
-    wide["SGD seconds (median over data)"] = sgd.values
+    if "init" not in frame:  # measured before the spectral start
+        frame = frame.assign(init="random")
+    keys = ["init", "alpha", "updates_per_node"]
+    wide = frame.pivot_table(index=keys, columns="data", values="score",
+                             aggfunc="mean").reset_index()
+    seconds = "solver_seconds" if "solver_seconds" in frame else "sgd_seconds"
+    wide = wide.merge(frame.groupby(keys)[seconds].median().rename(
+        "solver seconds (median over data)").reset_index(), on=keys)
     return section("Accuracy against the number of updates (case `updates`)", _context(entry),
                    "Score (kNN accuracy; neighbour preservation for GloVe) averaged over two "
-                   "SGD seeds, one graph and one set of walks per data set:",
-                   table(wide, floatfmt=".4f", formats={"SGD": ".1f", "alpha": "g",
+                   "seeds (spectral start and SGD), one graph and one set of walks per data set; "
+                   "the solver's wall seconds are the spectral start's, the tables' and the "
+                   "SGD's (before the spectral start: the SGD's):",
+                   table(wide, floatfmt=".4f", formats={"seconds": ".1f", "alpha": "g",
                                                          "updates": ","}))
 
 
 def profile_section(entry):
     frame = pd.DataFrame(entry["rows"])
+    positives = entry.get("positive_pairs_in_block")
+    spectral = entry.get("spectral_start_seconds")
     return section("Where the SGD stage's time goes (case `profile`)", _context(entry),
                    f"n = {entry['n']:,} blobs, d = {entry['d']}, {entry['negative']} noise "
                    f"nodes per positive pair, {entry['n_parts']} partitions; one block of "
-                   f"{entry['pairs_in_block']:,} (input, output) pairs, one thread, least of "
-                   "three runs:",
+                   + (f"{positives:,} positive pairs, " if positives else "")
+                   + f"{entry['pairs_in_block']:,} (input, output) pairs, one thread, least of "
+                   "three runs"
+                   + (f"; the spectral start of the same graph took {spectral['cpu']:.3f} CPU "
+                      f"seconds ({spectral['wall']:.3f} s wall):" if spectral else ":"),
                    table(frame, formats={"seconds": ".3f", "ns": ".1f"}))
 
 

@@ -54,14 +54,18 @@ UPDATES_PER_NODE = 2000
 UPDATES_PER_BLOCK = 16
 
 #: Bytes of output vectors in one partition that the schedule aims at, so that
-#: a bucket's output rows stay in a core's L2 cache.
-PARTITION_BYTES = 256 * 1024
+#: a bucket's rows stay in cache. Partitions cost: every bucket visits each of
+#: its input nodes (70,000 images at 500 updates per node, the solver's CPU
+#: time: 10.4 s with 8 partitions of 350 KB, 11.4 s with 16, 13.9 s with 32).
+PARTITION_BYTES = 1024 * 1024
 
-#: Fewest partitions. A round trains ``n_parts`` buckets in parallel, so the
-#: threads balance when the count is a multiple of theirs and at least 4 per
-#: thread; the count never depends on ``n_jobs`` (the result would), so it is
-#: fixed at 4 per thread for up to 4 threads.
-MIN_PARTITIONS = 16
+#: Fewest partitions. A round trains ``n_parts`` buckets of about equal work in
+#: parallel, so the threads balance when the count is a multiple of theirs. The
+#: count never depends on ``n_jobs`` (the result would): 8 is 4 buckets per
+#: thread on 2 threads. On one thread more partitions cost more (20,000 blobs,
+#: whole solver's CPU time: 2.34 s with 4, 2.48 with 8, 2.57 with 16, 3.27 with
+#: 32; ``benchmarks/vec2vec_vs_umap.md``).
+MIN_PARTITIONS = 8
 
 #: The partition count is a multiple of this (then of 1, 2 and 4 threads).
 PARTITION_MULTIPLE = 4
@@ -184,12 +188,12 @@ def partition_count(n_nodes, n_components):
     Examples
     --------
     >>> from lowdim.embedding.cooccurrence import partition_count
-    >>> partition_count(20_000, 10)  # 16 partitions of 1,250 nodes (50 KB of vectors each)
-    16
-    >>> partition_count(1_000_000, 100)  # 1,528 partitions of 654-655 nodes (262 KB each)
-    1528
-    >>> partition_count(10, 2)
-    10
+    >>> partition_count(20_000, 10)  # 8 partitions of 2,500 nodes (100 KB of vectors each)
+    8
+    >>> partition_count(1_000_000, 100)  # 384 partitions of 2,604-2,605 nodes (1 MB each)
+    384
+    >>> partition_count(5, 2)  # one node each
+    5
     """
     parts = max(MIN_PARTITIONS, -(-int(n_nodes) * int(n_components) * 4 // PARTITION_BYTES))
     parts = -(-parts // PARTITION_MULTIPLE) * PARTITION_MULTIPLE
