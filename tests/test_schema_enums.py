@@ -25,6 +25,7 @@ from lowdim.data.word_vectors import NAMED_WORD_VECTORS
 from lowdim.embedding.baselines import METHODS as EMBEDDING_ESTIMATORS
 from lowdim.embedding.graph import KNN_MODES
 from lowdim.embedding.methods import METHOD_NAMES
+from lowdim.embedding.vec2vec import INITS as VEC2VEC_INITS
 from lowdim.embedding.vec2vec import SOLVERS as VEC2VEC_SOLVERS
 from lowdim.similarity.crossencoder import SCORES as CROSSENCODER_SCORES
 from lowdim.similarity.matrices import MATRIX_KINDS
@@ -48,6 +49,7 @@ LIBRARY_LISTS = {
     "embedding.timing.methods.*": METHOD_NAMES,
     "embedding.vec2vec.knn": KNN_MODES,
     "embedding.vec2vec.solver": VEC2VEC_SOLVERS,
+    "embedding.vec2vec.init": VEC2VEC_INITS,
     "kernel_cca.solver": KERNEL_CCA_SOLVERS,
     "kernel_cca.settings.*.similarity": SIMILARITIES,
     "kernel_cca.settings.*.approximations.*": APPROXIMATIONS,

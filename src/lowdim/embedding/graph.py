@@ -32,7 +32,7 @@ import scipy.sparse as sp
 from sklearn.neighbors import NearestNeighbors
 
 from .._numba_cache import cache_jit_functions
-from .._validation import ArgumentValueError
+from .._validation import ArgumentValueError, naming
 
 __all__ = ["CSRGraph", "as_csr_graph", "cosine_knn_graph", "add_self_loops_to_isolated",
            "topk_cosine_neighbors", "resolve_knn", "APPROXIMATE_FROM",
@@ -98,13 +98,15 @@ class CSRGraph(NamedTuple):
         return self.indptr.size - 1
 
 
-def as_csr_graph(adjacency) -> CSRGraph:
+def as_csr_graph(adjacency, name="adjacency") -> CSRGraph:
     """Convert a square sparse or dense adjacency matrix to :class:`CSRGraph`.
 
     Parameters
     ----------
     adjacency : sparse matrix or ndarray of shape (n, n)
         Non-negative edge weights; zeros are not edges.
+    name : str, default="adjacency"
+        The argument's name in the caller, for the error messages.
 
     Returns
     -------
@@ -129,22 +131,23 @@ def as_csr_graph(adjacency) -> CSRGraph:
         ...
     lowdim._validation.ArgumentValueError: `adjacency` has 1 node(s) without an edge (first: 1); give them a self-loop first
     """
-    csr = sp.csr_matrix(adjacency, dtype=np.float64)
+    with naming(name):
+        csr = sp.csr_matrix(adjacency, dtype=np.float64)
     csr.eliminate_zeros()
     csr.sum_duplicates()
     csr.sort_indices()
     n, m = csr.shape
     if n != m:
-        raise ArgumentValueError(f"`adjacency` must be square, got shape {csr.shape}", "adjacency")
+        raise ArgumentValueError(f"`{name}` must be square, got shape {csr.shape}", name)
     if n >= np.iinfo(np.int32).max:
-        raise ArgumentValueError(f"`adjacency` has {n} nodes; int32 node ids allow at most 2**31 "
-                                 "- 2", "adjacency")
+        raise ArgumentValueError(f"`{name}` has {n} nodes; int32 node ids allow at most 2**31 "
+                                 "- 2", name)
     if csr.nnz and (not np.all(np.isfinite(csr.data)) or csr.data.min() < 0):
-        raise ArgumentValueError("`adjacency` weights must be finite and >= 0", "adjacency")
+        raise ArgumentValueError(f"`{name}` weights must be finite and >= 0", name)
     empty = np.flatnonzero(np.diff(csr.indptr) == 0)
     if empty.size:
-        raise ArgumentValueError(f"`adjacency` has {empty.size} node(s) without an edge (first: "
-                                 f"{empty[0]}); give them a self-loop first", "adjacency")
+        raise ArgumentValueError(f"`{name}` has {empty.size} node(s) without an edge (first: "
+                                 f"{empty[0]}); give them a self-loop first", name)
     return CSRGraph(csr.indptr.astype(np.int64), csr.indices.astype(np.int32),
                     np.ascontiguousarray(csr.data, dtype=np.float64))
 

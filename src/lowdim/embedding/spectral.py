@@ -115,7 +115,7 @@ def spectral_start(graph, n_components, random_state=0, scale=SPECTRAL_SCALE):
 
 def _check_graph(graph):
     """``graph`` as CSR float64, checked: square, finite, >= 0, an edge per node, symmetric."""
-    checked = as_csr_graph(graph)
+    checked = as_csr_graph(graph, name="graph")
     graph = sp.csr_matrix((checked.data, checked.indices, checked.indptr),
                           shape=(checked.n_nodes, checked.n_nodes))
     asymmetry = abs(graph - graph.T).max() if graph.nnz else 0.0
