@@ -37,7 +37,7 @@ from lowdim.similarity.kernel import KERNELS
 from lowdim.embedding import (ClassicalMDS, IsomapEmbedding, LaplacianEigenmaps, LLEEmbedding,
                               MDSEmbedding, PCAEmbedding, UMAPEmbedding, Vec2Vec)
 from lowdim.embedding.cooccurrence import cooccurrence_sgns, window_cooccurrences
-from lowdim.embedding.graph import KNN_MODES
+from lowdim.embedding.graph import GRAPH_METRICS, KNN_MODES
 from lowdim.embedding.spectral import spectral_start
 from lowdim.embedding.vec2vec import INITS as VEC2VEC_INITS
 from lowdim.embedding.vec2vec import SOLVERS as VEC2VEC_SOLVERS
@@ -229,7 +229,7 @@ CASES = [
     case("Vec2Vec", fit(Vec2Vec), **_EMBED, topk=count(3, below=N),
          walks_per_node=count(2), walk_length=count(5, minimum=2), window=count(3),
          epochs=count(1), negative=count(2), sample=real(1e-3, minimum=0.0),
-         knn=choice("exact", KNN_MODES),
+         knn=choice("exact", KNN_MODES), metric=choice("cosine", GRAPH_METRICS),
          solver=choice("gensim", VEC2VEC_SOLVERS),
          alpha=real(None, minimum=0.0, bounds_ok=False, none_ok=True), n_jobs=threads()),
     case("Vec2Vec co-occurrence", fit(Vec2Vec), **_EMBED, solver=("cooccurrence", st.nothing()),

@@ -16,7 +16,15 @@ instead of an n x n sparse matrix, its alias tables and their cache misses.
 The schedule is deterministic at any thread count: nodes fall into
 ``n_parts`` contiguous partitions, and each block of updates is trained bucket
 by bucket (input partition i, output partition j), the buckets of a round
-touching disjoint rows (:mod:`lowdim.embedding._sgns_kernels`).
+touching disjoint rows (:mod:`lowdim.embedding._sgns_kernels`). Only the
+positive pairs are drawn ahead and sorted into buckets; a bucket draws its
+noise nodes as it trains, from its output partition's share of the noise
+distribution, so that each input still gets ``negative`` noise nodes per
+positive pair, spread over the partitions in proportion to their noise mass.
+
+The input vectors start from ``init`` (Vec2vec passes the graph's spectral
+embedding, :mod:`lowdim.embedding.spectral`) or gensim's random vectors; the
+output vectors from zero, as gensim's.
 """
 
 from __future__ import annotations
@@ -226,7 +234,9 @@ def cooccurrence_sgns(walks, n_nodes, n_components, *, window=10, negative=5, sa
     table on (-6, 6) and a pair whose score is outside it is not updated.
     Downsampling is applied as a weight on the pairs (gensim drops tokens
     before windowing, which also brings farther tokens closer; that
-    second-order effect is not modelled).
+    second-order effect is not modelled). gensim skips a noise node equal to
+    the pair's context; here noise nodes are drawn apart from the pairs, so
+    none is skipped (a difference of about one noise node in ``n_nodes``).
 
     Parameters
     ----------
@@ -244,6 +254,9 @@ def cooccurrence_sgns(walks, n_nodes, n_components, *, window=10, negative=5, sa
         per node.
     seed : int
         Seeds the initial vectors and the update stream.
+    init : ndarray of shape (n_nodes, n_components), optional
+        Initial input vectors (converted to float32); None: gensim's uniform
+        on [-0.5, 0.5) / n_components.
     n_jobs : int
         Threads. The result does not depend on them: it is the same bit for
         bit at any ``n_jobs`` for a given seed.

@@ -20,7 +20,7 @@ from ._base import EmbeddingEstimator
 from ._validation import (check_choice, check_embedding_input, check_float, check_int,
                           check_n_components, check_n_neighbors)
 from .cooccurrence import UPDATES_PER_NODE, cooccurrence_sgns
-from .graph import KNN_MODES, add_self_loops_to_isolated, cosine_knn_graph
+from .graph import GRAPH_METRICS, KNN_MODES, add_self_loops_to_isolated, cosine_knn_graph
 from .skipgram import skipgram_embedding
 from .spectral import spectral_start
 from .walks import effective_n_jobs, random_walks
@@ -108,6 +108,11 @@ class Vec2Vec(EmbeddingEstimator):
         of which the ``topk`` best are kept.
         "auto": exact below :data:`~lowdim.embedding.graph.APPROXIMATE_FROM`
         samples, approximate from there on.
+    metric : {"cosine", "euclidean"}, default="cosine"
+        Which rows are the ``topk`` neighbours: the most cosine-similar (the
+        paper's Definition 1), or the Euclidean nearest, an option that departs
+        from the paper. Edges are weighted by cosine similarity either way.
+        ``benchmarks/vec2vec_vs_umap.md`` (case ``metric``) compares them.
     solver : {"gensim", "cooccurrence"}, default="gensim"
         "gensim": gensim's skip-gram on the walks, ``epochs`` passes (the paper's
         algorithm). "cooccurrence": SGNS on the counted window co-occurrences
@@ -168,9 +173,9 @@ class Vec2Vec(EmbeddingEstimator):
     """
 
     def __init__(self, n_components=2, *, topk=5, walks_per_node=10, walk_length=20, window=10,
-                 epochs=10, negative=5, sample=1e-3, knn="auto", solver="gensim",
-                 updates_per_node=UPDATES_PER_NODE, alpha=None, init="spectral",
-                 random_state=None, n_jobs=None):
+                 epochs=10, negative=5, sample=1e-3, knn="auto", metric="cosine",
+                 solver="gensim", updates_per_node=UPDATES_PER_NODE, alpha=None,
+                 init="spectral", random_state=None, n_jobs=None):
         self.n_components = n_components
         self.topk = topk
         self.walks_per_node = walks_per_node
@@ -180,6 +185,7 @@ class Vec2Vec(EmbeddingEstimator):
         self.negative = negative
         self.sample = sample
         self.knn = knn
+        self.metric = metric
         self.solver = solver
         self.updates_per_node = updates_per_node
         self.alpha = alpha
@@ -197,6 +203,7 @@ class Vec2Vec(EmbeddingEstimator):
         check_int(self.negative, "negative", min_val=1)
         check_float(self.sample, "sample", min_val=0.0)
         check_choice(self.knn, "knn", KNN_MODES)
+        check_choice(self.metric, "metric", GRAPH_METRICS)
         check_choice(self.solver, "solver", SOLVERS)
         check_choice(self.init, "init", INITS)
         check_number(self.updates_per_node, "updates_per_node", minimum=0.0,
@@ -231,7 +238,7 @@ class Vec2Vec(EmbeddingEstimator):
 
         start = time.perf_counter()
         graph = cosine_knn_graph(X, self.topk, knn=self.knn, n_jobs=threads,
-                                 random_state=knn_seed)
+                                 random_state=knn_seed, metric=self.metric)
         self.graph_, self.isolated_ = add_self_loops_to_isolated(graph)
         self._warn_isolated(X)
         self.timings_["graph"] = time.perf_counter() - start
