@@ -17,6 +17,8 @@ Cases (the first argument, or ``--case``):
   ``--n`` GloVe words) and on ``--n`` images and blobs, two seeds each.
 - ``updates``: the co-occurrence solver's accuracy against ``updates_per_node`` and ``alpha``
   (those of ``--alphas``) on the same data (the measurement behind the defaults).
+- ``metric``: Vec2vec's graph by cosine similarity (the paper's) against Euclidean distance
+  (``metric="euclidean"``), kNN accuracy and seconds on the labelled data of ``gap``.
 - ``profile``: where the SGD stage's time goes (draws, training, random numbers, sigmoid,
   cache misses), per update, on 20,000 blobs.
 - ``sparse``: n = 2,000 sparse blobs at D = 100,000 (CSR, the same matrix for every method):
@@ -132,7 +134,7 @@ def _store(args, key, entry):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    cases = ["peers", "gap", "updates", "profile", "sparse", "scale", "report"]
+    cases = ["peers", "gap", "updates", "metric", "profile", "sparse", "scale", "report"]
     parser.add_argument("case", nargs="?", choices=cases, help="the case to run")
     parser.add_argument("--case", dest="case_option", choices=cases, help="the same")
     parser.add_argument("--data", default="images", choices=["images", "blobs"])
