@@ -153,11 +153,14 @@ def updates_section(entry):
     seconds = "solver_seconds" if "solver_seconds" in frame else "sgd_seconds"
     wide = wide.merge(frame.groupby(keys)[seconds].median().rename(
         "solver seconds (median over data)").reset_index(), on=keys)
+    if "solver_cpu_seconds" in frame:
+        wide = wide.merge(frame.groupby(keys)["solver_cpu_seconds"].median().rename(
+            "solver CPU seconds (median over data)").reset_index(), on=keys)
     return section("Accuracy against the number of updates (case `updates`)", _context(entry),
                    "Score (kNN accuracy; neighbour preservation for GloVe) averaged over two "
                    "seeds (spectral start and SGD), one graph and one set of walks per data set; "
-                   "the solver's wall seconds are the spectral start's, the tables' and the "
-                   "SGD's (before the spectral start: the SGD's):",
+                   "the solver's wall and CPU seconds are the spectral start's, the tables' and "
+                   "the SGD's (before the spectral start: the SGD's wall seconds):",
                    table(wide, floatfmt=".4f", formats={"seconds": ".1f", "alpha": "g",
                                                          "updates": ","}))
 

@@ -46,13 +46,14 @@ __all__ = ["window_cooccurrences", "keep_probabilities", "cooccurrence_sgns",
 
 logger = logging.getLogger("lowdim")
 
-#: Default number of SGD updates per node. On 2,000 MNIST-shaped images
-#: (``digit_images`` of the benchmark) the solver at alpha 0.1 scored kNN 0.845
-#: (seed 1: 0.832) with 500, 0.850 with 1,000, 0.857 with 2,000 and 4,000, where
-#: gensim's solver at its defaults scored 0.858 and 0.856; digits was flat from
-#: 250 (0.982-0.987). ``benchmarks/vec2vec_vs_umap.md`` (cases ``updates`` and
-#: ``gap``) has the measurements.
-UPDATES_PER_NODE = 2000
+#: Default number of SGD updates per node, the knee of the accuracy against
+#: time with the spectral start (``benchmarks/vec2vec_vs_umap.md``, case
+#: ``updates``, two seeds): 10,000 MNIST-shaped images score kNN 0.929 with
+#: 500 and 1,000 and 0.933 with 2,000 (the former default, from a random start:
+#: 0.931); blobs and digits are flat from 250; 10,000 GloVe words keep gaining
+#: neighbour preservation (0.334, 0.390, 0.423, 0.438 at 500 to 4,000), each
+#: doubling for twice the SGD time.
+UPDATES_PER_NODE = 1000
 
 #: Positive pairs per node in one block of the schedule (on average; in
 #: proportion to the node's co-occurrence weight). The learning rate is
