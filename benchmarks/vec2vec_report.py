@@ -48,6 +48,8 @@ _SETTING = ["data", "n", "threads", "seeding", "d"]
 def peer_summary(frame):
     """One row per setting and method: median seconds and CPU / wall over repeats, peak, kNN,
     the highest load average a fit ended at."""
+    if "reason" not in frame:  # no method was n/a
+        frame = frame.assign(reason=None)
     ok = frame[frame["status"] == "ok"]
     if "cpu_per_wall" not in ok:
         ok = ok.assign(cpu_per_wall=float("nan"), load_average=float("nan"))
@@ -113,8 +115,10 @@ def peers_section(results):
     return section("Peers (case `peers`)", "\n".join(f"- {c}" for c in contexts),
                    section("Vec2vec against UMAP, PaCMAP and the fastest peer of its accuracy",
                            "Seeded rows compare every method with a seed (0), unseeded rows "
-                           "every method without; \"mixed\" rows were measured before the "
-                           "case told them apart (Vec2vec seeded, the peers unseeded).",
+                           "every method without"
+                           + ("; \"mixed\" rows were measured before the case told them apart "
+                              "(Vec2vec seeded, the peers unseeded)."
+                              if (summary["seeding"] == "mixed").any() else "."),
                            table(_ratios(summary), floatfmt=".3f"), level=3),
                    section("Every method: median wall seconds over repeats (compilation "
                            "excluded), CPU / wall, the fit's own peak memory, kNN accuracy",
