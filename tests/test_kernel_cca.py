@@ -115,10 +115,10 @@ def test_captures_a_nonlinear_relation_linear_cca_cannot_see():
     X, Y, _ = nonlinear_two_view(2000, random_state=0)
     train, test = slice(0, 1600), slice(1600, None)
     est = KernelCCA(2, n_landmarks=200, random_state=0).fit(X[train], Y[train])
-    rho = est.score(X[test], Y[test])
+    rho = est.score_components(X[test], Y[test])
     mx, my = X[train].mean(axis=0), Y[train].mean(axis=0)
     linear = ExactCCA(2, reg=REG).fit(X[train] - mx, Y[train] - my)
-    rho_linear = linear.score(X[test] - mx, Y[test] - my)
+    rho_linear = linear.score_components(X[test] - mx, Y[test] - my)
     assert rho[0] >= 0.8 and rho[1] >= 0.8  # cos 3t and sin 3t of the shared angle
     assert rho_linear[0] < 0.2
 
@@ -214,7 +214,7 @@ def test_sms_nystrom_shifts_the_core_of_an_indefinite_similarity(mlp_kernels):
     assert nys.shift_ == (0.0, 0.0)
     assert sms.feature_rank_ == (s, s)  # the shifted core is positive definite
     assert all(r < s for r in nys.feature_rank_)  # Nyström drops the core's negative part
-    rho = sms.score(X[240:], Y[240:])
+    rho = sms.score_components(X[240:], Y[240:])
     assert np.all(np.isfinite(rho)) and rho[0] > 0.5
 
 

@@ -203,8 +203,10 @@ class AppGradCCA(BaseCCA):
     >>> X = np.hstack([Z, rng.standard_normal((500, 3))])
     >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
     >>> cca = AppGradCCA(n_components=2, random_state=0).fit(X, Y)
-    >>> cca.score(X, Y).round(2)
+    >>> cca.score_components(X, Y).round(2)
     array([0.9 , 0.88])
+    >>> round(cca.score(X, Y), 2)  # their mean: one number, for scikit-learn's model selection
+    0.89
 
     Stopped by the TCC on a tenth of the rows set aside, checked every 20
     iterations: two checks without a gain end the fit.

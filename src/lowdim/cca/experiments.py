@@ -182,7 +182,7 @@ def dataset_stats(name: str, views: Views) -> dict:
 
 
 def _tcc(est, X, Y) -> float:
-    return float(np.sum(est.score(X, Y))) if X is not None else np.nan
+    return float(np.sum(est.score_components(X, Y))) if X is not None else np.nan
 
 
 def run_exact(views: Views, *, n_components: int, reg: float, method: str = "auto") -> dict:

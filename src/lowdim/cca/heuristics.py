@@ -102,7 +102,7 @@ class NWCCA(_CrossSVDCCA):
     >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
     >>> nw = NWCCA(n_components=2, random_state=0).fit(X, Y)
     >>> exact = ExactCCA(n_components=2).fit(X, Y)
-    >>> round(float(nw.score(X, Y).sum()), 2), round(float(exact.score(X, Y).sum()), 2)
+    >>> round(float(nw.score_components(X, Y).sum()), 2), round(float(exact.score_components(X, Y).sum()), 2)
     (1.61, 1.77)
     """
 
@@ -127,7 +127,7 @@ class DWCCA(_CrossSVDCCA):
     >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
     >>> dw = DWCCA(n_components=2, random_state=0).fit(X, Y)
     >>> exact = ExactCCA(n_components=2).fit(X, Y)
-    >>> round(float(dw.score(X, Y).sum()), 2), round(float(exact.score(X, Y).sum()), 2)
+    >>> round(float(dw.score_components(X, Y).sum()), 2), round(float(exact.score_components(X, Y).sum()), 2)
     (1.77, 1.77)
     """
 
@@ -172,7 +172,7 @@ class PCACCA(BaseCCA):
     >>> X = np.hstack([Z, rng.standard_normal((500, 3))])
     >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
     >>> pca_cca = PCACCA(n_components=2, n_pca_components=3, random_state=0).fit(X, Y)
-    >>> pca_cca.score(X, Y).round(2), pca_cca.x_weights_.shape
+    >>> pca_cca.score_components(X, Y).round(2), pca_cca.x_weights_.shape
     (array([0.88, 0.36]), (5, 2))
     """
 

@@ -110,8 +110,9 @@ class KernelCCA(BaseCCA):
     CCA with ridge ``reg`` runs on them (see the module docstring for the
     problem in kernel form). A new row costs ``n_landmarks`` similarity
     evaluations per view; ``fit_transform`` reuses the training features.
-    ``score`` (canonical correlations of the scores of new rows) is
-    :class:`~lowdim.cca._base.BaseCCA`'s.
+    ``score`` (the mean canonical correlation of new rows' scores) and
+    ``score_components`` (one correlation per component) are those of the
+    other CCA estimators.
 
     Parameters
     ----------
@@ -201,7 +202,7 @@ class KernelCCA(BaseCCA):
     >>> X = np.c_[np.cos(t), np.sin(t)] + 0.05 * rng.standard_normal((600, 2))
     >>> Y = np.c_[np.cos(2 * t), np.sin(2 * t)] + 0.05 * rng.standard_normal((600, 2))
     >>> kcca = KernelCCA(n_components=2, n_landmarks=50, random_state=0).fit(X[:500], Y[:500])
-    >>> bool(kcca.score(X[500:], Y[500:])[0] > 0.9)
+    >>> bool(kcca.score_components(X[500:], Y[500:])[0] > 0.9)
     True
     """
 
