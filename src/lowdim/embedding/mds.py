@@ -78,6 +78,12 @@ class ClassicalMDS(EmbeddingEstimator):
     With Euclidean distances the result equals the PCA scores up to signs; the
     paper's lower CMDS numbers come from scikit-learn's SMACOF ``MDS``.
 
+    Fit-only: there is no ``transform``. Classical MDS embeds the rows whose
+    distances it was given; its out-of-sample extensions (Gower's formula,
+    landmark MDS) are in none of the libraries the workflow compares and the
+    paper uses none. On Euclidean distances :class:`PCAEmbedding` gives the
+    same embedding and has ``transform``.
+
     Parameters
     ----------
     n_components : int, default=2
@@ -121,6 +127,11 @@ class MDSEmbedding(EmbeddingEstimator):
     scikit-learn: ``n_init=4``, ``max_iter=300``, random initialisation.
     Time and memory are O(n^2) per iteration; sparse input is not densified
     (only the n x n distance matrix is dense).
+
+    Fit-only: there is no ``transform``. SMACOF moves every point against
+    every other to lower the stress of the fitted rows; scikit-learn's ``MDS``
+    has no map for new rows (placing one would be a new stress minimisation
+    with the fitted points held fixed). Refit on all the rows.
 
     Parameters
     ----------

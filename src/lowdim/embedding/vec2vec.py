@@ -78,6 +78,12 @@ class Vec2Vec(EmbeddingEstimator):
     10 walks of length 20 per node, window 10, 10 epochs, 5 negative samples,
     downsampling threshold 1e-3.
 
+    Fit-only: there is no ``transform``. Each vector is learned from the
+    walks through its own node, so a new row has no vector until it is a node
+    of the graph; it would change its neighbours' edges and walks too. The
+    paper defines no out-of-sample map, and none is invented here: refit on
+    all the rows (``fit_transform``).
+
     Parameters
     ----------
     n_components : int, default=2
