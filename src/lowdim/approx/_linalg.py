@@ -14,7 +14,7 @@ from .._validation import (ArgumentTypeError, ArgumentValueError, check_choice, 
 from ..similarity import DenseOracle, SimilarityOracle
 from ._lowrank import LowRankApprox
 
-__all__ = ["as_oracle", "check_rtol", "check_sample_size", "lambda_min", "pinv",
+__all__ = ["as_oracle", "check_rtol", "check_sample_size", "landmark_count", "lambda_min", "pinv",
            "pinv_symmetric", "require_symmetric", "LANCZOS_MIN_SIZE"]
 
 logger = logging.getLogger("lowdim")
@@ -65,6 +65,24 @@ def require_symmetric(oracle, method) -> None:
         raise ArgumentValueError(f"`oracle` must be symmetric for {method}; build it with "
                                  "symmetrize=True (uses (K + K.T) / 2) or use sicur/stacur",
                                  "oracle")
+
+
+def landmark_count(s, n, name="s", stacklevel=3) -> int:
+    """The number of Nyström landmarks: ``s`` when ``1 <= s < n``, else ``n`` with a warning.
+
+    ``s >= n`` makes every item a landmark: the whole ``n x n`` matrix is evaluated
+    (the exact matrix for a PSD similarity, at ``n (n + 1) / 2`` evaluations), as
+    scikit-learn's ``Nystroem`` does with ``n_components > n_samples``. The Nyström
+    functions and :class:`lowdim.cca.KernelCCA` share this rule.
+    """
+    s = check_number(s, name, integer=True, minimum=1)
+    if s >= n:
+        warnings.warn(f"`{name}` = {s} >= n = {n}: every item is a landmark, so the whole "
+                      f"{n} x {n} matrix is evaluated ({n * (n + 1) // 2} evaluations of a "
+                      "symmetric similarity), which is no longer an approximation", UserWarning,
+                      stacklevel=stacklevel)
+        return int(n)
+    return int(s)
 
 
 def check_sample_size(s, n, name="s", minimum=1) -> int:

@@ -29,10 +29,11 @@ from sklearn.preprocessing import KernelCenterer
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import ArgumentValueError
-from ..approx import LowRankApprox, lambda_min, nystrom, pinv_symmetric, sms_nystrom
+from ..approx import nystrom, sms_nystrom
+from ..approx._linalg import landmark_count
 from ..approx.features import feature_map
 from ..seeding import spawn_seeds
-from ..similarity import SimilarityOracle, full_matrix
+from ..similarity import SimilarityOracle
 from ._base import BaseCCA, flip_signs
 from ._validation import check_positive, check_view, check_views
 from .appgrad import AppGradCCA
@@ -139,8 +140,10 @@ class KernelCCA(BaseCCA):
     coef0 : float, default=1.0
         Constant of ``poly`` and ``sigmoid``.
     n_landmarks : int, default=200
-        Landmark rows s. ``s >= n_samples`` uses every training row: the full
-        ``n x n`` matrix, i.e. exact kernel CCA for a PSD kernel.
+        Landmark rows s. ``s >= n_samples`` uses every training row, with a
+        ``UserWarning``, as :func:`~lowdim.approx.nystrom` and
+        :func:`~lowdim.approx.sms_nystrom` do: the full ``n x n`` matrix, i.e.
+        exact kernel CCA for a PSD kernel.
     approximation : {"nystrom", "sms_nystrom"}, default="nystrom"
         Classic Nyström, or SMS-Nyström for indefinite similarities.
     multiplier : float, default=2
@@ -293,29 +296,12 @@ class KernelCCA(BaseCCA):
 
     # -- features -----------------------------------------------------------------------
     def _approximate(self, oracle, s, seed):
-        """Nyström or SMS-Nyström of the training oracle with ``s`` landmarks."""
-        n = oracle.n
-        if s >= n:
-            return self._full_approximation(oracle, seed)
+        """Nyström or SMS-Nyström of the training oracle with ``s <= n`` landmarks (``s = n``:
+        every row, the whole matrix; SMS-Nyström caps ``|S_2|`` at ``n`` itself)."""
         if self.approximation == "nystrom":
             oracle.cache = False  # one block call: nothing is asked for twice
             return nystrom(oracle, s, seed)
-        # |S2| is capped at n (a multiplier that would need more rows than there are)
-        multiplier = min(float(self.multiplier), n / s)
-        return sms_nystrom(oracle, s, seed, multiplier=multiplier, alpha=self.alpha)
-
-    def _full_approximation(self, oracle, seed):
-        """Every training row a landmark: the whole matrix, with SMS's shift from all of it."""
-        oracle.cache = False  # full_matrix asks for each entry once
-        start = oracle.evaluations
-        K = full_matrix(oracle)
-        shift = 0.0
-        if self.approximation == "sms_nystrom":
-            shift = float(self.alpha) * min(0.0, lambda_min(K, random_state=seed))
-        core, kept = pinv_symmetric(K - shift * np.eye(K.shape[0]))
-        info = {"shift": shift, "core_rank": kept}
-        return LowRankApprox(K, core, K.T, oracle.evaluations - start,
-                             np.arange(K.shape[0], dtype=np.int64), self.approximation, True, info)
+        return sms_nystrom(oracle, s, seed, multiplier=self.multiplier, alpha=self.alpha)
 
     def _fit_view(self, view, A, s, seeds):
         """Landmarks, feature map and training features of one view."""
@@ -360,7 +346,8 @@ class KernelCCA(BaseCCA):
         self._check_params()
         k = check_positive(self.n_components, "n_components", integer=True)
         seeds = spawn_seeds(self.random_state, 4)  # gamma of x, gamma of y, landmarks, CCA
-        s = int(self.n_landmarks)
+        # n_landmarks >= n: every row, with a warning, as the Nyström functions do
+        s = landmark_count(self.n_landmarks, X.shape[0], "n_landmarks", stacklevel=4)
         # the same landmark seed in both views: the same rows S1 (the views are paired)
         views = [self._fit_view(v, A, s, (seeds[v], seeds[2])) for v, A in enumerate((X, Y))]
         for name, fitted in zip("XY", views):
