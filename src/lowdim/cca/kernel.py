@@ -28,7 +28,7 @@ import scipy.sparse as sp
 from sklearn.preprocessing import KernelCenterer
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import ArgumentValueError
+from .._validation import ArgumentValueError, check_matrix
 from ..approx import nystrom, sms_nystrom
 from ..approx._linalg import landmark_count
 from ..approx.features import feature_map
@@ -471,18 +471,20 @@ def exact_kernel_cca(Kx, Ky, n_components, *, reg, center=True):
     >>> rho.round(2), alpha.shape
     (array([0.98, 0.98]), (300, 2))
     """
+    # the matrices first (NaN, shape), then the parameters
+    Kx = check_matrix(Kx, "Kx", square=True, accept_sparse=False)
+    Ky = check_matrix(Ky, "Ky", square=True, accept_sparse=False)
     reg = check_positive(reg, "reg")
+    k = check_positive(n_components, "n_components", integer=True)
     duals = []
     for name, K in (("Kx", Kx), ("Ky", Ky)):
-        K = np.asarray(K, dtype=np.float64)
-        if K.ndim != 2 or K.shape[0] != K.shape[1] or K.shape[0] != np.shape(Kx)[0]:
+        if K.shape[0] != Kx.shape[0]:
             raise ArgumentValueError(f"`{name}` must be a square matrix of the n = "
-                                     f"{np.shape(Kx)[0]} training rows, got shape {K.shape}", name)
+                                     f"{Kx.shape[0]} training rows, got shape {K.shape}", name)
         Kc = KernelCenterer().fit_transform(K) if center else K
         duals.append(_regularised_root((Kc + Kc.T) / 2.0, reg))
     n = np.shape(Kx)[0]
     A, rho, Bt = la.svd(duals[0][2] @ duals[1][2], check_finite=False)
-    k = int(n_components)
     weights = []
     for (w, U, _), V in ((duals[0], A[:, :k]), (duals[1], Bt[:k].T)):
         weights.append((U / np.sqrt(w * w / n + reg * w)) @ (U.T @ V))

@@ -11,7 +11,7 @@ import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
 
-from .._validation import ArgumentValueError
+from .._validation import ArgumentValueError, check_matrix
 
 __all__ = ["canonical_correlations", "canonical_correlations_from_moments", "tcc", "pcc"]
 
@@ -61,9 +61,10 @@ def canonical_correlations(A, B) -> np.ndarray:
     >>> canonical_correlations(A, B).round(2)
     array([1.  , 0.02])
     """
-    A = np.asarray(A.toarray() if sp.issparse(A) else A, dtype=np.float64)
-    B = np.asarray(B.toarray() if sp.issparse(B) else B, dtype=np.float64)
-    if A.ndim != 2 or B.ndim != 2 or A.shape[0] != B.shape[0]:
+    A, B = check_matrix(A, "A"), check_matrix(B, "B")  # finite, 2-D, named
+    A = A.toarray() if sp.issparse(A) else A
+    B = B.toarray() if sp.issparse(B) else B
+    if A.shape[0] != B.shape[0]:
         raise ArgumentValueError("`A` and `B` must be 2-D with the same rows, got shapes "
                                  f"{A.shape} and {B.shape}", ("A", "B"))
     k = min(A.shape[1], B.shape[1])

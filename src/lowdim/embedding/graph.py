@@ -32,7 +32,7 @@ import scipy.sparse as sp
 from sklearn.neighbors import NearestNeighbors
 
 from .._numba_cache import cache_jit_functions
-from .._validation import ArgumentValueError
+from .._validation import ArgumentValueError, check_matrix, check_number
 
 __all__ = ["CSRGraph", "as_csr_graph", "cosine_knn_graph", "add_self_loops_to_isolated",
            "topk_cosine_neighbors", "resolve_knn", "APPROXIMATE_FROM",
@@ -239,7 +239,9 @@ def cosine_knn_graph(X, topk, knn="auto", n_jobs=None, random_state=None):
            [0.   , 0.   , 0.   , 0.995],
            [0.   , 0.   , 0.995, 0.   ]])
     """
+    X = check_matrix(X, "X")  # finite rows, before topk and the search are checked
     n = X.shape[0]
+    topk = check_number(topk, "topk", integer=True, minimum=1, maximum=n - 1)
     ind, sim = topk_cosine_neighbors(X, topk, knn=knn, n_jobs=n_jobs, random_state=random_state)
     rows = np.repeat(np.arange(n, dtype=np.int64), ind.shape[1])
     keep = (sim.ravel() > 0) & (ind.ravel() != rows)

@@ -14,7 +14,7 @@ from scipy import linalg
 from sklearn.metrics import euclidean_distances
 from sklearn.utils.extmath import svd_flip
 
-from .._validation import ArgumentValueError
+from .._validation import ArgumentValueError, check_matrix, check_number
 from ._base import EmbeddingEstimator
 from ._validation import check_embedding_input, check_int, check_n_components
 
@@ -55,8 +55,9 @@ def classical_mds(squared_distances, n_components):
            [ 9.,  0., 25.],
            [16., 25.,  0.]])
     """
-    B = np.asarray(squared_distances, dtype=np.float64)
+    B = check_matrix(squared_distances, "squared_distances", square=True, accept_sparse=False)
     n = B.shape[0]
+    n_components = check_number(n_components, "n_components", integer=True, minimum=1, maximum=n)
     B -= B.mean(axis=0, keepdims=True)
     B -= B.mean(axis=1, keepdims=True)
     B *= -0.5
