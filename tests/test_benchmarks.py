@@ -276,30 +276,3 @@ def test_paper_resources_job_list_is_the_paper_profiles_dry_run():
     stored = pd.read_csv(resources.JOBS)
     fresh = resources.dry_run()
     pd.testing.assert_frame_equal(fresh.reset_index(drop=True), stored, check_dtype=False)
-
-
-#: Benchmark reports whose numbers README's "Speed and memory" table quotes
-QUOTED = ("sms_wmd_", "cca_appgrad", "kernel_cca", "cca_scale", "paper_resources",
-          "vec2vec_vs_umap")
-
-
-def test_readme_quotes_the_benchmark_tables():
-    # every number of a result cell of README's speed table stands in the tables it cites
-    _benchmarks()
-    try:
-        from _report import generated_part
-    finally:
-        del sys.path[0]
-    section = (ROOT / "README.md").read_text().split("## Speed and memory", 1)[1]
-    rows = re.findall(r"^\| (.+?) \| (.+?) \| `(.+?)` \|$", section.split("\n## ", 1)[0], re.M)
-    checked = 0
-    for _, result, cited in rows:
-        if not cited.startswith(QUOTED):
-            continue
-        tables = "\n".join(generated_part(path) for path in
-                           sorted((ROOT / "benchmarks").glob(cited)))
-        for number in re.findall(r"\d[\d,]*(?:\.\d+)?", result):
-            assert re.search(rf"(?<![\d.,]){re.escape(number)}(?![\d]|[.,]\d)", tables), \
-                f"README quotes {number} ({result}) but {cited} does not say it"
-            checked += 1
-    assert checked >= 10

@@ -1,4 +1,5 @@
-"""README gallery and scorecard section: figures copied, sections generated, markers respected."""
+"""The documentation's gallery and scorecard section (docs/gallery.md, docs/scorecard.md): figures
+copied, sections generated, markers respected."""
 
 from pathlib import Path
 
@@ -27,14 +28,14 @@ def test_scorecard_section_counts_entries_and_names_files_and_every_verdict():
     assert "✅" not in text and "reproduced, " not in text  # no run's verdicts or numbers
 
 
-def test_readme_scorecard_section_is_the_generated_one():
+def test_docs_scorecard_section_is_the_generated_one():
     """Nothing in it is hand-kept: it is what `python docs/update_gallery.py` writes for any
     run (one scorecard row per published entry); test_workflow checks it on the tiny run."""
     entries = [e for path in sorted((ROOT / "config" / "published").glob("*.yaml"))
                for e in load_published(path)]
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "docs" / "scorecard.md").read_text()
     section = readme.scorecard_section(_card([e.paper for e in entries]))
-    assert section in text, "README's scorecard section is stale: run docs/update_gallery.py"
+    assert section in text, "docs/scorecard.md is stale: run docs/update_gallery.py"
 
 
 def test_replace_section_keeps_text_outside_the_markers():

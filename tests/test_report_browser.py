@@ -32,7 +32,7 @@ WIDTHS = (1000, 1300, 1600)
 #: leaves the checkout clean), else the test's own temporary folder.
 UPDATE_GALLERY = os.environ.get("LOWDIM_UPDATE_GALLERY") == "1"
 GALLERY = ROOT / "docs" / "gallery"
-#: The screenshots' files, shown in the README gallery (lowdim.report.gallery).
+#: The screenshots' files, shown in the documentation's gallery (docs/gallery.md, lowdim.report.gallery).
 FRONT_PAGE, FIGURE_PAGE = (name for name, _ in SCREENSHOTS)
 #: The figures of the tiny run's report: the three papers' and kernel CCA's.
 FIGURES = ("figure1_error_vs_sample_fraction.png", "figure2_spectra.png", "figure3_timing.png",

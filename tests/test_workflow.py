@@ -191,14 +191,14 @@ def test_scorecards_cover_every_published_entry(tiny_run):
     assert "(profile tiny-test; data: offline stand-ins for the papers' datasets" in sms
 
 
-def test_readme_scorecard_section_is_what_the_run_writes(tiny_run):
-    """README's scorecard section, regenerated from the run's scorecard (as
+def test_docs_scorecard_section_is_what_the_run_writes(tiny_run):
+    """The scorecard section of docs/scorecard.md, regenerated from the run's scorecard (as
     docs/update_gallery.py does), names only files the run wrote."""
     from lowdim.report import readme
 
     report = tiny_run / "results" / "tables" / "report"
     section = readme.scorecard_section(pd.read_csv(report / "scorecard.csv"))
-    assert section in (ROOT / "README.md").read_text()
+    assert section in (ROOT / "docs" / "scorecard.md").read_text()
     named = re.findall(r"`(scorecard\w*\.(?:md|csv))`", section)
     assert len(named) == 4 and all((report / name).exists() for name in named)
 
@@ -470,9 +470,8 @@ def _braces(text: str) -> list[str]:
 
 
 def readme_figure_map() -> list[re.Pattern]:
-    """The files the README's figure map names, as patterns (``{name}`` is any name)."""
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("\n## Figures and tables\n", 1)[1].split("\n## ", 1)[0]
+    """The files the figure map (docs/figures.md) names, as patterns (``{name}`` is any name)."""
+    section = (ROOT / "docs" / "figures.md").read_text()
     cells = re.findall(r"`((?:figures|tables)/[^`]+)`", section)
     return [re.compile(re.escape(path).replace(r"\{name\}", r"\w+") + "$")
             for cell in cells for path in _braces(cell)]
@@ -506,7 +505,7 @@ def test_a_partial_config_file_is_refused_with_the_overlay_to_use(tmp_path):
 
 
 # -- issue 17: own data and sweeps, the way a user runs them ----------------------------------
-#: The README's worked example, cut to one method so that the run stays small.
+#: The worked example of docs/own_data.md, cut to one method so that the run stays small.
 OWN_DATA_CONFIG = {
     "profile": "own-data",
     "datasets": {"mine": {"file": "mine.csv", "label": "label"}},
@@ -532,7 +531,7 @@ def _own_config(workdir, **changes):
 @pytest.fixture(scope="session")
 def own_data_run(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("own_data")
-    # The two lines of the README's example.
+    # The two lines of the example in docs/own_data.md.
     from sklearn.datasets import load_iris
     load_iris(as_frame=True).frame.rename(columns={"target": "label"}).to_csv(
         workdir / "mine.csv", index=False)
