@@ -54,9 +54,10 @@ autosummary_generate = True
 autosummary_imported_members = True
 # The class and function pages link to their user-guide section (lowdim_api.USER_GUIDE)
 # and list the examples that use them (sphinx-gallery's backreferences).
-from lowdim_api import INTERNAL_NOT_VALIDATED, NOT_VALIDATED, internal_pattern, user_guide  # noqa: E402,E501
+from lowdim_api import (INTERNAL_NOT_VALIDATED, NOT_VALIDATED, internal_pattern,  # noqa: E402
+                        user_guide_links)
 
-autosummary_context = {"user_guide": user_guide}
+autosummary_context = {"user_guides": user_guide_links()}
 autodoc_default_options = {"member-order": "bysource"}
 autodoc_typehints = "none"  # numpydoc sections carry the types
 

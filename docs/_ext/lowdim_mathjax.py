@@ -40,9 +40,12 @@ def mathjax_dir():
 
 
 def _configure(app, config):
-    if app.builder is None or app.builder.format == "html":
-        mathjax_dir()  # fail early, before the pages are read
     config.mathjax_path = f"mathjax/MathJax.js?config={CONFIG}"
+
+
+def _check(app):
+    if app.builder.format == "html":
+        mathjax_dir()  # fail early, before the pages are read
 
 
 def _copy(app, exception):
@@ -60,5 +63,6 @@ def _copy(app, exception):
 
 def setup(app):
     app.connect("config-inited", _configure)
+    app.connect("builder-inited", _check)
     app.connect("build-finished", _copy)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

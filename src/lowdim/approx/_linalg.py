@@ -109,6 +109,7 @@ def pinv_symmetric(W, rtol=None):
     Parameters
     ----------
     W : ndarray of shape (k, k), symmetric
+        The matrix (finite).
     rtol : float, optional
         Relative tolerance; default ``k * eps``.
 
@@ -142,10 +143,19 @@ def pinv_symmetric(W, rtol=None):
 def pinv(A, rtol=None):
     """Pseudo-inverse of a general matrix (SVD), singular values ``<= rtol * max`` dropped.
 
+    Parameters
+    ----------
+    A : ndarray of shape (m, n)
+        The matrix (finite).
+    rtol : float, optional
+        Relative tolerance; default ``max(m, n) * eps``.
+
     Returns
     -------
     A_pinv : ndarray of shape (A.shape[1], A.shape[0])
+        The Moore-Penrose inverse on the kept singular values.
     kept : int
+        Number of singular values inverted (the numerical rank).
 
     Examples
     --------
@@ -171,6 +181,7 @@ def lambda_min(W, solver="auto", random_state=None) -> float:
     Parameters
     ----------
     W : ndarray of shape (m, m)
+        A symmetric matrix (finite).
     solver : {"auto", "dense", "lanczos"}, default="auto"
         ``"dense"``: :func:`scipy.linalg.eigh` restricted to the smallest
         eigenvalue; ``"lanczos"``: :func:`scipy.sparse.linalg.eigsh` with
@@ -179,6 +190,11 @@ def lambda_min(W, solver="auto", random_state=None) -> float:
         back to the dense solver with a warning.
     random_state : int, RandomState or None
         Seeds the Lanczos start vector.
+
+    Returns
+    -------
+    lambda_min : float
+        The smallest (most negative) eigenvalue.
 
     Examples
     --------

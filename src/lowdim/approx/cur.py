@@ -20,6 +20,22 @@ __all__ = ["STACUR_ROWS", "sicur", "sicur_samples", "stacur"]
 def sicur_samples(rng, n, s):
     """SiCUR's rows ``R`` (``s`` uniform indices) and columns ``C = R[: s // 2]``.
 
+    Parameters
+    ----------
+    rng : numpy.random.RandomState
+        The generator of the draw.
+    n : int
+        Items to sample from.
+    s : int
+        Rows sampled.
+
+    Returns
+    -------
+    R : ndarray of int of shape (s,)
+        Sampled rows.
+    C : ndarray of int of shape (s // 2,)
+        Sampled columns, the first ``s // 2`` rows.
+
     Examples
     --------
     >>> import numpy as np
@@ -43,9 +59,12 @@ def sicur(oracle, s, random_state=None, *, rtol=None):
     Parameters
     ----------
     oracle : SimilarityOracle or ndarray of shape (n, n)
+        The similarity oracle (an array is wrapped in a DenseOracle); it need not be
+        symmetric.
     s : int
         Number of sampled rows, ``2 <= s < n``.
     random_state : int, RandomState or None
+        Seeds the samples.
     rtol : float, optional
         Singular values of ``K[R, C]`` at most ``rtol * max`` are dropped;
         default ``s * eps``.
@@ -55,6 +74,19 @@ def sicur(oracle, s, random_state=None, *, rtol=None):
     LowRankApprox
         ``left = K[:, C]`` (n, s // 2), ``core = pinv(K[R, C])`` (s // 2, s),
         ``right = K[R, :]`` (s, n); ``landmarks = C``, ``info["rows"] = R``.
+
+    Notes
+    -----
+    With rows :math:`R` and columns :math:`C \\subset R` sampled uniformly,
+
+    .. math::
+
+        \\tilde K = K_{:, C}\\, (K_{R, C})^{+}\\, K_{R, :},
+
+    the skeleton (CUR) approximation whose core is the pseudo-inverse of the
+    sampled intersection. Unlike Nyström it needs no symmetry and no positive
+    core: :math:`K_{R, C}` is a tall block, whose smallest singular value is
+    usually far from zero even when :math:`K` is indefinite.
 
     Examples
     --------
@@ -118,9 +150,12 @@ def stacur(oracle, s, random_state=None, *, rows="same", rtol=None):
     Parameters
     ----------
     oracle : SimilarityOracle or ndarray of shape (n, n)
+        The similarity oracle (an array is wrapped in a DenseOracle); it need not be
+        symmetric.
     s : int
         Number of sampled columns and of sampled rows, ``1 <= s < n``.
     random_state : int, RandomState or None
+        Seeds the samples.
     rows : {"same", "independent"}, default="same"
         ``"same"``: the rows are the sampled columns (``I = J``, the authors'
         ``same=True``); ``"independent"``: a second uniform sample (``same=False``).
@@ -132,6 +167,19 @@ def stacur(oracle, s, random_state=None, *, rows="same", rtol=None):
     LowRankApprox
         ``landmarks = J``, ``info["rows"] = I``; ``method`` is ``"stacur"``
         (``I = J``) or ``"stacur_independent"``.
+
+    Notes
+    -----
+    With :math:`Q` an orthonormal basis of the range of the sampled columns
+    :math:`K_{:, J}`, StaCUR is the projection of :math:`K` onto them with
+    :math:`Q^\\top K` estimated from the :math:`r` sampled rows :math:`I`:
+
+    .. math::
+
+        \\tilde K = \\frac{n}{r}\\, Q\\, Q_{I, :}^\\top K_{I, :}
+        \\approx Q Q^\\top K,
+
+    an unbiased estimate of :math:`Q Q^\\top K` over uniform row samples.
 
     Examples
     --------

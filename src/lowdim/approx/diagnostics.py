@@ -22,6 +22,16 @@ __all__ = ["spectrum_summary", "spectrum_tables", "submatrix_eigenvalues", "zero
 def zero_tolerance(eigenvalues) -> float:
     """``n * eps * max|lambda|``: eigenvalues within it of 0 are numerically zero.
 
+    Parameters
+    ----------
+    eigenvalues : ndarray of shape (n,)
+        Eigenvalues of an n x n symmetric matrix.
+
+    Returns
+    -------
+    tolerance : float
+        ``n * eps * max|lambda|``.
+
     Examples
     --------
     >>> import numpy as np
@@ -76,11 +86,13 @@ def submatrix_eigenvalues(K, sizes, n_draws=10, random_state=None) -> pd.DataFra
     Parameters
     ----------
     K : ndarray of shape (n, n), symmetric
+        The matrix.
     sizes : sequence of int
         Submatrix sizes ``|S|``, each in ``[1, n]``.
     n_draws : int, default=10
         Independent uniform draws of ``S`` per size.
     random_state : int, RandomState or None
+        Seeds the draws.
 
     Returns
     -------
@@ -122,10 +134,13 @@ def spectrum_tables(K, size_fractions, n_draws, random_state, matrix):
     Parameters
     ----------
     K : ndarray of shape (n, n), symmetric
+        The matrix.
     size_fractions : sequence of float
         Submatrix sizes as fractions of ``n`` (rounded, at least 2, at most n).
     n_draws : int
+        Draws of the submatrix per size.
     random_state : int, RandomState or None
+        Seeds the draws.
     matrix : str
         Name written in the ``matrix`` column.
 

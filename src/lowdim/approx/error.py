@@ -23,13 +23,16 @@ def relative_frobenius_error(approx, oracle, block_rows=256) -> float:
     Parameters
     ----------
     approx : LowRankApprox
+        The approximation ``K~``.
     oracle : SimilarityOracle, ndarray or scipy.sparse matrix of shape (n, n)
         The exact matrix.
     block_rows : int, default=256
+        Rows compared at a time.
 
     Returns
     -------
     error : float
+        The relative error, 0 for an exact approximation.
 
     Examples
     --------

@@ -69,7 +69,9 @@ class FeatureMap:
         Items (indices into the approximated matrix) whose similarities to an
         item define its features.
     weights : ndarray of shape (m, r)
+        ``W``: the features of ``x`` are its similarities to ``columns`` times ``W``.
     method : str
+        The approximation the map comes from.
     info : dict
         Details: the rank kept, eigenvalues dropped.
 
@@ -228,6 +230,7 @@ def sicur_feature_map(oracle, s, random_state=None, *, rtol=None) -> FeatureMap:
     s : int
         SiCUR's row sample size, ``2 <= s < n``.
     random_state : int, RandomState or None
+        Seeds SiCUR's draws.
     rtol : float, optional
         Singular values of ``K[R, C]`` at most ``rtol * max`` are dropped;
         default ``max(shape) * eps``.
@@ -277,6 +280,7 @@ def eigen_feature_map(K, rank, eigenpairs=None) -> FeatureMap:
     Parameters
     ----------
     K : ndarray of shape (n, n), symmetric
+        The whole matrix.
     rank : int
         ``1 <= rank <= n``.
     eigenpairs : tuple (w, V), optional

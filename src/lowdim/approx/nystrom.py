@@ -55,6 +55,7 @@ def nystrom(oracle, s, random_state=None, *, rtol=None):
         Number of landmarks, at least 1; ``s >= n`` uses every item (with a
         warning): the whole matrix.
     random_state : int, RandomState or None
+        Seeds the landmarks.
     rtol : float, optional
         Eigenvalues of the core with ``|mu| <= rtol * max|mu|`` are dropped by the
         pseudo-inverse; default ``s * eps``.
@@ -64,6 +65,19 @@ def nystrom(oracle, s, random_state=None, *, rtol=None):
     LowRankApprox
         ``left = K[:, S]``, ``core = pinv(K[S, S])``, ``right = left.T``;
         ``evaluations = n s - s (s - 1) / 2`` on a fresh symmetric oracle.
+
+    Notes
+    -----
+    With landmarks :math:`S` drawn uniformly, :math:`|S| = s`,
+
+    .. math::
+
+        \\tilde K = K_{:, S}\\, K_{S S}^{+}\\, K_{S, :},
+
+    the projection of :math:`K^{1/2}`'s rows onto the span of the landmarks' rows
+    when :math:`K` is PSD, so :math:`K - \\tilde K \\succeq 0`. On an indefinite
+    :math:`K` an eigenvalue of :math:`K_{SS}` near zero makes :math:`K_{SS}^{+}`,
+    and so :math:`\\tilde K`, blow up.
 
     Examples
     --------
@@ -109,6 +123,7 @@ def sms_nystrom(oracle, s, random_state=None, *, multiplier=2, alpha=1.5, eigen_
         Number of landmarks ``s1``, at least 1; ``s >= n`` uses every item (with
         a warning), and the shift is then estimated from the whole matrix.
     random_state : int, RandomState or None
+        Seeds the samples S2 and S1 and the Lanczos start vector.
     multiplier : float, default=2
         ``|S2| = min(round(multiplier * s), n)``; must be ``>= 1``.
     alpha : float, default=1.5
@@ -136,6 +151,20 @@ def sms_nystrom(oracle, s, random_state=None, *, multiplier=2, alpha=1.5, eigen_
         ``method`` is ``"sms_nystrom"`` or ``"sms_nystrom_rescale"``.
         The extra evaluations beyond classic Nyström are the
         ``m (m + 1) / 2`` entries of ``K[S2 \\ S1, S2 \\ S1]``, ``m = |S2| - s``.
+
+    Notes
+    -----
+    With :math:`S_1 \\subset S_2`, :math:`|S_1| = s`, :math:`|S_2| = \\lceil m s \\rceil`
+    (``multiplier`` m) and :math:`e = \\min(0, \\lambda_{\\min}(K_{S_2 S_2}))`,
+
+    .. math::
+
+        \\tilde K = K_{:, S_1}\\, (K_{S_1 S_1} - \\alpha e I)^{+}\\, K_{S_1, :}.
+
+    Eigenvalue interlacing gives :math:`\\lambda_{\\min}(K_{S_1 S_1}) \\ge e`, so the
+    shifted core has eigenvalues at least :math:`(\\alpha - 1)|e|`: none near zero
+    for :math:`\\alpha > 1`. The cost is :math:`ns` evaluations plus the
+    :math:`O(s^2)` of :math:`K_{S_2 S_2}`, and one extreme eigenvalue.
 
     Examples
     --------
@@ -208,10 +237,12 @@ def shifted_nystrom_exact(oracle, s, random_state=None, *, lambda_min_K=None, rt
         ``lambda_min(K)`` if already known (saves forming ``K`` again when
         sweeping ``s`` and seeds).
     rtol : float, optional
+        Pseudo-inverse tolerance, as in :func:`nystrom`.
 
     Returns
     -------
     LowRankApprox
+        ``info`` holds ``shift`` (= ``min(0, lambda_min(K))``) and ``lambda_min_K``.
 
     Examples
     --------

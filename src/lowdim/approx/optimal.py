@@ -22,6 +22,7 @@ def optimal(oracle, s, random_state=None, *, eigenpairs=None):
     Parameters
     ----------
     oracle : SimilarityOracle or ndarray of shape (n, n)
+        The symmetric matrix, formed whole.
     s : int
         Rank, ``1 <= s < n``.
     random_state : None

@@ -45,6 +45,7 @@ def random_documents(n_docs, d_max, dim, low, high, unit_norm=True, random_state
     unit_norm : bool, default=True
         Scale each random word vector to unit length (the authors' code).
     random_state : int, RandomState or None
+        Seeds the lengths and the word vectors.
 
     Returns
     -------
@@ -87,6 +88,7 @@ def wme_similarities(docs, table, random_docs, n_jobs=1):
     docs : list of (ndarray of int, ndarray of float)
         Rows of ``table`` and their counts per document (:func:`document_bags`).
     table : ndarray of shape (m, dim)
+        Word vectors, one per row, indexed by the documents' bags.
     random_docs : list of ndarray of shape (D_r, dim)
         From :func:`random_documents`.
     n_jobs : int, default=1

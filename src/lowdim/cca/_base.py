@@ -80,11 +80,14 @@ class BaseCCA(TransformerMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like or scipy.sparse matrix of shape (n_samples, p1)
+            First view.
         Y : array-like or scipy.sparse matrix of shape (n_samples, p2)
+            Second view, the same rows.
 
         Returns
         -------
-        self
+        self : BaseCCA
+            The fitted estimator.
         """
         X, Y, k = self._check_fit_inputs(X, Y)
         Wx, Wy, flops = self._fit(X, Y, k)
@@ -104,7 +107,9 @@ class BaseCCA(TransformerMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like or sparse of shape (n_samples, p1)
+            First view, the columns of ``fit``.
         Y : array-like or sparse of shape (n_samples, p2), optional
+            Second view; projected too when given.
 
         Returns
         -------
@@ -122,7 +127,19 @@ class BaseCCA(TransformerMixin, BaseEstimator):
     def fit_transform(self, X, Y=None, y=None):
         """Fit, then return ``(x_scores, y_scores)`` for the training views.
 
-        ``y`` is an alias of ``Y`` for scikit-learn's tooling.
+        Parameters
+        ----------
+        X : array-like or scipy.sparse matrix of shape (n_samples, p1)
+            First view.
+        Y : array-like or scipy.sparse matrix of shape (n_samples, p2)
+            Second view, the same rows.
+        y : array-like or scipy.sparse matrix of shape (n_samples, p2), optional
+            An alias of ``Y`` for scikit-learn's tooling.
+
+        Returns
+        -------
+        x_scores, y_scores : ndarray of shape (n_samples, n_components)
+            The training views projected on the canonical weights.
         """
         Y = y if Y is None else Y
         return self.fit(X, Y).transform(X, Y)

@@ -61,6 +61,7 @@ def make_oracle(kernel, rows, *, gamma=None, degree=3, coef0=1.0, n_jobs=1, name
         A :class:`~lowdim.similarity.KernelOracle` kernel name, or a factory
         ``kernel(rows) -> SimilarityOracle``.
     rows : ndarray or sparse matrix of shape (m, p)
+        The items of the oracle, one per row.
     gamma, degree, coef0, n_jobs
         Of a named kernel (see :class:`~lowdim.similarity.KernelOracle`).
     name : str
@@ -194,7 +195,34 @@ class KernelCCA(BaseCCA):
     n_iter_ : int
         AppGrad iterations run (1 for the exact solver: one direct solve).
     n_features_in_ : int
+        Columns of ``X`` seen by ``fit``.
     n_features_y_ : int
+        Columns of ``Y`` seen by ``fit``.
+
+    Notes
+    -----
+    Each view gets Nyström features of its similarity: with landmarks
+    :math:`S_1` and :math:`WW^\top = (K_{S_1 S_1} - \sigma I)^{+}` (positive part),
+
+    .. math::
+
+        z(x) = K(x, S_1)\, W, \qquad Z Z^\top = \tilde K
+        = K_{:, S_1} (K_{S_1 S_1} - \sigma I)^{+} K_{S_1, :},
+
+    and linear CCA with ridge λ runs on the centred features :math:`Z_c`. With
+    :math:`w = Z_c^\top \alpha` that is regularised kernel CCA of
+    :math:`\tilde K_c = H\tilde K H`:
+
+    .. math::
+
+        \max_{\alpha, \beta}\ \frac{1}{n}\alpha^\top \tilde K_{x,c} \tilde K_{y,c} \beta
+        \quad \text{s.t.} \quad
+        \alpha^\top \Bigl(\frac{\tilde K_{x,c}^2}{n} + \lambda \tilde K_{x,c}\Bigr)\alpha
+        = \beta^\top \Bigl(\frac{\tilde K_{y,c}^2}{n} + \lambda \tilde K_{y,c}\Bigr)\beta = 1,
+
+    exact regularised kernel CCA (:func:`exact_kernel_cca`) when every row is a
+    landmark and :math:`K` is PSD. Fitting costs about :math:`2ns` similarity
+    evaluations per view instead of :math:`n^2`, and :math:`O(ns^2)` time.
 
     Examples
     --------
@@ -321,11 +349,14 @@ class KernelCCA(BaseCCA):
         Parameters
         ----------
         X : array-like or scipy.sparse matrix of shape (n_samples, p1)
+            First view: the items of the first similarity.
         Y : array-like or scipy.sparse matrix of shape (n_samples, p2)
+            Second view, the same rows.
 
         Returns
         -------
-        self
+        self : KernelCCA
+            The fitted estimator.
         """
         self._fit(X, Y)
         return self
@@ -335,7 +366,21 @@ class KernelCCA(BaseCCA):
 
         Reuses the training features of ``fit``: no similarity is evaluated
         again (``fit(X, Y).transform(X, Y)`` would cost ``n_landmarks`` more
-        per row and view). ``y`` is an alias of ``Y`` for scikit-learn's tooling.
+        per row and view).
+
+        Parameters
+        ----------
+        X : array-like or scipy.sparse matrix of shape (n_samples, p1)
+            First view.
+        Y : array-like or scipy.sparse matrix of shape (n_samples, p2)
+            Second view, the same rows.
+        y : array-like or scipy.sparse matrix of shape (n_samples, p2), optional
+            An alias of ``Y`` for scikit-learn's tooling.
+
+        Returns
+        -------
+        x_scores, y_scores : ndarray of shape (n_samples, n_components)
+            Canonical scores of the training rows.
         """
         Zx, Zy = self._fit(X, y if Y is None else Y)
         return Zx @ self.x_weights_, Zy @ self.y_weights_
@@ -400,7 +445,9 @@ class KernelCCA(BaseCCA):
         Parameters
         ----------
         X : array-like or sparse of shape (n_samples, p1)
+            New rows of the first view.
         Y : array-like or sparse of shape (n_samples, p2), optional
+            New rows of the second view; scored too when given.
 
         Returns
         -------
@@ -445,9 +492,11 @@ def exact_kernel_cca(Kx, Ky, n_components, *, reg, center=True):
         Symmetric PSD kernel matrices of the training rows (their negative
         eigenvalues, if any, are dropped).
     n_components : int
+        Canonical pairs k.
     reg : float
         Ridge λ, as :class:`KernelCCA`'s ``reg``; must be positive.
     center : bool, default=True
+        Centre the kernels in feature space, ``H K H`` (centred kernel CCA).
 
     Returns
     -------

@@ -92,9 +92,19 @@ def canonical_correlations_from_moments(Caa, Cbb, Cab) -> np.ndarray:
     Less accurate than :func:`canonical_correlations` when the projections
     are nearly collinear (the condition number is squared).
 
+    Parameters
+    ----------
+    Caa : ndarray of shape (k1, k1)
+        Second moments of the first projection.
+    Cbb : ndarray of shape (k2, k2)
+        Second moments of the second projection.
+    Cab : ndarray of shape (k1, k2)
+        Their cross moments.
+
     Returns
     -------
     rho : ndarray of shape (min(k1, k2),)
+        Canonical correlations in decreasing order, in [0, 1].
 
     Examples
     --------
@@ -125,9 +135,13 @@ def tcc(X, Y, Wx, Wy) -> float:
     Parameters
     ----------
     X : ndarray or scipy.sparse matrix of shape (n_samples, p1)
+        First view.
     Y : ndarray or scipy.sparse matrix of shape (n_samples, p2)
+        Second view, the same rows.
     Wx : ndarray of shape (p1, k)
+        Weights of the first view.
     Wy : ndarray of shape (p2, k)
+        Weights of the second view.
 
     Returns
     -------
@@ -162,6 +176,7 @@ def pcc(X, Y, Wx, Wy, Wx_exact, Wy_exact) -> float:
     Parameters
     ----------
     X, Y : views of shape (n_samples, p1) and (n_samples, p2)
+        The two views, the same rows.
     Wx, Wy : ndarray of shape (p1, k) and (p2, k)
         Estimated weights.
     Wx_exact, Wy_exact : ndarray of shape (p1, k) and (p2, k)
@@ -170,6 +185,7 @@ def pcc(X, Y, Wx, Wy, Wx_exact, Wy_exact) -> float:
     Returns
     -------
     pcc : float
+        The fraction (the paper plots 100 times it).
 
     Examples
     --------

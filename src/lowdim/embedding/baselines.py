@@ -497,6 +497,22 @@ def make_embedder(method, *, random_state=None, n_jobs=None, **params):
 
     ``random_state`` and ``n_jobs`` are passed only to methods that take them.
 
+    Parameters
+    ----------
+    method : str
+        A key of :data:`METHODS` (``"vec2vec"``, ``"pca"``, ``"umap"``, ...).
+    random_state : int, RandomState instance or None, default=None
+        Seed of the methods that take one.
+    n_jobs : int or None, default=None
+        Threads of the methods that take them.
+    **params
+        Further parameters of the method's estimator.
+
+    Returns
+    -------
+    estimator : EmbeddingEstimator
+        The unfitted estimator.
+
     Raises
     ------
     ValueError

@@ -41,6 +41,7 @@ def tfidf_features(dataset: Dataset, *, stem=True, min_df=1, sublinear_tf=False)
     dataset : Dataset
         Kind "text", with ``texts`` or ``bow``.
     stem : bool, default=True
+        Porter-stem the tokens.
     min_df : int, default=1
         Drop terms in fewer documents.
     sublinear_tf : bool, default=False
@@ -139,6 +140,16 @@ def embedding_features(dataset: Dataset, *, max_samples=0, seed=0, stem=True, mi
 
 def features_summary(dataset: Dataset) -> dict:
     """One row of Table 2 for a feature dataset from :func:`embedding_features`.
+
+    Parameters
+    ----------
+    dataset : Dataset
+        A feature dataset.
+
+    Returns
+    -------
+    row : dict
+        ``dataset``, ``n`` and ``n_features``.
 
     Examples
     --------

@@ -62,6 +62,18 @@ KNN_MODES = ("auto", "exact", "approximate")
 def resolve_knn(knn, n_samples):
     """The neighbour search ``knn`` ("auto", "exact" or "approximate") means for n samples.
 
+    Parameters
+    ----------
+    knn : {"auto", "exact", "approximate"}
+        The search asked for.
+    n_samples : int
+        Rows searched.
+
+    Returns
+    -------
+    knn : {"exact", "approximate"}
+        The search that runs.
+
     Examples
     --------
     >>> from lowdim.embedding.graph import resolve_knn
@@ -79,6 +91,15 @@ logger = logging.getLogger("lowdim")
 
 class CSRGraph(NamedTuple):
     """A weighted graph in the kernels' CSR convention (see module docstring).
+
+    Parameters
+    ----------
+    indptr : ndarray of int64 of shape (n + 1,)
+        Row ``u``'s edges are ``indptr[u]:indptr[u + 1]``.
+    indices : ndarray of int32 of shape (nnz,)
+        Their target nodes.
+    data : ndarray of float64 of shape (nnz,)
+        Their weights.
 
     Examples
     --------
@@ -220,6 +241,7 @@ def cosine_knn_graph(X, topk, knn="auto", n_jobs=None, random_state=None):
     Parameters
     ----------
     X : ndarray or CSR matrix of shape (n_samples, n_features)
+        The rows, the graph's nodes; sparse rows stay sparse.
     topk, knn, n_jobs, random_state
         As in :func:`topk_cosine_neighbors`.
 
@@ -252,6 +274,11 @@ def cosine_knn_graph(X, topk, knn="auto", n_jobs=None, random_state=None):
 
 def add_self_loops_to_isolated(adjacency):
     """Give every node without an edge a self-loop of weight 1.
+
+    Parameters
+    ----------
+    adjacency : scipy.sparse matrix of shape (n, n)
+        The graph.
 
     Returns
     -------

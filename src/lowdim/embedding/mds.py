@@ -35,6 +35,7 @@ def classical_mds(squared_distances, n_components):
     squared_distances : ndarray of shape (n, n)
         Symmetric squared distances; overwritten with ``B``.
     n_components : int
+        Dimension d of the embedding, at most n.
 
     Returns
     -------
@@ -88,6 +89,7 @@ class ClassicalMDS(EmbeddingEstimator):
     Parameters
     ----------
     n_components : int, default=2
+        Dimension d of the embedding.
 
     Attributes
     ----------
@@ -110,7 +112,20 @@ class ClassicalMDS(EmbeddingEstimator):
         self.n_components = n_components
 
     def fit(self, X, y=None):
-        """Compute the embedding of ``X`` (n_samples, n_features); ``y`` is ignored."""
+        """Compute the embedding of ``X``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to embed; sparse rows are not densified.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : ClassicalMDS
+            The fitted estimator, with ``embedding_``.
+        """
         X = check_embedding_input(self, X)
         k = check_n_components(self.n_components, X.shape[0])
         D2 = euclidean_distances(X, squared=True)
@@ -137,6 +152,7 @@ class MDSEmbedding(EmbeddingEstimator):
     Parameters
     ----------
     n_components : int, default=2
+        Dimension d of the embedding.
     n_init : int, default=4
         SMACOF runs from different random starts.
     max_iter : int, default=300
@@ -174,7 +190,20 @@ class MDSEmbedding(EmbeddingEstimator):
         self.n_jobs = n_jobs
 
     def fit(self, X, y=None):
-        """Compute the embedding of ``X`` (n_samples, n_features); ``y`` is ignored."""
+        """Compute the embedding of ``X``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to embed; sparse rows are not densified.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : MDSEmbedding
+            The fitted estimator, with ``embedding_``.
+        """
         from sklearn.manifold import MDS
 
         X = check_embedding_input(self, X)

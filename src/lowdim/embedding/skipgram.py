@@ -88,7 +88,9 @@ def walk_corpus_file(walks, n_nodes=None, dir=None):
     Parameters
     ----------
     walks : ndarray of int of shape (n_walks, walk_length)
+        The walks, one sentence each.
     n_nodes : int, optional
+        Nodes, to check the ids against.
     dir : str or Path, optional
         Directory of the file (default: :func:`tempfile.gettempdir`, i.e. ``TMPDIR``).
 
@@ -150,8 +152,11 @@ def skipgram_embedding(walks, n_nodes, n_components, *, window=10, epochs=10, ne
     walks : ndarray of int of shape (n_walks, walk_length)
         Every node in ``range(n_nodes)`` must occur at least once.
     n_nodes : int
+        Nodes, the ids ``0 .. n_nodes - 1``.
     n_components : int
-    window, epochs, negative, sample : see :class:`~lowdim.embedding.Vec2Vec`
+        Dimension d of the vectors.
+    window, epochs, negative, sample : int, int, int, float
+        As in :class:`~lowdim.embedding.Vec2Vec`.
     alpha : float, default=0.025
         Initial learning rate (gensim's default), decayed linearly to 1e-4.
     seed : int

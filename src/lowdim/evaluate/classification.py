@@ -30,6 +30,13 @@ KNN_K_GRID = (1, 3, 5, 7, 9, 11)
 class KNNAccuracy:
     """Per-fold accuracies of :func:`knn_cv_accuracy`.
 
+    Parameters
+    ----------
+    fold_accuracy : ndarray of shape (n_splits,)
+        Test accuracy of each outer fold.
+    best_k : ndarray of int of shape (n_splits,)
+        k chosen on each outer fold's training part.
+
     Attributes
     ----------
     fold_accuracy : ndarray of shape (n_splits,)
@@ -63,6 +70,17 @@ class KNNAccuracy:
 @dataclass(frozen=True)
 class KNNSelection:
     """Result of :func:`knn_cv_select`: one embedding and k chosen per outer fold.
+
+    Parameters
+    ----------
+    fold_accuracy : ndarray of shape (n_splits,)
+        Test accuracy of the chosen (embedding, k) on each outer fold.
+    chosen : ndarray of int of shape (n_splits,)
+        Index of the embedding chosen on each outer fold.
+    best_k : ndarray of int of shape (n_splits,)
+        k chosen with it.
+    per_embedding : list of KNNAccuracy
+        Each embedding on its own.
 
     Attributes
     ----------
@@ -178,6 +196,7 @@ def knn_cv_accuracy(embedding, y, *, k_grid=KNN_K_GRID, n_splits=4, standardize=
     Parameters
     ----------
     embedding : ndarray of shape (n_samples, n_components)
+        The embedded rows.
     y : ndarray of shape (n_samples,)
         Class labels.
     k_grid : sequence of int, default=(1, 3, 5, 7, 9, 11)
@@ -196,6 +215,7 @@ def knn_cv_accuracy(embedding, y, *, k_grid=KNN_K_GRID, n_splits=4, standardize=
     Returns
     -------
     KNNAccuracy
+        Per-fold accuracies and k; ``.mean`` and ``.two_std`` summarise them.
 
     Examples
     --------

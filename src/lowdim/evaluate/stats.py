@@ -90,6 +90,7 @@ def ttests_against(scores: pd.DataFrame, reference="vec2vec", alpha=0.1) -> pd.D
     reference : str
         Column tested against the others.
     alpha : float
+        Significance level of each test.
 
     Returns
     -------

@@ -28,6 +28,16 @@ _PROGRESS_MIN_PAIRS = 20_000
 def check_n_jobs(n_jobs) -> int:
     """Return a positive worker count for ``n_jobs`` (``-1`` or ``None`` = all cores).
 
+    Parameters
+    ----------
+    n_jobs : int or None
+        Workers asked for: a positive int, ``-1`` or None for every core.
+
+    Returns
+    -------
+    n_jobs : int
+        The positive worker count.
+
     Raises
     ------
     ValueError
@@ -153,9 +163,15 @@ class SimilarityOracle:
         Parameters
         ----------
         rows, cols : array-like of int
+            Indices of the rows and columns of the block.
         record : bool, default=True
             If False, bypass the cache and the counter: used to measure an
             approximation's error without charging it for the evaluations.
+
+        Returns
+        -------
+        block : ndarray of shape (len(rows), len(cols))
+            The entries, float64.
         """
         rows = self._check_index(rows, "rows")
         cols = self._check_index(cols, "cols")

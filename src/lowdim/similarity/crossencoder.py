@@ -39,6 +39,7 @@ class CrossEncoderOracle(SimilarityOracle):
     Parameters
     ----------
     sentences : sequence of str of shape (n,)
+        The items, one sentence each.
     model : str or path
         Hugging Face model name or local directory holding a
         sequence-classification model and its tokenizer.
@@ -50,6 +51,7 @@ class CrossEncoderOracle(SimilarityOracle):
         Output used for multi-class models (``-1``: the last, conventionally
         "similar"/"paraphrase").
     symmetrize : bool, default=True
+        Serve ``(K + K.T) / 2`` (needed by the Nyström methods).
     batch_size : int, default=32
         Pairs per forward pass.
     max_length : int, default=256
@@ -57,7 +59,9 @@ class CrossEncoderOracle(SimilarityOracle):
     n_jobs : int, default=1
         Torch intra-op threads while a block is evaluated.
     cache : bool, default=True
+        Keep evaluated entries, so none is paid for twice.
     device : str, default="cpu"
+        Torch device of the model.
 
     Attributes
     ----------

@@ -21,11 +21,14 @@ def full_matrix(oracle, block_rows=256):
     Parameters
     ----------
     oracle : SimilarityOracle
+        The oracle to evaluate in full.
     block_rows : int, default=256
+        Rows asked for at a time.
 
     Returns
     -------
     K : ndarray of shape (n, n), float64
+        The whole matrix.
 
     Examples
     --------

@@ -89,11 +89,14 @@ class KernelOracle(SimilarityOracle):
     X : array-like or scipy.sparse matrix of shape (n, p)
         Items, one per row; sparse rows stay sparse.
     kernel : {"rbf", "laplacian", "linear", "poly", "sigmoid", "cosine"}, default="rbf"
+        The kernel, with scikit-learn's formulas above.
     gamma : float, optional
         Width of ``rbf``, ``laplacian``, ``poly`` and ``sigmoid`` (required for
         them; see :func:`median_gamma`); ignored by the others.
     degree : int, default=3
+        Degree of ``poly``.
     coef0 : float, default=1.0
+        Constant of ``poly`` and ``sigmoid``.
     n_jobs, cache, chunk_size
         See :class:`~lowdim.similarity.SimilarityOracle`.
 
@@ -140,13 +143,18 @@ def median_gamma(X, kernel="rbf", n_samples=MEDIAN_SAMPLE, random_state=None):
     Parameters
     ----------
     X : array-like or scipy.sparse matrix of shape (n, p)
+        The rows whose distances set the width.
     kernel : {"rbf", "laplacian", "poly", "sigmoid"}, default="rbf"
+        The kernel whose gamma is set.
     n_samples : int, default=200
+        Rows in the subsample, at least 2.
     random_state : int, RandomState or None
+        Seeds the subsample.
 
     Returns
     -------
     gamma : float
+        The width.
     evaluations : int
         Distances (or squared norms) computed: ``m (m - 1) / 2`` (``m``).
 

@@ -213,9 +213,11 @@ def build_oracle(spec, dataset, seed=0, n_jobs=1):
         item), ``split`` (only items of this ``extra["split"]``; empty = all)
         and the kind's options under ``spec[kind]`` (see config/README.md).
     dataset : lowdim.data.Dataset
+        The prepared dataset whose items the oracle is over.
     seed : int
         Seeds item sampling and training.
     n_jobs : int
+        Workers of the oracle.
 
     Returns
     -------
@@ -257,10 +259,23 @@ def build_oracle(spec, dataset, seed=0, n_jobs=1):
 def build_matrix(spec, dataset, seed=0, n_jobs=1):
     """Build the oracle of ``spec`` and evaluate its whole matrix.
 
+    Parameters
+    ----------
+    spec : dict
+        A matrix spec, as :func:`build_oracle` takes it.
+    dataset : lowdim.data.Dataset
+        The prepared dataset whose items the matrix is over.
+    seed : int, default=0
+        Seeds item sampling and training.
+    n_jobs : int, default=1
+        Workers of the oracle.
+
     Returns
     -------
     K : ndarray of shape (n, n)
+        The whole matrix.
     items : ndarray of int64
+        The dataset items of its rows.
     info : dict
         :func:`build_oracle`'s info plus ``seconds`` (to evaluate ``K``),
         ``evaluations``, ``entries_per_second``, ``seed`` and ``version`` (of lowdim).
@@ -293,6 +308,17 @@ def build_matrix(spec, dataset, seed=0, n_jobs=1):
 def save_matrix(path, K, items, info) -> None:
     """Write a matrix, its items and its info (JSON) to ``path`` (.npz) atomically.
 
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The ``.npz`` file to write.
+    K : ndarray of shape (n, n)
+        The matrix.
+    items : array-like of int of shape (n,)
+        The dataset items of its rows.
+    info : dict
+        JSON-serialisable details of the build.
+
     Examples
     --------
     >>> import tempfile
@@ -310,6 +336,20 @@ def save_matrix(path, K, items, info) -> None:
 
 def load_matrix(path):
     """Read what :func:`save_matrix` wrote: ``(K, items, info)``; no pickle is loaded.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        A file :func:`save_matrix` wrote.
+
+    Returns
+    -------
+    K : ndarray of shape (n, n)
+        The matrix.
+    items : ndarray of int64
+        The dataset items of its rows.
+    info : dict
+        What the build recorded.
 
     Examples
     --------
@@ -329,6 +369,16 @@ def load_matrix(path):
 
 def load_matrix_items(path) -> np.ndarray:
     """Only the ``items`` of a :func:`save_matrix` file (the n x n matrix is not read).
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        A file :func:`save_matrix` wrote.
+
+    Returns
+    -------
+    items : ndarray of int64
+        The dataset items of the matrix's rows.
 
     Examples
     --------

@@ -35,7 +35,17 @@ _ACTIVATIONS = {
 
 
 def pair_features(A, B):
-    """Return ``[A, B, A * B]`` row by row, shape (m, 3 * d).
+    """Return ``[A, B, A * B]`` row by row.
+
+    Parameters
+    ----------
+    A, B : array-like of shape (m, d)
+        Paired item embeddings.
+
+    Returns
+    -------
+    features : ndarray of shape (m, 3 * d)
+        The pair features the MLP reads.
 
     Examples
     --------
@@ -55,9 +65,11 @@ def sample_label_pairs(y, n_pairs, positive_fraction=0.5, random_state=None):
     y : array-like of shape (n,)
         Labels (classes, or gold cluster ids for mentions).
     n_pairs : int
+        Pairs to draw.
     positive_fraction : float, default=0.5
         Share of same-label pairs; the rest have different labels.
     random_state : int, RandomState or None
+        Seeds the draw.
 
     Returns
     -------
@@ -110,7 +122,9 @@ class PairwiseMLP(BaseEstimator):
     Parameters
     ----------
     hidden_layer_sizes : tuple of int, default=(64,)
+        Units of each hidden layer.
     activation : {"relu", "tanh", "logistic"}, default="relu"
+        Activation of the hidden layers.
     alpha : float, default=1e-4
         L2 penalty.
     n_pairs : int, default=20000
@@ -118,7 +132,9 @@ class PairwiseMLP(BaseEstimator):
     positive_fraction : float, default=0.5
         Share of same-label pairs among them.
     max_iter : int, default=200
+        Epochs of the MLP's optimiser.
     random_state : int, RandomState or None, default=None
+        Seeds the pairs and the MLP's initialisation.
 
     Attributes
     ----------
@@ -156,6 +172,12 @@ class PairwiseMLP(BaseEstimator):
         X : array-like of shape (n, d)
             Item embeddings.
         y : array-like of shape (n,)
+            Labels: a pair is positive when its two labels agree.
+
+        Returns
+        -------
+        self : PairwiseMLP
+            The fitted estimator.
         """
         if y is None:
             raise ArgumentValueError(
@@ -188,7 +210,18 @@ class PairwiseMLP(BaseEstimator):
         return self
 
     def decision_pairs(self, A, B):
-        """Logit of ``P(same | a, b)`` for rows ``a`` of ``A`` and ``b`` of ``B``, shape (m,)."""
+        """Logit of ``P(same | a, b)`` for rows ``a`` of ``A`` and ``b`` of ``B``.
+
+        Parameters
+        ----------
+        A, B : array-like of shape (m, d)
+            Paired item embeddings, row by row.
+
+        Returns
+        -------
+        logits : ndarray of shape (m,)
+            The MLP's logit of "same label" for each pair.
+        """
         check_is_fitted(self, "mlp_")
         A = check_array(A, dtype=np.float64)
         B = check_array(B, dtype=np.float64)
@@ -203,7 +236,18 @@ class PairwiseMLP(BaseEstimator):
         return (h @ self.mlp_.coefs_[-1] + self.mlp_.intercepts_[-1]).ravel()
 
     def predict_proba_pairs(self, A, B):
-        """``P(same | a, b)`` for rows of ``A`` and ``B``, shape (m,)."""
+        """``P(same | a, b)`` for rows of ``A`` and ``B``.
+
+        Parameters
+        ----------
+        A, B : array-like of shape (m, d)
+            Paired item embeddings, row by row.
+
+        Returns
+        -------
+        probabilities : ndarray of shape (m,)
+            The MLP's probability of "same label" for each pair.
+        """
         return _ACTIVATIONS["logistic"](self.decision_pairs(A, B))
 
 

@@ -32,6 +32,11 @@ def character_vocabulary() -> list[str]:
     and as a WordPiece continuation (``##c``): any lower-cased, accent-stripped text is
     tokenised without unknown tokens.
 
+    Returns
+    -------
+    vocabulary : list of str
+        The tokens, special tokens first.
+
     Examples
     --------
     >>> from lowdim.similarity.tiny_crossencoder import character_vocabulary

@@ -61,6 +61,7 @@ def wmd_pairs(vectors, words, offsets, weights, i, j, num_iter_max=1_000_000):
     weights : ndarray of shape (total_words,), float64
         Normalised bag-of-words weights of ``words``, each document's summing to 1.
     i, j : ndarray of int of shape (m,)
+        The documents of each pair.
     num_iter_max : int, default=1_000_000
         Network-simplex iteration limit of :func:`ot.emd2`.
 
@@ -123,6 +124,7 @@ class WMDOracle(SimilarityOracle):
         Worker processes for a block (the solver's Python overhead holds the
         GIL, so processes rather than threads).
     cache : bool, default=True
+        Keep evaluated entries, so none is paid for twice.
     chunk_size : int, default=512
         Pairs per task.
     num_iter_max : int, default=1_000_000
@@ -215,11 +217,21 @@ class WMDOracle(SimilarityOracle):
 def in_vocabulary_counts(bow, vocab, word_vectors, stop_words=None) -> np.ndarray:
     """Distinct in-vocabulary, non-stop words per document (0 marks a document WMD refuses).
 
-    Parameters are those of :meth:`WMDOracle.from_bow`.
+    Parameters
+    ----------
+    bow : sparse or dense matrix of shape (n, V)
+        Word counts per document over ``vocab``.
+    vocab : sequence of str of shape (V,)
+        The words of the columns of ``bow``.
+    word_vectors : object with ``vocab`` and ``vectors``, or ndarray of shape (V, dim)
+        The word-vector table, as :func:`document_bags` takes it.
+    stop_words : collection of str, optional
+        Words that do not count.
 
     Returns
     -------
     counts : ndarray of int64 of shape (n,)
+        Words per document that WMD would use.
 
     Examples
     --------
@@ -242,6 +254,7 @@ def document_bags(bow, vocab, word_vectors, stop_words=None):
     bow : sparse or dense matrix of shape (n, V)
         Word counts per document over ``vocab``.
     vocab : sequence of str of shape (V,)
+        The words of the columns of ``bow``.
     word_vectors : object with ``vocab`` and ``vectors``, or ndarray of shape (V, dim)
         A table looked up by word (:class:`lowdim.data.word_vectors.WordVectors`)
         or vectors aligned with ``vocab`` (Kusner et al. files). Words without
