@@ -357,21 +357,23 @@ def _unique(texts: list[str]) -> list[str]:
 
 
 def module_name(sweep: str, index: int) -> str:
-    """The Snakemake module of value ``index`` of sweep ``sweep``: ``sweep6_cca_reg_0_``.
+    """The Snakemake module of value ``index`` of sweep ``sweep``: ``sweep_cca_reg__0_``.
 
-    The name's length comes first, so no two (sweep, index) pairs give the same module,
-    nor one module's rule names another's (a sweep "x" at 1.5 and a sweep "x_1" at 5 would
-    both read ``sweep_x_1_5_`` if names and values were only joined).
+    Its rules read ``sweep_cca_reg__0_cca_run`` in logs. A sweep name never holds two
+    underscores in a row (the config schema's pattern, and the default name collapses
+    them), so ``__`` ends the name: no two (sweep, index) pairs give the same module, nor
+    one module's rule names another's (a sweep "x" at 1.5 and a sweep "x_1" at 5 would
+    both read ``sweep_x_1_5_`` if names and values were only joined by one underscore).
 
     Examples
     --------
     >>> from lowdim.sweeps import module_name
     >>> module_name("cca_reg", 0)
-    'sweep7_cca_reg_0_'
+    'sweep_cca_reg__0_'
     >>> module_name("x", 15), module_name("x_1", 5)
-    ('sweep1_x_15_', 'sweep3_x_1_5_')
+    ('sweep_x__15_', 'sweep_x_1__5_')
     """
-    return f"sweep{len(sweep)}_{sweep}_{int(index)}_"
+    return f"sweep_{sweep}__{int(index)}_"
 
 
 def expand_sweeps(config: dict, validate) -> list[Sweep]:
@@ -421,7 +423,7 @@ def expand_sweeps(config: dict, validate) -> list[Sweep]:
     sweeps, names = [], set()
     for i, raw in enumerate(config.get("sweeps", [])):
         where = f"sweeps[{i}]"
-        entry = {**raw, "name": raw.get("name") or re.sub(r"\W", "_", raw["key"]).strip("_")}
+        entry = {**raw, "name": raw.get("name") or re.sub(r"(\W|_)+", "_", raw["key"]).strip("_")}
         if entry["name"] in names:
             raise ConfigError(f"config: {where}.name: got {entry['name']!r}; another sweep has "
                               f"that name; give each sweep its own `name`")
