@@ -116,6 +116,23 @@ def test_workflow_reference_lists_every_schema_key(built_docs):
     assert "cca.overrides.<dataset>.reg" in paths
 
 
+def test_every_config_key_is_described_and_estimator_arguments_link(built_docs):
+    """No key of the workflow reference lacks a description, and a key that sets a library
+    parameter links to the estimator or function it is a parameter of."""
+    from lowdim_config import argument_of, key_rows, sections
+
+    top, files = sections(ROOT / "workflow" / "schemas")
+    rows = [(path, schema) for name, schema in top for path, schema in key_rows(schema, files, name)]
+    missing = [path for path, schema in rows if not str(schema.get("description", "")).strip()]
+    assert not missing, f"config keys without a description: {missing}"
+    linked = {path: argument_of(path) for path, _ in rows if argument_of(path)}
+    assert linked["embedding.vec2vec.topk"] == "lowdim.embedding.Vec2Vec"
+    assert linked["kernel_cca.reg"] == "lowdim.cca.KernelCCA" and "embedding.alpha" not in linked
+    page = (built_docs / "workflow_reference.html").read_text()
+    for target in set(linked.values()):
+        assert f"generated/{target}.html" in page, target
+
+
 @pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_gallery_ran_example(built_docs, example):
     """sphinx-gallery ran each example and kept what it printed or plotted."""
@@ -209,3 +226,104 @@ def test_ci_runs_the_readme_test_command_with_the_docs_extra():
     assert "docs" in extras and "test" in extras, command
     ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
     assert command in ci, f".ci/run does not run the README's test command {command!r}"
+
+
+# -- the site in a browser ------------------------------------------------------------------------
+#: Screenshots of the site, shown in docs/gallery.md: saved to docs/gallery/ with
+#: LOWDIM_UPDATE_GALLERY=1 (as tests/test_report_browser.py does for the report).
+DOCS_SCREENSHOTS = ("docs_api_index.png", "docs_user_guide.png")
+#: The top bar, in order (docs/index.md's toctree).
+TOP_BAR = ("Install", "User guide", "API reference", "Examples", "Workflow")
+
+
+@pytest.fixture(scope="module")
+def site(built_docs, tmp_path_factory):
+    """Headless Chromium (the report's browser test's set-up) and where screenshots go."""
+    import os
+
+    from test_report_browser import FLAGS, missing_requirements
+
+    from fixtures.requirements import require
+
+    require(missing_requirements(), "LOWDIM_REQUIRE_CHROMIUM", "the documentation's browser test")
+    import shutil
+
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium")
+    for flag in (*FLAGS, f"--user-data-dir={tmp_path_factory.mktemp('chromium-docs')}",
+                 "--window-size=1400,1000"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options,
+                              service=Service(executable_path=shutil.which("chromedriver")))
+    driver.set_page_load_timeout(120)
+    shots = DOCS / "gallery" if os.environ.get("LOWDIM_UPDATE_GALLERY") == "1" else \
+        tmp_path_factory.mktemp("docs-screenshots")
+    try:
+        yield driver, shots
+    finally:
+        driver.quit()
+
+
+def _open(driver, page):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.get(page.as_uri())
+    WebDriverWait(driver, 60).until(
+        lambda d: d.execute_script("return document.readyState") == "complete")
+
+
+def _resources(driver):
+    return driver.execute_script(
+        "return performance.getEntriesByType('resource').map(e => e.name)")
+
+
+@pytest.mark.browser
+def test_browser_top_bar_and_api_index(site, built_docs):
+    """The top bar reads Install, User guide, API reference, Examples, Workflow, nothing under
+    "More"; the API index shows its tables and the internals heading; nothing is fetched
+    from the network."""
+    driver, shots = site
+    _open(driver, built_docs / "api" / "index.html")
+    bar = driver.execute_script(
+        "return Array.from(document.querySelectorAll('.bd-header .navbar-nav > li'))"
+        ".map(li => li.innerText.trim()).filter(t => t)")
+    assert tuple(bar[:len(TOP_BAR)]) == TOP_BAR, bar
+    assert not any("More" in item for item in bar), bar
+    tables = driver.execute_script("return document.querySelectorAll('table.autosummary').length")
+    assert tables >= 40, tables
+    headings = driver.execute_script(
+        "return Array.from(document.querySelectorAll('h2')).map(h => h.innerText)")
+    assert any(INTERNALS in h for h in headings), headings
+    assert all(name.startswith("file:") for name in _resources(driver)), _resources(driver)
+    driver.save_screenshot(str(shots / DOCS_SCREENSHOTS[0]))
+    assert (shots / DOCS_SCREENSHOTS[0]).stat().st_size > 0
+
+
+@pytest.mark.browser
+def test_browser_math_renders_offline_and_the_user_guide_shows_code_and_figure(site, built_docs):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver, shots = site
+    _open(driver, built_docs / "api" / "generated" / "lowdim.approx.sms_nystrom.html")
+    WebDriverWait(driver, 60).until(lambda d: d.execute_script(
+        "return document.querySelectorAll('.MathJax_CHTML, mjx-container').length > 0"))
+    raw = driver.execute_script(
+        "return Array.from(document.querySelectorAll('.math')).filter("
+        "el => el.innerText.includes('\\\\(') || el.innerText.includes('\\\\[')).length")
+    assert raw == 0, f"{raw} formulas left as TeX source"
+    assert all(name.startswith("file:") for name in _resources(driver)), _resources(driver)
+    _open(driver, built_docs / "user_guide" / "sms_nystrom.html")
+    WebDriverWait(driver, 60).until(lambda d: d.execute_script(
+        "return document.querySelectorAll('.MathJax_CHTML, mjx-container').length > 0"))
+    loaded = driver.execute_script(
+        "return Array.from(document.querySelectorAll('figure img, div.figure img'))"
+        ".map(img => img.complete && img.naturalWidth > 0)")
+    assert loaded and all(loaded), loaded
+    assert driver.execute_script("return document.querySelectorAll('div.highlight-python').length")
+    driver.execute_script(
+        "document.querySelector('figure, div.figure').scrollIntoView({block: 'center'})")
+    driver.save_screenshot(str(shots / DOCS_SCREENSHOTS[1]))
+    assert (shots / DOCS_SCREENSHOTS[1]).stat().st_size > 0

@@ -46,7 +46,20 @@ class _LibraryEmbedding(EmbeddingEstimator):
     _n_neighbors_none_ok = False
 
     def fit(self, X, y=None):
-        """Compute the embedding of ``X`` of shape (n_samples, n_features); ``y`` is ignored."""
+        """Compute the embedding of ``X``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to embed (sparse only where the method takes it).
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : EmbeddingEstimator
+            The fitted estimator, with ``embedding_`` and ``estimator_``.
+        """
         X = check_embedding_input(self, X, accept_sparse=self._accepts_sparse)
         check_n_components(self.n_components, X.shape[0])
         if hasattr(self, "n_neighbors") and (self.n_neighbors is not None
