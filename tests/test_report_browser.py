@@ -57,22 +57,28 @@ def missing_requirements() -> list[str]:
     return missing
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    """Headless Chromium with a fresh profile, its console log kept."""
-    require(missing_requirements(), "LOWDIM_REQUIRE_CHROMIUM", "the browser tests")
+def start_chromium(profile_dir, what="the browser tests"):
+    """Headless Chromium with a fresh profile in ``profile_dir``, its console log kept (the
+    caller quits it); skips, or fails under CI, naming what the machine lacks."""
+    require(missing_requirements(), "LOWDIM_REQUIRE_CHROMIUM", what)
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium")
-    for flag in (*FLAGS, f"--user-data-dir={tmp_path_factory.mktemp('chromium')}",
-                 "--window-size=1400,1000"):
+    for flag in (*FLAGS, f"--user-data-dir={profile_dir}", "--window-size=1400,1000"):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(options=options,
                               service=Service(executable_path=shutil.which("chromedriver")))
     driver.set_page_load_timeout(120)
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """Headless Chromium with a fresh profile, its console log kept."""
+    driver = start_chromium(tmp_path_factory.mktemp("chromium"))
     try:
         yield driver
     finally:

@@ -41,6 +41,11 @@ def mathjax_dir():
 
 def _configure(app, config):
     config.mathjax_path = f"mathjax/MathJax.js?config={CONFIG}"
+    # MyST marks its pages tex2jax_ignore and asks MathJax 3 to process class "math" only
+    # (processHtmlClass); MathJax 2 needs that said in its own words.
+    config.mathjax2_config = {"tex2jax": {
+        "processClass": "math|tex2jax_process|mathjax_process|output_area",
+        "ignoreClass": "tex2jax_ignore|mathjax_ignore"}}
 
 
 def _check(app):
