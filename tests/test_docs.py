@@ -188,7 +188,8 @@ def test_the_api_index_has_a_table_per_module_and_the_internals_last(built_docs)
     assert page.count('class="autosummary longtable') >= 40 or page.count("autosummary") >= 40
     assert "sms_nystrom" in page and "Submatrix-shifted Nyström" in page  # name + summary
     sidebar = re.search(r'<nav class="bd-docs-nav.*?</nav>', page, flags=re.S).group(0)
-    assert sidebar.count("<li") < 20, "the sidebar lists every module again"
+    # one entry per package page; their objects fold under them (collapsed)
+    assert sidebar.count('class="toctree-l1') < 20, "the sidebar lists every module again"
     assert is_internal("lowdim.settings.cca") and not is_internal("lowdim.cca.kernel")
 
 
