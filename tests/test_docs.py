@@ -1,7 +1,7 @@
 """The documentation site: it builds with warnings as errors, its API reference lists every
 public name, its workflow reference every config key, and the gallery's examples run.
 
-The build is ``sphinx-build -W --keep-going -b html docs <tmp>`` (the README's command, into
+The build is ``sphinx-build -W --keep-going -b html docs <tmp>`` (the command of docs/install.md, into
 a temporary directory), once per session. It regenerates everything it generates
 (``docs/api/`` from the ``__all__`` lists, the gallery by running every example), so
 nothing from an earlier build can hide a failure.
