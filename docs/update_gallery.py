@@ -7,19 +7,22 @@ gallery markers: the figures and the report screenshots that
 `LOWDIM_UPDATE_GALLERY=1 pytest tests/test_report_browser.py` saves there. Rewrites
 the scorecard section (between its own markers) from
 results/tables/report/scorecard.csv; it holds no measured number
-(``lowdim.report.readme``), and tests/test_workflow.py checks it against the tiny run.
+(``tooling.scorecard_section``), and tests/test_workflow.py checks it against the tiny run.
 """
 
 import argparse
+import sys
 from pathlib import Path
 
 import pandas as pd
 import yaml
 
-from lowdim.report import readme
-from lowdim.report.gallery import copy_figures, gallery_section, replace_section, screenshots
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "docs"), str(ROOT / "src")]  # the docs tooling, this checkout's lowdim
+
+from tooling import scorecard_section as readme  # noqa: E402
+from tooling.blocks import replace_section  # noqa: E402
+from tooling.gallery import END, START, copy_figures, gallery_section, screenshots  # noqa: E402
 
 
 def main():
@@ -30,7 +33,7 @@ def main():
     docs = ROOT / "docs" / "gallery"
     figures = copy_figures(args.results, docs) + screenshots(docs)
     profile = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["profile"]
-    text = replace_section(args.readme.read_text(), gallery_section(figures, profile))
+    text = replace_section(args.readme.read_text(), gallery_section(figures, profile), START, END)
     scorecard = args.results / "tables" / "report" / "scorecard.csv"
     if scorecard.exists():
         text = replace_section(text, readme.scorecard_section(pd.read_csv(scorecard)),
