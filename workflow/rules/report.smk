@@ -2,9 +2,18 @@
 # short text on the front page, its tables in the Overview result). Both read only tidy
 # result files, benchmark files and config/published/*.yaml.
 
+from lowdim.report.profile import profile_modifications
 from lowdim.report.render import SCORECARD_FILES as SCORECARD_PAPERS, describe_data
 
 REPORT = config["report"]
+
+
+def modified_profile_keys(wildcards=None):
+    """The result-changing keys this run changed in the file of the profile it names
+    (lowdim.report.profile): its scorecard names them, and no row depending on one reads
+    "reproduced"."""
+    return profile_modifications(config, workflow.overwrite_configfiles, workflow.basedir,
+                                 SCHEMA)
 
 
 rule report_scorecard:
@@ -31,6 +40,7 @@ rule report_scorecard:
         # a rehearsal runs replicas, in smaller sweeps: its entries read "ran on replica",
         # each scored at the nearest setting run where the published one was not
         replica=bool(config["resources"]["replica_manifest"]),
+        modified=modified_profile_keys,
         data=describe_data(config["datasets"], bool(config["resources"]["replica_manifest"])),
     log:
         "logs/report_scorecard/scorecard.log",

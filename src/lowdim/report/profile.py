@@ -22,7 +22,8 @@ import yaml
 
 from ..config import changes_result
 
-__all__ = ["PROFILE_FILES", "affecting", "modified_keys", "profile_file", "profile_label"]
+__all__ = ["PROFILE_FILES", "affecting", "modified_keys", "profile_file", "profile_label",
+           "profile_modifications"]
 
 #: The profiles the repository ships, by name: the file each one is.
 PROFILE_FILES = {"offline": "config/config.yaml", "paper": "config/paper.yaml",
@@ -118,6 +119,45 @@ def profile_file(profile: str, configfiles=(), root=".") -> Path | None:
         if isinstance(doc, dict) and doc.get("profile") == profile:
             return Path(path)
     return None
+
+
+def profile_modifications(config: dict, configfiles, root, schema) -> list[str]:
+    """:func:`modified_keys` of a run against the file of the profile it names.
+
+    Parameters
+    ----------
+    config : dict
+        The run's effective config, validated.
+    configfiles : sequence of path-like
+        The files given with ``--configfile`` (empty for the default profile).
+    root : path-like
+        The checkout (where :data:`PROFILE_FILES` are).
+    schema : path-like
+        ``workflow/schemas/config.schema.yaml``, to validate the profile's file the same way.
+
+    Returns
+    -------
+    list of str
+        Empty when the run is its profile, or names a profile with no file.
+
+    Examples
+    --------
+    >>> from lowdim.config import checkout_config
+    >>> from lowdim.report.profile import profile_modifications
+    >>> config, schema = checkout_config()
+    >>> root = schema.parents[2]
+    >>> profile_modifications(config, [], root, schema)
+    []
+    >>> changed = {**config, "cca": {**config["cca"], "reg": 0.01}}
+    >>> profile_modifications(changed, [], root, schema)
+    ['cca.reg']
+    """
+    from ..config import validate_config
+
+    path = profile_file(config["profile"], configfiles, root)
+    if path is None or not path.exists():
+        return []
+    return modified_keys(config, validate_config(yaml.safe_load(path.read_text()), schema))
 
 
 def _names(entry) -> set:
