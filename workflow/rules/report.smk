@@ -2,18 +2,9 @@
 # short text on the front page, its tables in the Overview result). Both read only tidy
 # result files, benchmark files and config/published/*.yaml.
 
-from lowdim.report.profile import profile_modifications
 from lowdim.report.render import SCORECARD_FILES as SCORECARD_PAPERS, describe_data
 
 REPORT = config["report"]
-
-
-def modified_profile_keys(wildcards=None):
-    """The result-changing keys this run changed in the file of the profile it names
-    (lowdim.report.profile): its scorecard names them, and no row depending on one reads
-    "reproduced"."""
-    return profile_modifications(config, workflow.overwrite_configfiles, workflow.basedir,
-                                 SCHEMA)
 
 
 rule report_scorecard:
