@@ -121,10 +121,16 @@ def _paired(ours, reference):
         b = pd.Series(_aggregate(b.to_numpy(), reference.source), index=a.index)
     if not ours.paired:
         a = pd.Series(_aggregate(a.to_numpy(), ours.source), index=b.index)
-    if ours.paired and reference.paired:
-        a, b = a.groupby(level=0).mean(), b.groupby(level=0).mean()
+    if ours.paired and reference.paired:  # two files may write seed 3 as 3 and 3.0
+        a, b = (_by_key(v).groupby(level=0).mean() for v in (a, b))
     common = a.index.intersection(b.index)
     return a[common].to_numpy(), b[common].to_numpy()
+
+
+def _by_key(values: pd.Series) -> pd.Series:
+    numeric = pd.to_numeric(pd.Series(values.index), errors="coerce")
+    keys = numeric if numeric.notna().all() else pd.Series(values.index).astype(str)
+    return pd.Series(values.to_numpy(), index=keys.to_numpy())
 
 
 def _decide_claim(entry: PublishedEntry, ours, reference):
