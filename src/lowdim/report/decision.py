@@ -44,7 +44,15 @@ CLAIM_RULE = (
 
 @dataclass(frozen=True)
 class Decision:
-    """The outcome of a claim's test: a verdict, the difference shown and why."""
+    """The outcome of a claim's test: a verdict, the difference shown and why.
+
+    Examples
+    --------
+    >>> from lowdim.report.decision import paired_decision
+    >>> decision = paired_decision([-0.2, -0.3, -0.25], "less", unit="seed")
+    >>> decision.verdict, round(decision.difference, 2)
+    ('reproduced', -0.25)
+    """
 
     verdict: str
     difference: float

@@ -26,11 +26,33 @@ import pandas as pd
 
 from .published import PublishedEntry, Setting
 
-__all__ = ["EntryError", "Side", "rows_text", "select_sides", "show"]
+__all__ = ["EntryError", "select_sides", "show"]
 
 
 class EntryError(ValueError):
-    """A published entry that cannot be scored as written (a setting column with no value)."""
+    """A published entry that cannot be scored as written (a setting column with no value).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import pandas as pd
+    >>> from lowdim.report import PublishedEntry
+    >>> from lowdim.report.published import Setting
+    >>> from lowdim.report.selection import EntryError, select_sides
+    >>> root = Path(tempfile.mkdtemp())
+    >>> pd.DataFrame({"method": ["a"], "n": [float("nan")], "value": [1.0]}).to_csv(
+    ...     root / "t.csv", index=False)
+    >>> entry = PublishedEntry(paper="P", artifact="Fig", metric="m", setting="n = 10",
+    ...                        provenance="p", published=1.0, settings={"n": Setting(10, "exact")},
+    ...                        reproduced={"file": "t.csv", "column": "value",
+    ...                                    "where": {"method": "a"}})
+    >>> try:
+    ...     select_sides(entry, root, {})
+    ... except EntryError as error:
+    ...     print(error)
+    P, Fig (n = 10): the setting column 'n' has no finite value in the 1 rows of t.csv with method=a
+    """
 
 
 def _is_number(value) -> bool:
