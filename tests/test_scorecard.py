@@ -532,3 +532,24 @@ def test_describe_data_names_real_stand_in_and_replica_data(datasets, replica, e
     from lowdim.report.render import describe_data
 
     assert describe_data(datasets, replica).startswith(expected)
+
+
+def test_a_threshold_is_read_per_seed_and_the_seeds_pair(tmp_path):
+    rows = []
+    for seed in range(3):
+        rows += [{"dataset": "planted_cca", "method": "appgrad", "seed": seed, "iteration": i,
+                  "flops": 1e9 * i, "pcc_in": min(0.99, 0.5 + 0.05 * i + 0.01 * seed)}
+                 for i in range(1, 21)]
+        rows += [{"dataset": "planted_cca", "method": "sappgrad", "seed": seed, "iteration": i,
+                  "flops": 1e7 * i, "pcc_in": min(0.97, 0.4 + 0.05 * i - 0.01 * seed)}
+                 for i in range(1, 21)]
+    _write(tmp_path, rows, "results/cca/tidy/appgrad_trace.csv")
+    row = score_entry(_planted_claim(), tmp_path)
+    assert row["verdict"] == "reproduced" and row["runs"] == 3
+    assert "per seed: 3 in the paper's direction" in row["reason"]
+    # one seed whose trace recorded no PCC at all is named, never skipped
+    table = pd.read_csv(tmp_path / "results/cca/tidy/appgrad_trace.csv")
+    table.loc[(table["method"] == "sappgrad") & (table["seed"] == 2), "pcc_in"] = np.nan
+    table.to_csv(tmp_path / "results/cca/tidy/appgrad_trace.csv", index=False)
+    row = score_entry(_planted_claim(), tmp_path)
+    assert row["verdict"] == "not reached" and "seed 2: no pcc_in recorded" in row["reason"]

@@ -296,8 +296,9 @@ def _kernel_cca_rows() -> list[dict]:
          "measured": when, "table": "`kernel_cca.md`"},
         {"comparison": f"the same at n = {large['n']:,} (exact extrapolated: two {gib:.1f} GiB "
                        "matrices)",
-         "result": f"{times(exact['cpu_fit'] / ours['cpu'])}–{times(exact['cpu_cubic'] / ours['cpu'])}"
-                   f" less CPU time, {times(exact['peak'] / ours['peak'])} less memory, "
+         "result": f"{times(exact['cpu_fit'] / ours['cpu'])}–"
+                   f"{times(exact['cpu_cubic'] / ours['cpu'])} less CPU time, "
+                   f"{times(exact['peak'] / ours['peak'])} less memory, "
                    f"{times(exact['evaluations'] / ours['evaluations'])} fewer evaluations",
          "measured": when, "table": "`kernel_cca.md`"},
     ]

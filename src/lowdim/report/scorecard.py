@@ -163,10 +163,11 @@ def _score_claim(row, entry, ours, reference) -> dict:
 def _score_number(row, entry, ours) -> dict:
     published = float(entry.published)
     holds = within_tolerance(row["reproduced"], published, entry.tolerance)
+    comparison = (f"ours {row['reproduced']:.4g} vs published {published:.4g}, "
+                  f"{'within' if holds else 'outside'} {row['tolerance']}")
     row.update(difference=row["reproduced"] - published,
                verdict="reproduced" if holds else "differs",
-               reason=_reason(f"ours {row['reproduced']:.4g} vs published {published:.4g}, "
-                              f"{'within' if holds else 'outside'} {row['tolerance']}", (ours,), entry))
+               reason=_reason(comparison, (ours,), entry))
     return row
 
 

@@ -169,8 +169,9 @@ def _match(sides, key: str, setting: Setting, entry, nearest_settings: bool) -> 
     if setting.largest:
         common = _common([v[s.mask] for v, s in zip(values, sides)])
         if not common.size:
-            runs = "; ".join(f"{s.label}: {', '.join(show(x) for x in np.unique(v[s.mask & np.isfinite(v)]))}"
-                             for v, s in zip(values, sides))
+            runs = "; ".join(
+                f"{s.label}: " + ", ".join(show(x) for x in np.unique(v[s.mask & np.isfinite(v)]))
+                for v, s in zip(values, sides))
             for side in sides:
                 side.fail("not run", f"no {key} was run on every side ({runs})")
             return
@@ -227,8 +228,11 @@ def _threshold(side: Side, entry: PublishedEntry, pair: str | None) -> None:
             values[key] = float(result[hit].min())
             continue
         finite = rows[np.isfinite(level[rows])]
-        best = finite[np.argmax(level[finite]) if bound == "at_least" else np.argmin(level[finite])]
         where = f"{per} {show(key)}: " if keys is not None else ""
+        if not finite.size:
+            missed.append(f"{where}no {spec['column']} recorded")
+            continue
+        best = finite[np.argmax(level[finite]) if bound == "at_least" else np.argmin(level[finite])]
         missed.append(f"{where}best {show(level[best])} at {side.source['column']} = "
                       f"{show(result[best])}")
     if missed:
@@ -314,8 +318,8 @@ def select_sides(entry: PublishedEntry, root, cache: dict, nearest_settings=Fals
         settings = entry.settings_of(side.source)
         threshold = side.source.get("threshold") or {}
         counts = [s.count_column for s in settings.values() if s.count_column]
-        _load(side, root, cache, [side.source["column"], *(side.source.get("where") or {}),
-                                  *settings, *counts, *([threshold["column"]] if threshold else [])])
+        needed = [side.source["column"], *(side.source.get("where") or {}), *settings, *counts]
+        _load(side, root, cache, needed + ([threshold["column"]] if threshold else []))
     if any(side.verdict for side in sides):
         return sides
     for side in sides:  # a side's own settings first, then the entry's, shared by both
