@@ -165,7 +165,7 @@ def _wmd_rows() -> list[dict]:
     errors = [r["relative_error"] for r in runs]
     oracle = [r["seconds"]["plain"] / r["seconds"][k] for r in runs for k in ("serial", "parallel")]
     loads = [r["meta"]["load_average"] for r in runs]
-    when = (f"one run each ({', '.join(r['dataset'] for r in runs)}), load "
+    when = (f"one run each on {' and '.join(r['dataset'] for r in runs)}, load "
             f"{min(loads):.1f}–{max(loads):.1f}")
     return [
         {"comparison": "SMS-Nyström at s/n = 0.1 vs the full WMD kernel matrix",
