@@ -7,19 +7,22 @@ the gallery markers: the figures and the report screenshots that
 `LOWDIM_UPDATE_GALLERY=1 pytest tests/test_report_browser.py` saves there. Rewrites
 the scorecard section of docs/scorecard.md (between its own markers) from
 results/tables/report/scorecard.csv; it holds no measured number
-(``lowdim.report.readme``), and tests/test_workflow.py checks it against the tiny run.
+(``tooling.scorecard_section``), and tests/test_workflow.py checks it against the tiny run.
 """
 
 import argparse
+import sys
 from pathlib import Path
 
 import pandas as pd
 import yaml
 
-from lowdim.report import readme
-from lowdim.report.gallery import copy_figures, gallery_section, replace_section, screenshots
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "docs"), str(ROOT / "src")]  # the docs tooling, this checkout's lowdim
+
+from tooling import scorecard_section as readme  # noqa: E402
+from tooling.blocks import replace_section  # noqa: E402
+from tooling.gallery import END, START, copy_figures, gallery_section, screenshots  # noqa: E402
 
 
 def main():
@@ -31,7 +34,8 @@ def main():
     profile = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["profile"]
     page = ROOT / "docs" / "gallery.md"  # its images are at gallery/ beside it
     page.write_text(replace_section(page.read_text(),
-                                    gallery_section(figures, profile, docs_prefix="gallery")))
+                                    gallery_section(figures, profile, docs_prefix="gallery"),
+                                    START, END))
     scorecard = args.results / "tables" / "report" / "scorecard.csv"
     if scorecard.exists():
         page = ROOT / "docs" / "scorecard.md"

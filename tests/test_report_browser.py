@@ -13,13 +13,16 @@ Without Chromium, its driver or Selenium the tests skip, naming what is missing;
 
 import os
 import shutil
+import sys
 
 import pytest
 
 from fixtures.requirements import require
 from fixtures.workflow import ROOT
-from lowdim.report.gallery import SCREENSHOTS
 from lowdim.report.scorecard import VERDICTS
+
+sys.path.insert(0, str(ROOT / "docs"))  # the docs tooling (not the library)
+from tooling.gallery import SCREENSHOTS  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -32,7 +35,7 @@ WIDTHS = (1000, 1300, 1600)
 #: leaves the checkout clean), else the test's own temporary folder.
 UPDATE_GALLERY = os.environ.get("LOWDIM_UPDATE_GALLERY") == "1"
 GALLERY = ROOT / "docs" / "gallery"
-#: The screenshots' files, shown in the documentation's gallery (docs/gallery.md, lowdim.report.gallery).
+#: The screenshots' files, shown in the documentation's gallery (docs/gallery.md, docs/tooling/gallery.py).
 FRONT_PAGE, FIGURE_PAGE = (name for name, _ in SCREENSHOTS)
 #: The figures of the tiny run's report: the three papers' and kernel CCA's.
 FIGURES = ("figure1_error_vs_sample_fraction.png", "figure2_spectra.png", "figure3_timing.png",

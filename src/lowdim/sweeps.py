@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .config import ConfigError
+from .config import ConfigError, changes_result
 
 __all__ = ["METRICS", "SWEEP_SECTIONS", "Metric", "Sweep", "SweepRun", "expand_sweeps",
            "module_name", "parse_key", "shown", "sweep_tidy", "value_text"]
@@ -40,9 +40,6 @@ __all__ = ["METRICS", "SWEEP_SECTIONS", "Metric", "Sweep", "SweepRun", "expand_s
 SWEEP_SECTIONS = ("similarity", "embedding", "cca")
 #: Other sections, disabled in every run of a sweep.
 _OTHER_SECTIONS = ("sms_tasks", "kernel_cca", "report")
-#: Keys that never change a result: sweeping them would compare equal runs.
-_NOT_RESULTS = {"enabled", "threads", "mem_mb", "runtime", "n_jobs"}
-_NOT_RESULT_SECTIONS = {"profile", "resources", "report", "sweeps", "sweep_run"}
 
 
 @dataclass(frozen=True)
@@ -309,7 +306,7 @@ def _section_and_metric(entry: dict, parts: tuple, where: str):
 
 
 def _check_key(parts: tuple, key: str, where: str):
-    if parts[0] in _NOT_RESULT_SECTIONS or set(parts) & _NOT_RESULTS:
+    if not changes_result(".".join(map(str, parts))):  # sweeping it would compare equal runs
         raise ConfigError(f"config: {where}.key: got {key!r}; it changes no result (it says "
                           f"what runs, where, or with which resources); sweep a key that "
                           f"changes a result")

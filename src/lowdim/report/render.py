@@ -149,7 +149,7 @@ def verdict_counts(card: pd.DataFrame) -> dict:
     ...                      "verdict": ["reproduced", "not computed", "not run"]})
     >>> from lowdim.report.render import verdict_counts
     >>> verdict_counts(card)
-    {'reproduced': 1, 'differs': 0, 'ran on replica': 0, 'not computed': 1, 'not run': 1}
+    {'reproduced': 1, 'reproduced at another setting': 0, 'within noise': 0, 'differs': 0, 'not reached': 0, 'ran on replica': 0, 'not computed': 1, 'not run': 1}
     """
     return {v: int((card["verdict"] == v).sum()) for v in VERDICTS}
 
@@ -258,9 +258,9 @@ def overview_html(profile, stages, scorecard, similarity, cca) -> str:
     """
     total = stages["wall time (s)"].sum() if len(stages) else 0.0
     sections = [
-        ("Scorecard", "Published numbers per paper, by verdict: reproduced, differs, ran on "
-                      "replica, not computed or not run in this profile (details under each "
-                      "paper's <em>Scorecard</em>).",
+        ("Scorecard", "Published numbers per paper, by verdict: " + ", ".join(VERDICTS[:-1])
+                      + f" or {VERDICTS[-1]} in this profile (details under each paper's "
+                      "<em>Scorecard</em>).",
          _scorecard_counts(scorecard)),
         ("Time per stage", f"From Snakemake benchmark files: {total:,.0f} s of job time in "
                            "all; jobs may overlap.", stages),

@@ -248,21 +248,22 @@ def published_coreference(entries, file="results/similarity/tidy/coreference.csv
 
     Examples
     --------
-    >>> from lowdim.report.published import PublishedEntry
+    >>> from lowdim.report.published import PublishedEntry, Setting
     >>> from lowdim.tables.sms_tasks import published_coreference
     >>> entry = PublishedEntry(
     ...     paper="SMS-Nyström", artifact="Figure 3", metric="conll_f1", setting="ECB+",
     ...     provenance="the authors' plotting code", published=29.96,
+    ...     settings={"fraction": Setting(0.1, "exact")},
     ...     reproduced={"file": "results/similarity/tidy/coreference.csv", "column": "conll_f1",
-    ...                 "where": {"corpus": "ecbplus", "method": "nystrom", "fraction": 0.1}})
+    ...                 "where": {"corpus": "ecbplus", "method": "nystrom"}})
     >>> published_coreference([entry]).to_dict("records")
     [{'corpus': 'ecbplus', 'method': 'nystrom', 'fraction': 0.1, 'published': 29.96}]
     """
     rows = []
     for entry in entries:
-        where = entry.reproduced.get("where") or {}
         if entry.is_claim or entry.reproduced.get("file") != file or entry.metric != "conll_f1":
             continue
+        where = entry.selectors(entry.reproduced)  # names and settings, as published
         rows.append({"corpus": where.get("corpus"), "method": where.get("method"),
                      "fraction": float(where.get("fraction", 1.0)),
                      "published": float(entry.published)})
