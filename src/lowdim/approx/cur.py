@@ -22,7 +22,6 @@ def sicur_samples(rng, n, s):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx.cur import sicur_samples
     >>> R, C = sicur_samples(np.random.RandomState(0), 20, 6)
     >>> len(R), len(C), bool(set(C) <= set(R))
@@ -58,9 +57,8 @@ def sicur(oracle, s, random_state=None, *, rtol=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import sicur
-    >>> X = np.random.default_rng(0).standard_normal((60, 4))
+    >>> X = rng.standard_normal((60, 4))
     >>> approx = sicur(X @ X.T, 10, random_state=0)
     >>> approx.left.shape, approx.core.shape, approx.right.shape
     ((60, 5), (5, 10), (10, 60))
@@ -135,9 +133,8 @@ def stacur(oracle, s, random_state=None, *, rows="same", rtol=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import relative_frobenius_error, stacur
-    >>> X = np.random.default_rng(0).standard_normal((200, 5))
+    >>> X = rng.standard_normal((200, 5))
     >>> K = X @ X.T
     >>> approx = stacur(K, 20, random_state=0)
     >>> approx.method, approx.evaluations

@@ -148,7 +148,6 @@ def isometric_dense_rows(X):
 
     Examples
     --------
-    >>> import numpy as np
     >>> import scipy.sparse as sp
     >>> from lowdim.embedding import isometric_dense_rows
     >>> X = sp.random(5, 1000, density=0.01, random_state=0, format="csr")
@@ -291,7 +290,6 @@ class UMAPEmbedding(_LibraryEmbedding):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from sklearn.datasets import make_blobs
     >>> from lowdim.embedding import UMAPEmbedding
     >>> X, y = make_blobs(100, n_features=8, centers=2, random_state=0)

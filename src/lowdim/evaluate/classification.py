@@ -39,7 +39,6 @@ class KNNAccuracy:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.evaluate.classification import KNNAccuracy
     >>> score = KNNAccuracy(fold_accuracy=np.array([0.9, 0.8, 0.85, 0.95]), best_k=np.array([1, 3, 3, 5]))
     >>> round(score.mean, 3), round(score.two_std, 3)

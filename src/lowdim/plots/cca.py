@@ -37,12 +37,8 @@ def figure_pcc(trace: pd.DataFrame, datasets=None, title_suffix: str = "",
 
     Examples
     --------
-    >>> import matplotlib.pyplot as plt
-    >>> import numpy as np
-    >>> import pandas as pd
     >>> from lowdim.cca.experiments import Views, add_pcc, run_appgrad, run_exact
     >>> from lowdim.plots.cca import figure_pcc
-    >>> rng = np.random.default_rng(0)
     >>> Z = rng.standard_normal((600, 2))
     >>> X = np.hstack([Z, rng.standard_normal((600, 3))])
     >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((600, 2)), rng.standard_normal((600, 2))])
@@ -102,7 +98,6 @@ def published_flops(trace: pd.DataFrame, iterations) -> np.ndarray:
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.plots.cca import published_flops
     >>> trace = pd.DataFrame({"iteration": [1, 10, 100], "flops": [2e6, 2e7, 2e8]})
     >>> published_flops(trace, [100, 1000])       # a fixed count per iteration, extrapolated
@@ -151,9 +146,6 @@ def figure_tcc_flops(points: pd.DataFrame, dataset, title_suffix: str = ""):
 
     Examples
     --------
-    >>> import matplotlib.pyplot as plt
-    >>> import numpy as np
-    >>> import pandas as pd
     >>> from lowdim.plots.cca import figure_tcc_flops
     >>> points = pd.DataFrame({
     ...     "dataset": "sparse_two_view", "method": ["sappgrad"] * 3 + ["nw_cca", "pca_cca", "pca_cca"],

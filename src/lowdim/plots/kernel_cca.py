@@ -71,7 +71,6 @@ def figure_kernel_cca(tidy: pd.DataFrame, settings=None, title_suffix: str = "")
 
     Examples
     --------
-    >>> import matplotlib.pyplot as plt
     >>> from lowdim.cca.kernel_experiments import kernel_cca_experiment
     >>> from lowdim.data import get_spec
     >>> from lowdim.plots.kernel_cca import figure_kernel_cca

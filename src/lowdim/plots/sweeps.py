@@ -16,7 +16,6 @@ def error_bars(tidy: pd.DataFrame) -> str:
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.plots.sweeps import error_bars
     >>> from lowdim.sweeps import sweep_tidy
     >>> params = {"name": "cca_reg", "key": "cca.reg", "section": "cca", "metric": "pcc_in",
@@ -66,8 +65,6 @@ def sweep_figure(tidy: pd.DataFrame, label: str = "", profile: str = "", ncols: 
 
     Examples
     --------
-    >>> import matplotlib.pyplot as plt
-    >>> import pandas as pd
     >>> from lowdim.plots.sweeps import sweep_figure
     >>> tidy = pd.DataFrame({"sweep": "cca_reg", "key": "cca.reg", "order": [0, 1, 0, 1],
     ...                      "value": ["0.001", "0.01"] * 2, "numeric_value": [0.001, 0.01] * 2,

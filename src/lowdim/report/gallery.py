@@ -52,14 +52,11 @@ def copy_figures(results_dir, docs_dir) -> list[tuple[str, str]]:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.report.gallery import GALLERY, copy_figures
-    >>> results = Path(tempfile.mkdtemp())
-    >>> figure = results / "figures" / GALLERY[0][0]
+    >>> figure = tmp / "figures" / GALLERY[0][0]
     >>> figure.parent.mkdir(parents=True)
     >>> _ = figure.write_bytes(b"a PNG")
-    >>> copied = copy_figures(results, results / "gallery")
+    >>> copied = copy_figures(tmp, tmp / "gallery")
     >>> [path for path, caption in copied]
     ['similarity_figure1_error_vs_sample_fraction.png']
     """
@@ -80,12 +77,9 @@ def screenshots(docs_dir) -> list[tuple[str, str]]:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.report.gallery import SCREENSHOTS, screenshots
-    >>> docs = Path(tempfile.mkdtemp())
-    >>> _ = (docs / SCREENSHOTS[0][0]).write_bytes(b"a PNG")
-    >>> [name for name, caption in screenshots(docs)]
+    >>> _ = (tmp / SCREENSHOTS[0][0]).write_bytes(b"a PNG")
+    >>> [name for name, caption in screenshots(tmp)]
     ['report_front_page.png']
     """
     return [(name, caption) for name, caption in SCREENSHOTS if (Path(docs_dir) / name).exists()]

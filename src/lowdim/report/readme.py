@@ -28,7 +28,6 @@ def scorecard_section(card: pd.DataFrame, width: int = 95) -> str:
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.report.readme import scorecard_section
     >>> card = pd.DataFrame({"paper": ["Vec2vec", "Vec2vec", "SMS-Nyström"],
     ...                      "verdict": ["reproduced", "not run", "differs"]})

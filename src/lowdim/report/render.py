@@ -32,20 +32,16 @@ def scorecard_display(card: pd.DataFrame) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import pandas as pd
     >>> from lowdim.report import PublishedEntry, scorecard
-    >>> root = Path(tempfile.mkdtemp())
-    >>> (root / "results").mkdir()
+    >>> (tmp / "results").mkdir()
     >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
-    ...              ).to_csv(root / "results" / "knn.csv", index=False)
+    ...              ).to_csv(tmp / "results" / "knn.csv", index=False)
     >>> entry = PublishedEntry(
     ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
     ...     provenance="the authors' plotting script", published=0.9462,
     ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
     ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
-    >>> card = scorecard([entry], root=root)
+    >>> card = scorecard([entry], root=tmp)
     >>> from lowdim.report.render import scorecard_display
     >>> scorecard_display(card).iloc[0][["published", "reproduced (mean ± sd, runs)", "verdict"]].to_dict()
     {'published': '0.9462', 'reproduced (mean ± sd, runs)': '0.96 ± 0.014 (2)', 'verdict': 'reproduced'}
@@ -108,25 +104,21 @@ def write_scorecards(card: pd.DataFrame, papers: dict, csv_paths: dict, md_paths
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import pandas as pd
     >>> from lowdim.report import PublishedEntry, scorecard
-    >>> root = Path(tempfile.mkdtemp())
-    >>> (root / "results").mkdir()
+    >>> (tmp / "results").mkdir()
     >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
-    ...              ).to_csv(root / "results" / "knn.csv", index=False)
+    ...              ).to_csv(tmp / "results" / "knn.csv", index=False)
     >>> entry = PublishedEntry(
     ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
     ...     provenance="the authors' plotting script", published=0.9462,
     ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
     ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
-    >>> card = scorecard([entry], root=root)
+    >>> card = scorecard([entry], root=tmp)
     >>> from lowdim.report.render import write_scorecards
-    >>> write_scorecards(card, {"Vec2vec": "vec2vec"}, {"vec2vec": root / "card.csv"},
-    ...                  {"vec2vec": root / "card.md"}, profile="offline",
+    >>> write_scorecards(card, {"Vec2vec": "vec2vec"}, {"vec2vec": tmp / "card.csv"},
+    ...                  {"vec2vec": tmp / "card.md"}, profile="offline",
     ...                  data="offline stand-ins (digits)")
-    >>> print((root / "card.md").read_text().splitlines()[0])
+    >>> print((tmp / "card.md").read_text().splitlines()[0])
     Scorecard, Vec2vec (profile offline; data: offline stand-ins (digits)): 1 reproduced.
     """
     for paper, stem in papers.items():
@@ -144,7 +136,6 @@ def verdict_counts(card: pd.DataFrame) -> dict:
 
     Examples
     --------
-    >>> import pandas as pd
     >>> card = pd.DataFrame({"paper": ["Vec2vec", "Vec2vec", "AppGrad CCA"],
     ...                      "verdict": ["reproduced", "not computed", "not run"]})
     >>> from lowdim.report.render import verdict_counts
@@ -169,7 +160,6 @@ def summary_rst(parts, datasets, stages, scorecard) -> str:
 
     Examples
     --------
-    >>> import pandas as pd
     >>> card = pd.DataFrame({"paper": ["Vec2vec", "Vec2vec", "AppGrad CCA"],
     ...                      "verdict": ["reproduced", "not computed", "not run"]})
     >>> from lowdim.report.render import summary_rst
@@ -244,7 +234,6 @@ def overview_html(profile, stages, scorecard, similarity, cca) -> str:
 
     Examples
     --------
-    >>> import pandas as pd
     >>> card = pd.DataFrame({"paper": ["Vec2vec", "Vec2vec", "AppGrad CCA"],
     ...                      "verdict": ["reproduced", "not computed", "not run"]})
     >>> from lowdim.report.render import overview_html

@@ -267,7 +267,6 @@ def build_matrix(spec, dataset, seed=0, n_jobs=1):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.data import get_spec
     >>> from lowdim.similarity.matrices import build_matrix
     >>> digits = get_spec("digits").prepare(n_rows=200)
@@ -295,13 +294,9 @@ def save_matrix(path, K, items, info) -> None:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.similarity.matrices import load_matrix, save_matrix
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     save_matrix(Path(tmp) / "K.npz", np.eye(3), [4, 7, 9], {"kind": "toy"})
-    ...     K, items, info = load_matrix(Path(tmp) / "K.npz")
+    >>> save_matrix(tmp / "K.npz", np.eye(3), [4, 7, 9], {"kind": "toy"})
+    >>> K, items, info = load_matrix(tmp / "K.npz")
     >>> K.shape, items.tolist(), info["kind"]
     ((3, 3), [4, 7, 9], 'toy')
     """
@@ -313,13 +308,9 @@ def load_matrix(path):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.similarity.matrices import load_matrix, save_matrix
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     save_matrix(Path(tmp) / "K.npz", np.eye(2), [0, 5], {"dataset": "toy"})
-    ...     K, items, info = load_matrix(Path(tmp) / "K.npz")
+    >>> save_matrix(tmp / "K.npz", np.eye(2), [0, 5], {"dataset": "toy"})
+    >>> K, items, info = load_matrix(tmp / "K.npz")
     >>> K.tolist(), items.tolist(), info
     ([[1.0, 0.0], [0.0, 1.0]], [0, 5], {'dataset': 'toy'})
     """
@@ -332,13 +323,9 @@ def load_matrix_items(path) -> np.ndarray:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.similarity.matrices import load_matrix_items, save_matrix
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     save_matrix(Path(tmp) / "K.npz", np.eye(3), [4, 7, 9], {})
-    ...     items = load_matrix_items(Path(tmp) / "K.npz")
+    >>> save_matrix(tmp / "K.npz", np.eye(3), [4, 7, 9], {})
+    >>> items = load_matrix_items(tmp / "K.npz")
     >>> items.tolist()
     [4, 7, 9]
     """

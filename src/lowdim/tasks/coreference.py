@@ -176,10 +176,8 @@ def save_topics(path, topics, info) -> None:
     ...                             tune_topics=1, test_topics=2, seed=0)
     >>> topics, info = topic_matrices(X, digits.y, train, topics,
     ...                               mlp={"hidden_layer_sizes": (16,), "n_pairs": 3000}, seed=0)
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.tasks.coreference import load_topics, save_topics
-    >>> path = Path(tempfile.mkdtemp()) / "topics.npz"
+    >>> path = tmp / "topics.npz"
     >>> save_topics(path, topics, info)
     >>> loaded, loaded_info = load_topics(path)
     >>> [t["topic"] for t in loaded], loaded_info["train_items"]
@@ -207,11 +205,8 @@ def load_topics(path):
     ...                             tune_topics=1, test_topics=2, seed=0)
     >>> topics, info = topic_matrices(X, digits.y, train, topics,
     ...                               mlp={"hidden_layer_sizes": (16,), "n_pairs": 3000}, seed=0)
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.tasks.coreference import load_topics, save_topics
-    >>> path = Path(tempfile.mkdtemp()) / "topics.npz"
+    >>> path = tmp / "topics.npz"
     >>> save_topics(path, topics, info)
     >>> loaded, _ = load_topics(path)
     >>> all(np.array_equal(a["K"], b["K"]) for a, b in zip(topics, loaded))
@@ -236,7 +231,6 @@ def average_linkage(K):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.tasks.coreference import average_linkage
     >>> K = np.array([[1.0, 0.9, 0.1], [0.9, 1.0, 0.2], [0.1, 0.2, 1.0]])
     >>> Z, offset = average_linkage(K)
@@ -267,7 +261,6 @@ def cluster_topics(trees, threshold):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.tasks.coreference import average_linkage, cluster_topics
     >>> K = np.array([[1.0, 0.9, 0.1], [0.9, 1.0, 0.2], [0.1, 0.2, 1.0]])
     >>> Z, offset = average_linkage(K)

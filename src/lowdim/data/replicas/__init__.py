@@ -135,12 +135,9 @@ def write_mirror(base, datasets, seed: int = 0) -> dict:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.data.replicas import write_mirror
-    >>> base = Path(tempfile.mkdtemp())
-    >>> manifest = write_mirror(base, ["web_snippets", "mnist"])
-    >>> sorted(manifest["files"]), sorted(p.name for p in (base / "mnist").iterdir())[:2]
+    >>> manifest = write_mirror(tmp, ["web_snippets", "mnist"])
+    >>> sorted(manifest["files"]), sorted(p.name for p in (tmp / "mnist").iterdir())[:2]
     (['mnist', 'web_snippets'], ['t10k-images-idx3-ubyte.gz', 't10k-labels-idx1-ubyte.gz'])
     """
     base = Path(base)
@@ -171,12 +168,9 @@ def save_manifest(path, manifest: dict) -> None:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.data.replicas import read_manifest, save_manifest, write_mirror
-    >>> base = Path(tempfile.mkdtemp())
-    >>> save_manifest(base / "manifest.json", write_mirror(base / "mirror", ["web_snippets"]))
-    >>> list(read_manifest(base / "manifest.json"))
+    >>> save_manifest(tmp / "manifest.json", write_mirror(tmp / "mirror", ["web_snippets"]))
+    >>> list(read_manifest(tmp / "manifest.json"))
     ['web_snippets']
     """
     write_json(path, manifest)
@@ -192,12 +186,9 @@ def read_manifest(path) -> dict:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.data.replicas import read_manifest, save_manifest, write_mirror
-    >>> base = Path(tempfile.mkdtemp())
-    >>> save_manifest(base / "manifest.json", write_mirror(base / "mirror", ["web_snippets"]))
-    >>> entry = read_manifest(base / "manifest.json")["web_snippets"]["data-web-snippets.tar.gz"]
+    >>> save_manifest(tmp / "manifest.json", write_mirror(tmp / "mirror", ["web_snippets"]))
+    >>> entry = read_manifest(tmp / "manifest.json")["web_snippets"]["data-web-snippets.tar.gz"]
     >>> sorted(entry), len(entry["sha256"])
     (['sha256', 'size'], 64)
     """

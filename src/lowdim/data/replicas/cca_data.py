@@ -20,12 +20,9 @@ def write_mediamill(directory: Path, rng, n_train=6, n_test=3, n_concepts=8):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.data import get_spec
     >>> from lowdim.data.replicas import write_mediamill
-    >>> files, truth = write_mediamill(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> files, truth = write_mediamill(tmp, rng)
     >>> sorted(files)
     ['test-exp1.svm.bz2', 'train-exp1.svm.bz2']
     >>> data = get_spec("mediamill").prepare(files)  # the real parser reads the replica
@@ -68,12 +65,9 @@ def write_ptb(directory: Path, rng, sentences=(5, 2, 2), n_words=0, sentence_wor
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.data import get_spec
     >>> from lowdim.data.replicas import write_ptb
-    >>> files, truth = write_ptb(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> files, truth = write_ptb(tmp, rng)
     >>> sorted(files)
     ['ptb.test.txt', 'ptb.train.txt', 'ptb.valid.txt']
     >>> data = get_spec("ptb").prepare(files)  # the real parser reads the replica
@@ -113,12 +107,9 @@ def write_url_reputation(directory: Path, rng, n_days=3, rows_per_day=4, n_featu
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.data import get_spec
     >>> from lowdim.data.replicas import write_url_reputation
-    >>> files, truth = write_url_reputation(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> files, truth = write_url_reputation(tmp, rng)
     >>> sorted(files)
     ['url_svmlight.tar.gz']
     >>> data = get_spec("url_reputation").prepare(files)  # the real parser reads the replica

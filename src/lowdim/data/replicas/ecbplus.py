@@ -144,12 +144,9 @@ def write_ecbplus(directory: Path, rng, omit_member=None, topics=None, docs_per_
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.data import get_spec
     >>> from lowdim.data.replicas import write_ecbplus
-    >>> files, truth = write_ecbplus(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> files, truth = write_ecbplus(tmp, rng)
     >>> sorted(files)
     ['ECB+_LREC2014.zip']
     >>> data = get_spec("ecbplus").prepare(files)  # the real parser reads the replica

@@ -22,12 +22,9 @@ def write_mnist(directory: Path, rng, n_train=12, n_test=5):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.data import get_spec
     >>> from lowdim.data.replicas import write_mnist
-    >>> files, truth = write_mnist(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> files, truth = write_mnist(tmp, rng)
     >>> sorted(files)
     ['t10k-images-idx3-ubyte.gz', 't10k-labels-idx1-ubyte.gz', 'train-images-idx3-ubyte.gz', 'train-labels-idx1-ubyte.gz']
     >>> data = get_spec("mnist").prepare(files)  # the real parser reads the replica
@@ -51,12 +48,9 @@ def write_cifar10(directory: Path, rng, per_batch=3, drop_member=None):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.data import get_spec
     >>> from lowdim.data.replicas import write_cifar10
-    >>> files, truth = write_cifar10(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> files, truth = write_cifar10(tmp, rng)
     >>> sorted(files)
     ['cifar-10-binary.tar.gz']
     >>> data = get_spec("cifar10").prepare(files)  # the real parser reads the replica
@@ -87,12 +81,9 @@ def write_svhn(directory: Path, rng, n_train=7, n_test=4, omit_variable=None):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.data import get_spec
     >>> from lowdim.data.replicas import write_svhn
-    >>> files, truth = write_svhn(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> files, truth = write_svhn(tmp, rng)
     >>> sorted(files)
     ['test_32x32.mat', 'train_32x32.mat']
     >>> data = get_spec("svhn").prepare(files)  # the real parser reads the replica
@@ -121,12 +112,9 @@ def write_coil20(directory: Path, rng, n_objects=3, n_poses=2):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.data import get_spec
     >>> from lowdim.data.replicas import write_coil20
-    >>> files, truth = write_coil20(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> files, truth = write_coil20(tmp, rng)
     >>> sorted(files)
     ['coil-20-proc.zip']
     >>> data = get_spec("coil20").prepare(files)  # the real parser reads the replica

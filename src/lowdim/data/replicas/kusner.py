@@ -62,12 +62,9 @@ def write_kusner_split(directory: Path, rng, filename="bbcsport-emd_tr_te_split.
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.data import get_spec
     >>> from lowdim.data.replicas import write_kusner_split
-    >>> files, truth = write_kusner_split(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> files, truth = write_kusner_split(tmp, rng)
     >>> sorted(files)
     ['bbcsport-emd_tr_te_split.mat']
     >>> data = get_spec("wmd_bbcsport").prepare(files)  # the real parser reads the replica
@@ -100,12 +97,9 @@ def write_kusner_fixed(directory: Path, rng, filename="r8-emd_tr_te3.mat", n_tra
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.data import get_spec
     >>> from lowdim.data.replicas import write_kusner_fixed
-    >>> files, truth = write_kusner_fixed(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> files, truth = write_kusner_fixed(tmp, rng)
     >>> sorted(files)
     ['r8-emd_tr_te3.mat']
     >>> data = get_spec("wmd_r8").prepare(files)  # the real parser reads the replica
