@@ -31,6 +31,10 @@ EXAMPLE_NAMES = {
     "two_views": "``(X, Y)``: 500 x 5 and 500 x 4 views sharing two latent directions, "
                  "``Z = rng.standard_normal((500, 2))``, ``X = [Z, noise]``, "
                  "``Y = [Z + 0.5 * noise, noise]`` (``rng`` seeded 0)",
+    "knn_entry": "a ``PublishedEntry``: Vec2vec's MNIST kNN accuracy, 0.9462, tolerance 0.02, "
+                 "reproduced by the ``vec2vec`` rows of ``results/knn.csv``",
+    "knn_root": "a directory holding that ``results/knn.csv``: accuracies 0.95 and 0.97 for "
+                "``vec2vec``, 0.93 for ``pca``",
     "corpus_zip": "the path of a zip archive, ``corpus.zip`` (outside ``tmp``), with members "
                   "``corpus/a.txt`` (``alpha``) and ``corpus/b.txt`` (``beta``)",
 }
@@ -69,8 +73,27 @@ def _corpus_zip(tmp_path_factory):
     return path
 
 
+@pytest.fixture(scope="session")
+def _knn_scorecard(tmp_path_factory):
+    """(entry, root) of a one-entry scorecard, written once: the examples only read it."""
+    import pandas as pd
+
+    from lowdim.report import PublishedEntry
+
+    root = tmp_path_factory.mktemp("scorecard")
+    (root / "results").mkdir()
+    pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
+                 ).to_csv(root / "results" / "knn.csv", index=False)
+    entry = PublishedEntry(
+        paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
+        provenance="the authors' plotting script", published=0.9462,
+        reproduced={"file": "results/knn.csv", "column": "accuracy",
+                    "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
+    return entry, root
+
+
 @pytest.fixture(autouse=True)
-def _example_names(doctest_namespace, tmp_path, _corpus_zip):
+def _example_names(doctest_namespace, tmp_path, _corpus_zip, _knn_scorecard):
     """Fill the doctest namespace with :data:`EXAMPLE_NAMES`, new for each example.
 
     Every item under ``src/`` is a doctest. Each gets its own ``tmp`` and fresh data, so no
@@ -81,4 +104,5 @@ def _example_names(doctest_namespace, tmp_path, _corpus_zip):
 
     doctest_namespace.update(
         np=np, pd=pd, plt=plt, Path=Path, tmp=tmp_path, rng=np.random.default_rng(0),
-        digits=_digits(), two_views=_two_views(), corpus_zip=_corpus_zip)
+        digits=_digits(), two_views=_two_views(), corpus_zip=_corpus_zip, knn_entry=_knn_scorecard[0],
+        knn_root=_knn_scorecard[1])

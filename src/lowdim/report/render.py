@@ -32,18 +32,10 @@ def scorecard_display(card: pd.DataFrame) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from lowdim.report import PublishedEntry, scorecard
-    >>> (tmp / "results").mkdir()
-    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
-    ...              ).to_csv(tmp / "results" / "knn.csv", index=False)
-    >>> entry = PublishedEntry(
-    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
-    ...     provenance="the authors' plotting script", published=0.9462,
-    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
-    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
-    >>> card = scorecard([entry], root=tmp)
+    >>> from lowdim.report import scorecard
     >>> from lowdim.report.render import scorecard_display
-    >>> scorecard_display(card).iloc[0][["published", "reproduced (mean ± sd, runs)", "verdict"]].to_dict()
+    >>> shown = scorecard_display(scorecard([knn_entry], root=knn_root)).iloc[0]
+    >>> shown[["published", "reproduced (mean ± sd, runs)", "verdict"]].to_dict()
     {'published': '0.9462', 'reproduced (mean ± sd, runs)': '0.96 ± 0.014 (2)', 'verdict': 'reproduced'}
     """
     shown = pd.DataFrame({
@@ -104,20 +96,11 @@ def write_scorecards(card: pd.DataFrame, papers: dict, csv_paths: dict, md_paths
 
     Examples
     --------
-    >>> from lowdim.report import PublishedEntry, scorecard
-    >>> (tmp / "results").mkdir()
-    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
-    ...              ).to_csv(tmp / "results" / "knn.csv", index=False)
-    >>> entry = PublishedEntry(
-    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
-    ...     provenance="the authors' plotting script", published=0.9462,
-    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
-    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
-    >>> card = scorecard([entry], root=tmp)
+    >>> from lowdim.report import scorecard
     >>> from lowdim.report.render import write_scorecards
-    >>> write_scorecards(card, {"Vec2vec": "vec2vec"}, {"vec2vec": tmp / "card.csv"},
-    ...                  {"vec2vec": tmp / "card.md"}, profile="offline",
-    ...                  data="offline stand-ins (digits)")
+    >>> write_scorecards(scorecard([knn_entry], root=knn_root), {"Vec2vec": "vec2vec"},
+    ...                  {"vec2vec": tmp / "card.csv"}, {"vec2vec": tmp / "card.md"},
+    ...                  profile="offline", data="offline stand-ins (digits)")
     >>> print((tmp / "card.md").read_text().splitlines()[0])
     Scorecard, Vec2vec (profile offline; data: offline stand-ins (digits)): 1 reproduced.
     """

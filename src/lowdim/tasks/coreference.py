@@ -167,21 +167,13 @@ def save_topics(path, topics, info) -> None:
 
     Examples
     --------
-    >>> from lowdim.data import get_spec
-    >>> from lowdim.similarity.matrices import item_embeddings
-    >>> from lowdim.tasks.coreference import make_topics, topic_matrices
-    >>> digits = get_spec("digits").prepare(n_rows=600)
-    >>> X, usable = item_embeddings(digits)
-    >>> train, topics = make_topics(digits, usable, train_items=300, topic_size=50,
-    ...                             tune_topics=1, test_topics=2, seed=0)
-    >>> topics, info = topic_matrices(X, digits.y, train, topics,
-    ...                               mlp={"hidden_layer_sizes": (16,), "n_pairs": 3000}, seed=0)
     >>> from lowdim.tasks.coreference import load_topics, save_topics
-    >>> path = tmp / "topics.npz"
-    >>> save_topics(path, topics, info)
-    >>> loaded, loaded_info = load_topics(path)
-    >>> [t["topic"] for t in loaded], loaded_info["train_items"]
-    (['tune0', 'test1', 'test2'], 300)
+    >>> topic = {"topic": "test0", "split": "test", "K": np.eye(3), "gold": [0, 0, 1],
+    ...          "items": [4, 7, 9]}
+    >>> save_topics(tmp / "topics.npz", [topic], {"train_items": 300})
+    >>> loaded, info = load_topics(tmp / "topics.npz")
+    >>> loaded[0]["topic"], loaded[0]["gold"].tolist(), info["train_items"]
+    ('test0', [0, 0, 1], 300)
     """
     arrays = {}
     for k, topic in enumerate(topics):
@@ -196,21 +188,13 @@ def load_topics(path):
 
     Examples
     --------
-    >>> from lowdim.data import get_spec
-    >>> from lowdim.similarity.matrices import item_embeddings
-    >>> from lowdim.tasks.coreference import make_topics, topic_matrices
-    >>> digits = get_spec("digits").prepare(n_rows=600)
-    >>> X, usable = item_embeddings(digits)
-    >>> train, topics = make_topics(digits, usable, train_items=300, topic_size=50,
-    ...                             tune_topics=1, test_topics=2, seed=0)
-    >>> topics, info = topic_matrices(X, digits.y, train, topics,
-    ...                               mlp={"hidden_layer_sizes": (16,), "n_pairs": 3000}, seed=0)
     >>> from lowdim.tasks.coreference import load_topics, save_topics
-    >>> path = tmp / "topics.npz"
-    >>> save_topics(path, topics, info)
-    >>> loaded, _ = load_topics(path)
-    >>> all(np.array_equal(a["K"], b["K"]) for a, b in zip(topics, loaded))
-    True
+    >>> K = rng.random((4, 4))
+    >>> save_topics(tmp / "t.npz", [{"topic": "tune0", "split": "tune", "K": K,
+    ...                             "gold": [0, 1, 1, 2], "items": [0, 1, 2, 3]}], {})
+    >>> topics, _ = load_topics(tmp / "t.npz")
+    >>> np.array_equal(topics[0]["K"], K), topics[0]["split"]
+    (True, 'tune')
     """
     arrays, info = load_npz(path, info_key="meta")
     topics = [{**t, "K": arrays[f"K_{k}"], "gold": arrays[f"gold_{k}"],
