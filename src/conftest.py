@@ -1,10 +1,14 @@
 """The names every docstring example of ``src/lowdim`` may use without setting them up.
 
 pytest runs the ``Examples`` sections as doctests (``--doctest-modules``); this file gives
-each of them, fresh, the names of :data:`EXAMPLE_NAMES`, so that an example shows the call
-it documents rather than the same imports, scratch directory and toy data as its
-neighbours. The API reference's index page lists the same names (``docs/_ext/lowdim_api.py``
-reads :data:`EXAMPLE_NAMES`), so a reader copying an example knows what to define first.
+each of them the names of :data:`EXAMPLE_NAMES`, so that an example shows the call it
+documents rather than the same imports, scratch directory and toy data as its neighbours.
+The API reference's index page lists the same names (``docs/_ext/lowdim_api.py`` reads
+:data:`EXAMPLE_NAMES`), so a reader copying an example knows what to define first.
+
+An example gets only the names its source uses, each built for it: a new ``tmp`` and
+``rng``, and copies of the data sets (each computed once per session), so no example
+depends on what another wrote or drew, and an example that uses none of them costs nothing.
 
 It lives in ``src/`` beside the package, not inside it: pytest reads it for every doctest
 under ``src/lowdim``, and ``pip install`` never ships it.
@@ -12,7 +16,9 @@ under ``src/lowdim``, and ``pip install`` never ships it.
 
 from __future__ import annotations
 
+import copy
 import functools
+import re
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +37,9 @@ EXAMPLE_NAMES = {
     "two_views": "``(X, Y)``: 500 x 5 and 500 x 4 views sharing two latent directions, "
                  "``Z = rng.standard_normal((500, 2))``, ``X = [Z, noise]``, "
                  "``Y = [Z + 0.5 * noise, noise]`` (``rng`` seeded 0)",
+    "kernel_cca_tidy": "the tidy rows of ``kernel_cca_experiment`` on 300 rows of "
+                       "``nonlinear_two_view``: RBF kernels, Nyström features at 20 and 60 "
+                       "landmarks (2 draws each), linear and exact kernel CCA, k = 2",
     "knn_entry": "a ``PublishedEntry``: Vec2vec's MNIST kNN accuracy, 0.9462, tolerance 0.02, "
                  "reproduced by the ``vec2vec`` rows of ``results/knn.csv``",
     "knn_root": "a directory holding that ``results/knn.csv``: accuracies 0.95 and 0.97 for "
@@ -50,59 +59,82 @@ def _two_views():
     return X, Y
 
 
-@functools.cache
-def _digits_read():
+def _digits():
     from sklearn.datasets import load_digits
 
     X, y = load_digits(return_X_y=True)
     return X[:300], y[:300]
 
 
-def _digits():
-    # Read once per session, copied for each example: an example may write into its arrays.
-    return tuple(array.copy() for array in _digits_read())
+def _kernel_cca_tidy():
+    from lowdim.cca.kernel_experiments import kernel_cca_experiment
+    from lowdim.data import get_spec
+
+    setting = {"name": "demo", "similarity": "rbf", "gamma": None,
+               "approximations": ["nystrom"], "landmarks": [20, 60], "n_seeds": 2,
+               "n_components": 2, "reg": 1e-3, "solver": "exact", "max_iter": 100,
+               "tol": 1e-6, "rescale": "none", "n_rows": 0, "heldout_fraction": 0.2,
+               "exact_max_n": 300, "mlp": {}}
+    return kernel_cca_experiment(get_spec("nonlinear_two_view").prepare(n=300), setting)
 
 
-@pytest.fixture(scope="session")
-def _corpus_zip(tmp_path_factory):
-    """Written once: the examples only read it."""
+def _knn_scorecard(root):
+    import pandas as pd
+
+    from lowdim.report import PublishedEntry
+
+    (root / "results").mkdir()
+    pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
+                 ).to_csv(root / "results" / "knn.csv", index=False)
+    return PublishedEntry(
+        paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
+        provenance="the authors' plotting script", published=0.9462,
+        reproduced={"file": "results/knn.csv", "column": "accuracy",
+                    "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
+
+
+def _corpus_zip(root):
     from lowdim.data.replicas import zip_bytes
 
-    path = tmp_path_factory.mktemp("examples") / "corpus.zip"
+    path = root / "corpus.zip"
     path.write_bytes(zip_bytes({"corpus/a.txt": b"alpha", "corpus/b.txt": b"beta"}))
     return path
 
 
 @pytest.fixture(scope="session")
-def _knn_scorecard(tmp_path_factory):
-    """(entry, root) of a one-entry scorecard, written once: the examples only read it."""
-    import pandas as pd
-
-    from lowdim.report import PublishedEntry
-
-    root = tmp_path_factory.mktemp("scorecard")
-    (root / "results").mkdir()
-    pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
-                 ).to_csv(root / "results" / "knn.csv", index=False)
-    entry = PublishedEntry(
-        paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
-        provenance="the authors' plotting script", published=0.9462,
-        reproduced={"file": "results/knn.csv", "column": "accuracy",
-                    "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
-    return entry, root
+def _shared_files(tmp_path_factory):
+    """Files the examples only read, written once, outside every example's ``tmp``."""
+    root = tmp_path_factory.mktemp("examples")
+    return {"knn_entry": _knn_scorecard(root), "knn_root": root,
+            "corpus_zip": _corpus_zip(root)}
 
 
-@pytest.fixture(autouse=True)
-def _example_names(doctest_namespace, tmp_path, _corpus_zip, _knn_scorecard):
-    """Fill the doctest namespace with :data:`EXAMPLE_NAMES`, new for each example.
-
-    Every item under ``src/`` is a doctest. Each gets its own ``tmp`` and fresh data, so no
-    example depends on what another wrote or drew.
-    """
+def _modules(name):
     import matplotlib.pyplot as plt
     import pandas as pd
 
-    doctest_namespace.update(
-        np=np, pd=pd, plt=plt, Path=Path, tmp=tmp_path, rng=np.random.default_rng(0),
-        digits=_digits(), two_views=_two_views(), corpus_zip=_corpus_zip, knn_entry=_knn_scorecard[0],
-        knn_root=_knn_scorecard[1])
+    return {"np": np, "pd": pd, "plt": plt, "Path": Path}[name]
+
+
+#: Name -> how an example gets it: ``request -> value``.
+_BUILDERS = {
+    **{name: (lambda request, name=name: _modules(name)) for name in ("np", "pd", "plt", "Path")},
+    "tmp": lambda request: request.getfixturevalue("tmp_path"),
+    "rng": lambda request: np.random.default_rng(0),
+    **{name: (lambda request, name=name: request.getfixturevalue("_shared_files")[name])
+       for name in ("knn_entry", "knn_root", "corpus_zip")},
+}
+# Computed once a session; each example gets a deep copy (it may write into the arrays).
+for _name, _make in {"digits": _digits, "two_views": _two_views,
+                     "kernel_cca_tidy": _kernel_cca_tidy}.items():
+    _BUILDERS[_name] = (lambda make: lambda request: copy.deepcopy(make()))(functools.cache(_make))
+
+
+@pytest.fixture(autouse=True)
+def _example_names(request, doctest_namespace):
+    """Give this doctest (every item under ``src/`` is one) the example names it uses."""
+    source = "\n".join(example.source for example in request.node.dtest.examples)
+    for name in EXAMPLE_NAMES:
+        doctest_namespace.pop(name, None)
+        if re.search(rf"\b{name}\b", source):
+            doctest_namespace[name] = _BUILDERS[name](request)
