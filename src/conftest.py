@@ -44,6 +44,8 @@ EXAMPLE_NAMES = {
                  "reproduced by the ``vec2vec`` rows of ``results/knn.csv``",
     "knn_root": "a directory holding that ``results/knn.csv``: accuracies 0.95 and 0.97 for "
                 "``vec2vec``, 0.93 for ``pca``",
+    "hello_remote": "a ``RemoteFile``, ``hello.txt``, whose one address is a local "
+                    "``file://`` URL of a file holding ``hello``, with its SHA-256 and size",
     "corpus_zip": "the path of a zip archive, ``corpus.zip`` (outside ``tmp``), with members "
                   "``corpus/a.txt`` (``alpha``) and ``corpus/b.txt`` (``beta``)",
 }
@@ -93,6 +95,15 @@ def _knn_scorecard(root):
                     "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
 
 
+def _hello_remote(root):
+    from lowdim.data import RemoteFile, sha256_file
+
+    source = root / "served.txt"
+    source.write_text("hello")
+    digest, size = sha256_file(source)
+    return RemoteFile("hello.txt", urls=(source.as_uri(),), sha256=digest, size=size)
+
+
 def _corpus_zip(root):
     from lowdim.data.replicas import zip_bytes
 
@@ -106,7 +117,7 @@ def _shared_files(tmp_path_factory):
     """Files the examples only read, written once, outside every example's ``tmp``."""
     root = tmp_path_factory.mktemp("examples")
     return {"knn_entry": _knn_scorecard(root), "knn_root": root,
-            "corpus_zip": _corpus_zip(root)}
+            "corpus_zip": _corpus_zip(root), "hello_remote": _hello_remote(root)}
 
 
 def _modules(name):
@@ -122,7 +133,7 @@ _BUILDERS = {
     "tmp": lambda request: request.getfixturevalue("tmp_path"),
     "rng": lambda request: np.random.default_rng(0),
     **{name: (lambda request, name=name: request.getfixturevalue("_shared_files")[name])
-       for name in ("knn_entry", "knn_root", "corpus_zip")},
+       for name in ("knn_entry", "knn_root", "corpus_zip", "hello_remote")},
 }
 # Computed once a session; each example gets a deep copy (it may write into the arrays).
 for _name, _make in {"digits": _digits, "two_views": _two_views,

@@ -14,6 +14,20 @@ rehearsal profile (``config/rehearsal.yaml``) lists the tree under
 ``resources.mirrors`` and names the manifest, so the replicas reach the
 workflow through the same verified download as real data. The numbers they
 give are not comparable to the papers'.
+
+Examples
+--------
+A replica goes through its dataset's real parser, which recovers ``truth``:
+
+>>> from lowdim.data import get_spec
+>>> from lowdim.data.replicas import WRITERS
+>>> files, truth = WRITERS["mnist"](tmp, rng)
+>>> data = get_spec("mnist").prepare(files)
+>>> data.kind, bool((data.X == truth["X"]).all() and (data.y == truth["y"]).all())
+('dense', True)
+>>> {name: get_spec(name).prepare(WRITERS[name](tmp / name, rng)[0]).kind
+...  for name in ("ptb", "stsb", "ecbplus", "wmd_r8")}
+{'ptb': 'two_view', 'stsb': 'pairs', 'ecbplus': 'mentions', 'wmd_r8': 'text'}
 """
 
 from __future__ import annotations
