@@ -40,6 +40,9 @@ EXAMPLE_NAMES = {
     "kernel_cca_tidy": "the tidy rows of ``kernel_cca_experiment`` on 300 rows of "
                        "``nonlinear_two_view``: RBF kernels, Nyström features at 20 and 60 "
                        "landmarks (2 draws each), linear and exact kernel CCA, k = 2",
+    "digit_topics": "the topics of ``topic_matrices``' example: 600 digits, a pairwise MLP "
+                    "trained on 300, one tune and two test topics of 50 items with their "
+                    "``K`` and ``gold``",
     "knn_entry": "a ``PublishedEntry``: Vec2vec's MNIST kNN accuracy, 0.9462, tolerance 0.02, "
                  "reproduced by the ``vec2vec`` rows of ``results/knn.csv``",
     "knn_root": "a directory holding that ``results/knn.csv``: accuracies 0.95 and 0.97 for "
@@ -78,6 +81,19 @@ def _kernel_cca_tidy():
                "tol": 1e-6, "rescale": "none", "n_rows": 0, "heldout_fraction": 0.2,
                "exact_max_n": 300, "mlp": {}}
     return kernel_cca_experiment(get_spec("nonlinear_two_view").prepare(n=300), setting)
+
+
+def _digit_topics():
+    from lowdim.data import get_spec
+    from lowdim.similarity.matrices import item_embeddings
+    from lowdim.tasks.coreference import make_topics, topic_matrices
+
+    digits = get_spec("digits").prepare(n_rows=600)
+    X, usable = item_embeddings(digits)
+    train, topics = make_topics(digits, usable, train_items=300, topic_size=50,
+                                tune_topics=1, test_topics=2, seed=0)
+    return topic_matrices(X, digits.y, train, topics,
+                          mlp={"hidden_layer_sizes": (16,), "n_pairs": 3000}, seed=0)[0]
 
 
 def _knn_scorecard(root):
@@ -137,7 +153,7 @@ _BUILDERS = {
 }
 # Computed once a session; each example gets a deep copy (it may write into the arrays).
 for _name, _make in {"digits": _digits, "two_views": _two_views,
-                     "kernel_cca_tidy": _kernel_cca_tidy}.items():
+                     "kernel_cca_tidy": _kernel_cca_tidy, "digit_topics": _digit_topics}.items():
     _BUILDERS[_name] = (lambda make: lambda request: copy.deepcopy(make()))(functools.cache(_make))
 
 

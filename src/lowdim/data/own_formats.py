@@ -66,12 +66,11 @@ class MatrixFile:
 
     Examples
     --------
-    >>> path = tmp / "mine.csv"
-    >>> _ = path.write_text("a,b,label\\n1.0,2.0,x\\n3.0,4.0,y\\n")
     >>> from lowdim.data.own_formats import inspect_matrix
-    >>> info = inspect_matrix(path, "csv", "datasets.mine.file", label="label")
+    >>> np.save(tmp / "X.npy", rng.random((5, 3)))
+    >>> info = inspect_matrix(tmp / "X.npy", "npy", "datasets.mine.file")
     >>> info.format, info.labelled, info.shape_x, info.X is None
-    ('csv', True, (None, 2), True)
+    ('npy', False, (5, 3), True)
     """
 
     format: str

@@ -102,11 +102,8 @@ def list_archive(archive, dataset: str) -> list[str]:
     Examples
     --------
     >>> from lowdim.data.parsing import list_archive
-    >>> from lowdim.data.replicas import zip_bytes
-    >>> path = tmp / "a.zip"
-    >>> _ = path.write_bytes(zip_bytes({"d/x.txt": b"1", "d/y.txt": b"2"}))
-    >>> list_archive(path, "toy")
-    ['d/x.txt', 'd/y.txt']
+    >>> list_archive(corpus_zip, "toy")
+    ['corpus/a.txt', 'corpus/b.txt']
     """
     return list_members(archive, dataset=dataset)
 

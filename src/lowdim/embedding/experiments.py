@@ -342,13 +342,13 @@ def load_sweep(path):
 
     Examples
     --------
-    >>> X, y = digits
-    >>> from lowdim.embedding.experiments import embed_sweep, load_sweep, save_sweep
-    >>> sweep = embed_sweep(X, "pca", n_components=2, settings=[{}], random_state=0)
-    >>> save_sweep(tmp / "pca.npz", sweep, dataset="digits", method="pca", y=y)
-    >>> loaded = load_sweep(tmp / "pca.npz")
-    >>> np.array_equal(loaded["embeddings"], sweep["embeddings"]), loaded["info"]["dataset"]
-    (True, 'digits')
+    >>> from lowdim.embedding.experiments import load_sweep, save_sweep
+    >>> sweep = {"embeddings": rng.random((2, 5, 2)), "settings": ["k=5", "k=10"],
+    ...          "seconds": [0.1, 0.2], "errors": ["", ""]}
+    >>> save_sweep(tmp / "umap.npz", sweep, dataset="toy", method="umap", y=np.arange(5))
+    >>> loaded = load_sweep(tmp / "umap.npz")
+    >>> np.array_equal(loaded["embeddings"], sweep["embeddings"]), loaded["settings"]
+    (True, ['k=5', 'k=10'])
     """
     arrays, info = load_npz(path)
     return {"embeddings": arrays["embeddings"], "settings": arrays["settings"].tolist(),

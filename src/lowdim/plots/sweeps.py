@@ -17,14 +17,8 @@ def error_bars(tidy: pd.DataFrame) -> str:
     Examples
     --------
     >>> from lowdim.plots.sweeps import error_bars
-    >>> from lowdim.sweeps import sweep_tidy
-    >>> params = {"name": "cca_reg", "key": "cca.reg", "section": "cca", "metric": "pcc_in",
-    ...           "values": [0.001, 0.01], "settings": [{}, {}]}
-    >>> traces = [pd.DataFrame({"dataset": "digits_halves", "method": "appgrad",
-    ...                         "iteration": [10, 100], "pcc_in": [0.9, pcc]})
-    ...           for pcc in (0.97, 0.99)]
-    >>> error_bars(sweep_tidy(params, traces))
-    'no error bars: one seeded run per value (sweep `seed` for the spread over seeds)'
+    >>> error_bars(pd.DataFrame({"spread": [0.01, 0.02], "summary": "mean ± 2 sd over 4 folds"}))
+    'error bars: mean ± 2 sd over 4 folds'
     """
     summary = tidy["summary"].iloc[0]  # one per sweep (lowdim.sweeps.sweep_tidy)
     has_bars = np.isfinite(tidy["spread"].to_numpy(dtype=float)).any()

@@ -269,10 +269,9 @@ def build_matrix(spec, dataset, seed=0, n_jobs=1):
     --------
     >>> from lowdim.data import get_spec
     >>> from lowdim.similarity.matrices import build_matrix
-    >>> digits = get_spec("digits").prepare(n_rows=200)
-    >>> spec = {"kind": "mlp", "n_items": 40, "mlp": {"train_items": 150, "n_pairs": 2000,
-    ...                                                "hidden_layer_sizes": [16], "max_iter": 20}}
-    >>> K, items, info = build_matrix(spec, digits, seed=0)
+    >>> spec = {"kind": "mlp", "n_items": 40,
+    ...         "mlp": {"train_items": 150, "n_pairs": 2000, "hidden_layer_sizes": [16], "max_iter": 20}}
+    >>> K, items, info = build_matrix(spec, get_spec("digits").prepare(n_rows=200), seed=0)
     >>> K.shape, np.allclose(K, K.T), info["evaluations"] == 40 * 41 // 2
     ((40, 40), True, True)
     """

@@ -346,18 +346,11 @@ def coreference_method(topics, method, fractions=(0.1,), n_runs=1, thresholds=No
 
     Examples
     --------
-    >>> from lowdim.data import get_spec
-    >>> from lowdim.similarity.matrices import item_embeddings
-    >>> from lowdim.tasks.coreference import make_topics, topic_matrices
-    >>> digits = get_spec("digits").prepare(n_rows=600)
-    >>> X, usable = item_embeddings(digits)
-    >>> train, topics = make_topics(digits, usable, train_items=300, topic_size=50,
-    ...                             tune_topics=1, test_topics=2, seed=0)
-    >>> topics, info = topic_matrices(X, digits.y, train, topics,
-    ...                               mlp={"hidden_layer_sizes": (16,), "n_pairs": 3000}, seed=0)
+    Two test topics of the digits (items of one class corefer; see :func:`topic_matrices`):
+
     >>> from lowdim.tasks.coreference import coreference_method
-    >>> exact = coreference_method(topics, "exact")
-    >>> approx = coreference_method(topics, "sms_nystrom", fractions=(0.3,), seed=0)
+    >>> exact = coreference_method(digit_topics, "exact")
+    >>> approx = coreference_method(digit_topics, "sms_nystrom", fractions=(0.3,), seed=0)
     >>> exact.topic.tolist()
     ['pooled', 'test1', 'test2']
     >>> pooled = [rows[rows.topic == "pooled"].iloc[0] for rows in (exact, approx)]

@@ -278,11 +278,9 @@ def approx_features(method, K_train, K_test_train, rank, seed, options=None,
     Examples
     --------
     >>> from scipy.spatial.distance import cdist
-    >>> from sklearn.datasets import load_digits
-    >>> X, y = load_digits(return_X_y=True)
-    >>> X, y = X[:200] / 16, y[:200]
-    >>> K = np.exp(-0.1 * cdist(X, X))   # a stand-in for exp(-gamma0 * WMD)
     >>> from lowdim.tasks.wmd_classification import approx_features
+    >>> points = rng.random((200, 5))
+    >>> K = np.exp(-cdist(points, points))   # a stand-in for exp(-gamma0 * WMD)
     >>> Z_train, Z_test, evaluations = approx_features("sms_nystrom", K[:150, :150], K[150:, :150],
     ...                                                rank=20, seed=0)
     >>> Z_train.shape, Z_test.shape, evaluations
@@ -448,11 +446,9 @@ def classify_documents(method, K, y, splits, *, gamma0, gammas, ranks=(), C_grid
     Examples
     --------
     >>> from scipy.spatial.distance import cdist
-    >>> from sklearn.datasets import load_digits
-    >>> X, y = load_digits(return_X_y=True)
-    >>> X, y = X[:200] / 16, y[:200]
-    >>> K = np.exp(-0.1 * cdist(X, X))   # a stand-in for exp(-gamma0 * WMD)
     >>> from lowdim.tasks.wmd_classification import classify_documents, document_splits
+    >>> X, y = digits
+    >>> K = np.exp(-0.1 * cdist(X / 16, X / 16))   # a stand-in for exp(-gamma0 * WMD)
     >>> splits = document_splits(y, n_splits=2, seed=0)
     >>> rows = classify_documents("nystrom", K, y, splits, gamma0=0.1, gammas=[0.1, 0.3],
     ...                           ranks=[10, 40], seed=0)
