@@ -21,11 +21,11 @@ def datasets_table(datasets: pd.DataFrame) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from lowdim.data import get_spec
     >>> from lowdim.embedding.experiments import features_summary
     >>> from lowdim.embedding.features import embedding_features
-    >>> from lowdim.tables.embedding import datasets_table
+    >>> from lowdim.data import get_spec
     >>> rows = pd.DataFrame([features_summary(embedding_features(get_spec("digits").prepare()))])
+    >>> from lowdim.tables.embedding import datasets_table
     >>> datasets_table(rows).iloc[0, :5].to_dict()
     {'dataset': 'digits', 'type': 'dense', 'n (points)': 1797, 'D (features)': 64, 'classes': 10}
     """
