@@ -10,6 +10,7 @@ added to an ``__all__`` is in the next build without editing the docs; nothing
 here is committed (``docs/api/`` is generated).
 """
 
+import ast
 import importlib
 import inspect
 import pkgutil
@@ -159,13 +160,35 @@ def _section(module_name, pages):
     return group if is_package else "lowdim"
 
 
+#: ``src/conftest.py``: the names the docstrings' examples use without defining them.
+EXAMPLES_CONFTEST = Path(__file__).resolve().parents[2] / "src" / "conftest.py"
+
+
+def example_names():
+    """``{name: description}`` of ``EXAMPLE_NAMES`` in ``src/conftest.py``, read as text (the
+    docs build needs neither pytest nor the examples' data)."""
+    for node in ast.parse(EXAMPLES_CONFTEST.read_text()).body:
+        if isinstance(node, ast.AnnAssign | ast.Assign) and "EXAMPLE_NAMES" in ast.unparse(node):
+            return ast.literal_eval(node.value)
+    raise LookupError(f"{EXAMPLES_CONFTEST}: no EXAMPLE_NAMES")
+
+
+def _examples_section():
+    lines = ["The examples", "------------", "",
+             "Each example runs as a test. To keep them to the call they show, they use these "
+             "names without defining them; define them first to run an example yourself:", ""]
+    lines += [f"- ``{name}``: {text}" for name, text in example_names().items()]
+    return lines + [""]
+
+
 def index_page(pages):
-    """reST text of ``api/index.rst``: a toctree of the module pages, by subpackage."""
+    """reST text of ``api/index.rst``: a toctree of the module pages, by subpackage, and
+    the names the examples take as given."""
     lines = ["API reference", "=============", "",
              "Every name in the ``__all__`` list of a public module of ``lowdim``, generated "
              "from the code at each build. A name a package re-exports is documented under "
              "the package (``lowdim.approx.sms_nystrom``); its module's page lists the rest.",
-             ""]
+             ""] + _examples_section()
     sections = {}
     for module_name in pages:
         sections.setdefault(_section(module_name, pages), []).append(module_name)
