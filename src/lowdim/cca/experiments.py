@@ -191,10 +191,8 @@ def run_exact(views: Views, *, n_components: int, reg: float, method: str = "aut
     Examples
     --------
     >>> from lowdim.cca.experiments import Views, run_exact
-    >>> Z = rng.standard_normal((600, 2))
-    >>> X = np.hstack([Z, rng.standard_normal((600, 3))])
-    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((600, 2)), rng.standard_normal((600, 2))])
-    >>> row = run_exact(Views(X[:500], Y[:500], X[500:], Y[500:]), n_components=2, reg=0.005)
+    >>> X, Y = two_views
+    >>> row = run_exact(Views(X[:400], Y[:400], X[400:], Y[400:]), n_components=2, reg=0.005)
     >>> round(row["tcc_in"], 2), round(row["tcc_out"], 2), row["flops"] > 0
     (1.78, 1.8, True)
     """
@@ -225,10 +223,8 @@ def run_appgrad(views: Views, *, method: str, n_components: int, reg: float, ste
     Examples
     --------
     >>> from lowdim.cca.experiments import Views, run_appgrad
-    >>> Z = rng.standard_normal((600, 2))
-    >>> X = np.hstack([Z, rng.standard_normal((600, 3))])
-    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((600, 2)), rng.standard_normal((600, 2))])
-    >>> trace = run_appgrad(Views(X[:500], Y[:500], X[500:], Y[500:]), method="appgrad",
+    >>> X, Y = two_views
+    >>> trace = run_appgrad(Views(X[:400], Y[:400], X[400:], Y[400:]), method="appgrad",
     ...                     n_components=2, reg=0.005, step_size="auto", max_iter=100,
     ...                     checkpoints=[1, 10, 100])
     >>> trace[["iteration", "tcc_in"]].round(2).to_numpy().tolist()
@@ -260,13 +256,11 @@ def run_heuristic(views: Views, *, method: str, n_components: int, reg: float,
     Examples
     --------
     >>> from lowdim.cca.experiments import Views, run_heuristic
-    >>> Z = rng.standard_normal((600, 2))
-    >>> X = np.hstack([Z, rng.standard_normal((600, 3))])
-    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((600, 2)), rng.standard_normal((600, 2))])
+    >>> X, Y = two_views
     >>> row = run_heuristic(Views(X, Y), method="pca_cca", n_components=2, reg=0.005,
     ...                     n_pca_components=4, seed=0)
     >>> row["method"], row["setting"], round(row["tcc_in"], 2)
-    ('pca_cca', 'm=4', 1.55)
+    ('pca_cca', 'm=4', 1.64)
     """
     if method not in HEURISTIC_METHODS:
         raise ArgumentValueError(f"`method` must be one of {sorted(HEURISTIC_METHODS)}, got "
@@ -338,9 +332,7 @@ def tcc_points(traces, heuristics) -> pd.DataFrame:
     Examples
     --------
     >>> from lowdim.cca.experiments import Views, run_appgrad, run_heuristic, tcc_points
-    >>> Z = rng.standard_normal((600, 2))
-    >>> X = np.hstack([Z, rng.standard_normal((600, 3))])
-    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((600, 2)), rng.standard_normal((600, 2))])
+    >>> X, Y = two_views
     >>> views = Views(X, Y)
     >>> trace = run_appgrad(views, method="sappgrad", n_components=2, reg=0.005, step_size="auto",
     ...                     max_iter=100, checkpoints=[10, 100], batch_size=50).assign(dataset="toy")

@@ -39,10 +39,8 @@ def figure_pcc(trace: pd.DataFrame, datasets=None, title_suffix: str = "",
     --------
     >>> from lowdim.cca.experiments import Views, add_pcc, run_appgrad, run_exact
     >>> from lowdim.plots.cca import figure_pcc
-    >>> Z = rng.standard_normal((600, 2))
-    >>> X = np.hstack([Z, rng.standard_normal((600, 3))])
-    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((600, 2)), rng.standard_normal((600, 2))])
-    >>> views = Views(X[:500], Y[:500], X[500:], Y[500:])
+    >>> X, Y = two_views
+    >>> views = Views(X[:400], Y[:400], X[400:], Y[400:])
     >>> trace = pd.concat([run_appgrad(views, method=m, n_components=2, reg=0.005, step_size="auto",
     ...                                max_iter=200, checkpoints=[1, 10, 100, 200], batch_size=50)
     ...                    for m in ("appgrad", "sappgrad")]).assign(dataset="toy")
