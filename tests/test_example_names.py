@@ -1,4 +1,4 @@
-"""The names the docstrings' examples take as given (``src/conftest.py``): each is built for
+"""The names the docstrings' examples take as given (``src/lowdim/conftest.py``): each is built for
 the examples, listed in the API reference, and used instead of set-up copied between
 examples."""
 
@@ -13,7 +13,8 @@ import lowdim_api  # noqa: E402
 
 
 def _examples_conftest():
-    spec = importlib.util.spec_from_file_location("examples_conftest", ROOT / "src" / "conftest.py")
+    spec = importlib.util.spec_from_file_location("examples_conftest",
+                                                  ROOT / "src" / "lowdim" / "conftest.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -22,7 +23,16 @@ def _examples_conftest():
 def _example_sources():
     """``{path: the >>> and ... lines of its docstrings}`` of every module of src/lowdim."""
     return {path: "\n".join(re.findall(r"^\s*(?:>>>|\.\.\.) (.*)$", path.read_text(), re.M))
-            for path in sorted((ROOT / "src" / "lowdim").rglob("*.py"))}
+            for path in sorted((ROOT / "src" / "lowdim").rglob("*.py"))
+            if path.name != "conftest.py"}
+
+
+def test_no_module_of_the_library_imports_the_examples_conftest():
+    # It needs pytest; the library and the docs build do not.
+    importers = [str(path.relative_to(ROOT)) for path in _example_sources()
+                 if re.search(r"^\s*(from|import) \S*conftest", path.read_text(), re.M)]
+    assert importers == []
+    assert "lowdim.conftest" not in dict(lowdim_api.public_modules())
 
 
 def test_every_example_name_has_a_builder_and_the_api_index_lists_it():

@@ -50,7 +50,9 @@ def public_modules(package="lowdim"):
     root = importlib.import_module(package)
     found = [(package, root)]
     for info in pkgutil.walk_packages(root.__path__, package + "."):
-        if any(part.startswith("_") for part in info.name.split(".")):
+        # lowdim.conftest is pytest's (the examples' names), not the library's
+        if any(part.startswith("_") for part in info.name.split(".")) \
+                or info.name == "lowdim.conftest":
             continue
         module = importlib.import_module(info.name)
         if hasattr(module, "__all__"):
@@ -160,12 +162,12 @@ def _section(module_name, pages):
     return group if is_package else "lowdim"
 
 
-#: ``src/conftest.py``: the names the docstrings' examples use without defining them.
-EXAMPLES_CONFTEST = Path(__file__).resolve().parents[2] / "src" / "conftest.py"
+#: ``src/lowdim/conftest.py``: the names the docstrings' examples use without defining them.
+EXAMPLES_CONFTEST = Path(__file__).resolve().parents[2] / "src" / "lowdim" / "conftest.py"
 
 
 def example_names():
-    """``{name: description}`` of ``EXAMPLE_NAMES`` in ``src/conftest.py``, read as text (the
+    """``{name: description}`` of ``EXAMPLE_NAMES`` in ``lowdim/conftest.py``, read as text (the
     docs build needs neither pytest nor the examples' data)."""
     for node in ast.parse(EXAMPLES_CONFTEST.read_text()).body:
         if isinstance(node, ast.AnnAssign | ast.Assign) and "EXAMPLE_NAMES" in ast.unparse(node):

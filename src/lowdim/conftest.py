@@ -10,8 +10,10 @@ An example gets only the names its source uses, each built for it: a new ``tmp``
 ``rng``, and copies of the data sets (each computed once per session), so no example
 depends on what another wrote or drew, and an example that uses none of them costs nothing.
 
-It lives in ``src/`` beside the package, not inside it: pytest reads it for every doctest
-under ``src/lowdim``, and ``pip install`` never ships it.
+It is a conftest of the package itself (``lowdim.conftest``), not a second top-level
+``conftest`` beside ``tests/conftest.py``: pytest imports top-level conftests by the one
+module name ``conftest``, and ``--doctest-modules`` then mistakes one for the other. No
+module of lowdim imports it (it needs pytest); the API reference leaves it out.
 """
 
 from __future__ import annotations
