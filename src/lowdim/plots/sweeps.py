@@ -60,13 +60,7 @@ def sweep_figure(tidy: pd.DataFrame, label: str = "", profile: str = "", ncols: 
     Examples
     --------
     >>> from lowdim.plots.sweeps import sweep_figure
-    >>> tidy = pd.DataFrame({"sweep": "cca_reg", "key": "cca.reg", "order": [0, 1, 0, 1],
-    ...                      "value": ["0.001", "0.01"] * 2, "numeric_value": [0.001, 0.01] * 2,
-    ...                      "dataset": "digits_halves", "method": ["appgrad"] * 2 + ["sappgrad"] * 2,
-    ...                      "metric": "pcc_in", "score": [0.97, 0.99, 0.95, 0.96],
-    ...                      "spread": float("nan"), "runs": 1,
-    ...                      "summary": "one seeded run per value"})
-    >>> fig = sweep_figure(tidy, label="in-sample PCC")
+    >>> fig = sweep_figure(reg_sweep, label="in-sample PCC")
     >>> print(fig.axes[0].get_xlabel()); print(fig.axes[0].get_ylabel())
     cca.reg
     in-sample PCC

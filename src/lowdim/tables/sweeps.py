@@ -53,12 +53,7 @@ def sweep_table(tidy: pd.DataFrame, higher_is_better: bool = True,
     Examples
     --------
     >>> from lowdim.tables.sweeps import sweep_table
-    >>> tidy = pd.DataFrame({"sweep": "cca_reg", "key": "cca.reg", "order": [0, 1, 0, 1],
-    ...                      "value": ["0.001", "0.01"] * 2, "numeric_value": [0.001, 0.01] * 2,
-    ...                      "dataset": "digits_halves", "method": ["appgrad"] * 2 + ["sappgrad"] * 2,
-    ...                      "metric": "pcc_in", "score": [0.97, 0.99, 0.95, 0.96],
-    ...                      "spread": float("nan")})
-    >>> print(sweep_table(tidy, digits=2).to_string(index=False))
+    >>> print(sweep_table(reg_sweep, digits=2).to_string(index=False))
     cca.reg digits_halves: AppGrad digits_halves: Stochastic AppGrad
       0.001                   0.97                              0.95
        0.01               **0.99**                          **0.96**
