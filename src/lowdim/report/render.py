@@ -217,15 +217,15 @@ def overview_html(profile, stages, scorecard, similarity, cca) -> str:
 
     Examples
     --------
-    >>> card = pd.DataFrame({"paper": ["Vec2vec", "Vec2vec", "AppGrad CCA"],
-    ...                      "verdict": ["reproduced", "not computed", "not run"]})
+    >>> from lowdim.report import scorecard
     >>> from lowdim.report.render import overview_html
-    >>> stages = pd.DataFrame({"part": ["Vec2vec"], "rule": ["embedding_embed"], "jobs": [4],
-    ...                        "wall time (s)": [12.5]})
+    >>> stages = pd.DataFrame({"part": ["Vec2vec"], "rule": ["embedding_score"], "jobs": [2],
+    ...                        "wall time (s)": [3.5]})
+    >>> card = scorecard([knn_entry], root=knn_root)
     >>> page = overview_html("offline", stages, card, pd.DataFrame(), pd.DataFrame())
-    >>> page.startswith("<!DOCTYPE html>"), "<h2>Scorecard</h2>" in page, "embedding_embed" in page
+    >>> page.startswith("<!DOCTYPE html>"), "<h2>Scorecard</h2>" in page, "embedding_score" in page
     (True, True, True)
-    >>> "<td>AppGrad CCA</td>" in page
+    >>> "<td>Vec2vec</td>" in page
     True
     """
     total = stages["wall time (s)"].sum() if len(stages) else 0.0
