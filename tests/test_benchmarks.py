@@ -303,3 +303,17 @@ def test_readme_quotes_the_benchmark_tables():
                 f"README quotes {number} ({result}) but {cited} does not say it"
             checked += 1
     assert checked >= 10
+
+
+def test_workflow_overhead_report_is_what_its_stored_runs_give(tmp_path, monkeypatch):
+    # its tables, the test suite's among them, are written from benchmarks/workflow_overhead/
+    _benchmarks()
+    try:
+        import workflow_overhead
+    finally:
+        del sys.path[0]
+    monkeypatch.setattr(workflow_overhead, "REPORT", tmp_path / "workflow_overhead.md")
+    workflow_overhead.write_report()
+    committed = (ROOT / "benchmarks" / "workflow_overhead.md").read_text()
+    assert (tmp_path / "workflow_overhead.md").read_text() == committed
+    assert "## Test suite" in committed and "### after: slowest test phases" in committed
