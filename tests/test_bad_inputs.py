@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from lowdim._validation import arguments_of
@@ -321,7 +321,6 @@ def test_good_values_are_accepted(c):
 
 
 @pytest.mark.parametrize("c, argument", ROWS, ids=[f"{c['name']}-{a}" for c, a in ROWS])
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_bad_value_is_refused_by_name(c, argument, data):
     bad = data.draw(c["arguments"][argument][1], label=argument)

@@ -289,3 +289,17 @@ def test_paper_resources_job_list_is_the_paper_profiles_dry_run():
     stored = pd.read_csv(resources.JOBS)
     fresh = resources.dry_run()
     pd.testing.assert_frame_equal(fresh.reset_index(drop=True), stored, check_dtype=False)
+
+
+def test_workflow_overhead_report_is_what_its_stored_runs_give(tmp_path, monkeypatch):
+    # its tables, the test suite's among them, are written from benchmarks/workflow_overhead/
+    _benchmarks()
+    try:
+        import workflow_overhead
+    finally:
+        del sys.path[0]
+    monkeypatch.setattr(workflow_overhead, "REPORT", tmp_path / "workflow_overhead.md")
+    workflow_overhead.write_report()
+    committed = (ROOT / "benchmarks" / "workflow_overhead.md").read_text()
+    assert (tmp_path / "workflow_overhead.md").read_text() == committed
+    assert "## Test suite" in committed and "### after: slowest test phases" in committed

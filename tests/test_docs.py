@@ -39,7 +39,8 @@ def public_names():
     lowdim (no part of its dotted name starts with ``_``)."""
     names = [("lowdim", name) for name in lowdim.__all__]
     for info in pkgutil.walk_packages(lowdim.__path__, "lowdim."):
-        if any(part.startswith("_") for part in info.name.split(".")):
+        if any(part.startswith("_") for part in info.name.split(".")) \
+                or info.name == "lowdim.conftest":  # pytest's: the examples' names
             continue
         module = importlib.import_module(info.name)
         names += [(info.name, name) for name in getattr(module, "__all__", ())]

@@ -14,6 +14,7 @@ name added to an ``__all__`` is in the next build without editing the docs; noth
 is committed (``docs/api/`` is generated).
 """
 
+import ast
 import importlib
 import inspect
 import pkgutil
@@ -122,7 +123,9 @@ def public_modules(package="lowdim"):
     root = importlib.import_module(package)
     found = [(package, root)]
     for info in pkgutil.walk_packages(root.__path__, package + "."):
-        if any(part.startswith("_") for part in info.name.split(".")):
+        # lowdim.conftest is pytest's (the examples' names), not the library's
+        if any(part.startswith("_") for part in info.name.split(".")) \
+                or info.name == "lowdim.conftest":
             continue
         module = importlib.import_module(info.name)
         if hasattr(module, "__all__"):
@@ -274,6 +277,27 @@ def _group_order(group):
             LIBRARY.index(group) if group in LIBRARY else 0, group)
 
 
+#: ``src/lowdim/conftest.py``: the names the docstrings' examples use without defining them.
+EXAMPLES_CONFTEST = Path(__file__).resolve().parents[2] / "src" / "lowdim" / "conftest.py"
+
+
+def example_names():
+    """``{name: description}`` of ``EXAMPLE_NAMES`` in ``lowdim/conftest.py``, read as text (the
+    docs build needs neither pytest nor the examples' data)."""
+    for node in ast.parse(EXAMPLES_CONFTEST.read_text()).body:
+        if isinstance(node, ast.AnnAssign | ast.Assign) and "EXAMPLE_NAMES" in ast.unparse(node):
+            return ast.literal_eval(node.value)
+    raise LookupError(f"{EXAMPLES_CONFTEST}: no EXAMPLE_NAMES")
+
+
+def _examples_section():
+    lines = ["The examples", "------------", "",
+             "Each example runs as a test. To keep them to the call they show, they use these "
+             "names without defining them; define them first to run an example yourself:", ""]
+    lines += [f"- ``{name}``: {text}" for name, text in example_names().items()]
+    return lines + [""]
+
+
 def index_page(pages):
     """reST text of ``api/index.rst``: a table per public module (name and one-line
     summary), the library's subpackages first, then the workflow internals."""
@@ -282,8 +306,8 @@ def index_page(pages):
              "Every name in the ``__all__`` list of a public module of ``lowdim``, generated "
              "from the code at each build, with a table per module. A name a package "
              "re-exports is documented under the package (``lowdim.approx.sms_nystrom``). "
-             f"The *{INTERNALS}* at the end are the workflow's plumbing.", "",
-             ".. toctree::", "   :hidden:", ""]
+             f"The *{INTERNALS}* at the end are the workflow's plumbing.", ""]
+    lines += _examples_section() + [".. toctree::", "   :hidden:", ""]
     lines += [f"   {group}" for group in groups] + [""]
     internal_started = False
     for group in groups:

@@ -109,17 +109,17 @@ def rehearsal_run() -> str:
 
 
 def test_suite() -> str:
-    """The test suite's time, with and without the rehearsal (``workflow_overhead.py suite``)."""
-    lines = []
-    for label, what in (("suite_all", "`pytest`"), ("suite_not_rehearsal",
-                                                    "`pytest -m \"not rehearsal\"`")):
-        path = OVERHEAD / f"{label}.json"
-        if not path.exists():
-            continue
+    """The test suite's time, whole and without the rehearsal (``workflow_overhead.py suite``):
+    per command, the newest record that is not a ``before`` run."""
+    newest = {}
+    for path in sorted(OVERHEAD.glob("suite_*.json")):
         run = _json(path)
-        lines.append(f"{what}: {run['wall_s'] / 60:.1f} minutes of wall time on 2 cores "
-                     f"({run['outcome']}), commit {run['commit'][:7]} on {run['date'][:10]}, "
-                     f"load average {_load(run['loadavg_before'])} at the start")
+        if run["label"] != "before" and run["date"] >= newest.get(run["command"], {}).get("date", ""):
+            newest[run["command"]] = run
+    lines = [f"`{command}`: {run['wall_s'] / 60:.1f} minutes of wall time on 2 cores "
+             f"({run['outcome']}), commit {run['commit'][:7]} on {run['date'][:10]}, "
+             f"load average {_load(run['loadavg_before'])} at the start"
+             for command, run in sorted(newest.items())]
     if not lines:
         return ("The suite's run time is not measured yet (`python "
                 "benchmarks/workflow_overhead.py suite`).")

@@ -210,7 +210,6 @@ class SweepRun:
 
     Examples
     --------
-    >>> from pathlib import Path
     >>> import yaml
     >>> import lowdim
     >>> from lowdim.config import validate_config
@@ -251,7 +250,6 @@ class Sweep:
 
     Examples
     --------
-    >>> from pathlib import Path
     >>> import yaml
     >>> import lowdim
     >>> from lowdim.config import validate_config
@@ -396,7 +394,6 @@ def expand_sweeps(config: dict, validate) -> list[Sweep]:
 
     Examples
     --------
-    >>> from pathlib import Path
     >>> import yaml
     >>> import lowdim
     >>> from lowdim.config import validate_config
@@ -482,7 +479,6 @@ def sweep_tidy(params: dict, frames: list[pd.DataFrame]) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.sweeps import sweep_tidy
     >>> params = {"name": "cca_reg", "key": "cca.reg", "section": "cca", "metric": "pcc_in",
     ...           "values": [0.001, 0.01], "settings": [{}, {}]}

@@ -121,7 +121,6 @@ def pinv_symmetric(W, rtol=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import pinv_symmetric
     >>> W = np.diag([2.0, -4.0, 1e-20])
     >>> W_pinv, kept = pinv_symmetric(W)
@@ -159,7 +158,6 @@ def pinv(A, rtol=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import pinv
     >>> A = np.array([[1.0, 2.0], [2.0, 4.0], [0.0, 0.0]])
     >>> A_pinv, kept = pinv(A)
@@ -198,7 +196,6 @@ def lambda_min(W, solver="auto", random_state=None) -> float:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import lambda_min
     >>> W = np.array([[2.0, 1.0], [1.0, -1.0]])
     >>> round(lambda_min(W), 4)

@@ -41,9 +41,8 @@ class LowRankApprox:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import nystrom
-    >>> X = np.random.default_rng(0).standard_normal((50, 3))
+    >>> X = rng.standard_normal((50, 3))
     >>> approx = nystrom(X @ X.T, 5, random_state=0)
     >>> approx.shape, approx.left.shape, approx.core.shape, approx.evaluations
     ((50, 50), (50, 5), (5, 5), 240)

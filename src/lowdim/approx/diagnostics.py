@@ -34,7 +34,6 @@ def zero_tolerance(eigenvalues) -> float:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx.diagnostics import zero_tolerance
     >>> bool(zero_tolerance(np.array([2.0, -1.0, 1e-17])) == 3 * np.finfo(float).eps * 2.0)
     True
@@ -103,7 +102,6 @@ def submatrix_eigenvalues(K, sizes, n_draws=10, random_state=None) -> pd.DataFra
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import submatrix_eigenvalues
     >>> K = np.diag([3.0, 2.0, 1.0, -1.0])
     >>> table = submatrix_eigenvalues(K, [4], n_draws=1, random_state=0)
@@ -154,7 +152,6 @@ def spectrum_tables(K, size_fractions, n_draws, random_state, matrix):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import spectrum_tables
     >>> K = np.diag([3.0, 2.0, 1.0, -1.0])
     >>> eigenvalues, submatrices = spectrum_tables(K, [0.5, 1.0], n_draws=2, random_state=0,

@@ -36,9 +36,8 @@ def relative_frobenius_error(approx, oracle, block_rows=256) -> float:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import nystrom, relative_frobenius_error
-    >>> X = np.random.default_rng(0).standard_normal((100, 20))
+    >>> X = rng.standard_normal((100, 20))
     >>> K = X @ X.T
     >>> errors = [relative_frobenius_error(nystrom(K, s, random_state=0), K) for s in (5, 10, 20)]
     >>> np.round(errors, 3)

@@ -121,9 +121,8 @@ def error_curve(K, method, fractions, n_seeds, base_seed, matrix, options=None) 
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import error_curve
-    >>> X = np.random.default_rng(0).standard_normal((40, 3))
+    >>> X = rng.standard_normal((40, 3))
     >>> table = error_curve(X @ X.T, "nystrom", fractions=[0.1, 0.2], n_seeds=2, base_seed=0,
     ...                     matrix="toy")
     >>> table[["s", "s/n", "repetition", "evaluations"]].to_numpy().tolist()

@@ -77,7 +77,6 @@ class FeatureMap:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx.features import FeatureMap
     >>> fmap = FeatureMap(columns=np.array([0, 2]), weights=np.eye(2))
     >>> fmap.n_features
@@ -165,10 +164,9 @@ def feature_map(approx, rtol=None) -> FeatureMap:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import sms_nystrom
     >>> from lowdim.approx.features import feature_map
-    >>> X = np.random.default_rng(0).standard_normal((30, 3))
+    >>> X = rng.standard_normal((30, 3))
     >>> K = X @ X.T
     >>> fmap = feature_map(sms_nystrom(K, 6, random_state=0))
     >>> Z = fmap.transform(K[:, fmap.columns])
@@ -243,9 +241,8 @@ def sicur_feature_map(oracle, s, random_state=None, *, rtol=None) -> FeatureMap:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx.features import sicur_feature_map
-    >>> X = np.random.default_rng(0).standard_normal((30, 3))
+    >>> X = rng.standard_normal((30, 3))
     >>> fmap = sicur_feature_map(X @ X.T, 8, random_state=0)
     >>> fmap.columns.size, fmap.n_features
     (4, 3)
@@ -293,9 +290,8 @@ def eigen_feature_map(K, rank, eigenpairs=None) -> FeatureMap:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx.features import eigen_feature_map
-    >>> X = np.random.default_rng(0).standard_normal((30, 3))
+    >>> X = rng.standard_normal((30, 3))
     >>> K = X @ X.T
     >>> fmap = eigen_feature_map(K, rank=3)
     >>> Z = fmap.transform(K[:, fmap.columns])

@@ -81,9 +81,8 @@ def nystrom(oracle, s, random_state=None, *, rtol=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import nystrom, relative_frobenius_error
-    >>> X = np.random.default_rng(0).standard_normal((100, 5))
+    >>> X = rng.standard_normal((100, 5))
     >>> K = X @ X.T
     >>> approx = nystrom(K, 10, random_state=0)
     >>> approx.evaluations == 100 * 10 - 10 * 9 // 2
@@ -168,9 +167,8 @@ def sms_nystrom(oracle, s, random_state=None, *, multiplier=2, alpha=1.5, eigen_
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import nystrom, relative_frobenius_error, sms_nystrom
-    >>> X = np.random.default_rng(0).standard_normal((300, 10))
+    >>> X = rng.standard_normal((300, 10))
     >>> K = np.tanh(X @ X.T / 5 + 1)  # a sigmoid kernel: indefinite
     >>> round(float(np.linalg.eigvalsh(K)[0]), 2)
     -9.86
@@ -246,9 +244,8 @@ def shifted_nystrom_exact(oracle, s, random_state=None, *, lambda_min_K=None, rt
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import shifted_nystrom_exact
-    >>> X = np.random.default_rng(0).standard_normal((50, 5))
+    >>> X = rng.standard_normal((50, 5))
     >>> K = np.tanh(X @ X.T / 5)
     >>> approx = shifted_nystrom_exact(K, 10, random_state=0)
     >>> approx.evaluations == 50 * 51 // 2

@@ -40,7 +40,6 @@ def optimal(oracle, s, random_state=None, *, eigenpairs=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import optimal, relative_frobenius_error
     >>> K = np.diag([4.0, -3.0, 1.0, 0.5])
     >>> approx = optimal(K, 2)

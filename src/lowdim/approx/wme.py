@@ -53,7 +53,6 @@ def random_documents(n_docs, d_max, dim, low, high, unit_norm=True, random_state
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx.wme import random_documents
     >>> docs = random_documents(3, d_max=4, dim=2, low=-1.0, high=1.0, random_state=0)
     >>> [d.shape for d in docs]
@@ -102,7 +101,6 @@ def wme_similarities(docs, table, random_docs, n_jobs=1):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx.wme import random_documents, wme_similarities
     >>> table = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])
     >>> docs = [(np.array([0, 1]), np.array([1.0, 1.0])), (np.array([2]), np.array([3.0]))]
@@ -149,7 +147,6 @@ def wme_features(S, gamma, n_components=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx.wme import wme_features
     >>> S = np.array([[1.0, 0.25], [0.5, 0.5]])
     >>> wme_features(S, gamma=0.5)

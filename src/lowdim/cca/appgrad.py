@@ -247,12 +247,8 @@ class AppGradCCA(BaseCCA):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca import AppGradCCA
-    >>> rng = np.random.default_rng(0)
-    >>> Z = rng.standard_normal((500, 2))
-    >>> X = np.hstack([Z, rng.standard_normal((500, 3))])
-    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
+    >>> X, Y = two_views
     >>> cca = AppGradCCA(n_components=2, random_state=0).fit(X, Y)
     >>> cca.score_components(X, Y).round(2)
     array([0.9 , 0.88])

@@ -172,9 +172,7 @@ def exact_cca_from_grams(Sx, Sy, Sxy, k: int, reg: float, method: str = "cholesk
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca.exact import exact_cca_from_grams
-    >>> rng = np.random.default_rng(0)
     >>> X = rng.standard_normal((400, 3))
     >>> Y = X[:, :2] + 0.5 * rng.standard_normal((400, 2))
     >>> n = len(X)
@@ -261,12 +259,8 @@ class ExactCCA(BaseCCA):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca import ExactCCA
-    >>> rng = np.random.default_rng(0)
-    >>> Z = rng.standard_normal((500, 2))
-    >>> X = np.hstack([Z, rng.standard_normal((500, 3))])
-    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
+    >>> X, Y = two_views
     >>> cca = ExactCCA(n_components=2).fit(X, Y)
     >>> cca.canonical_correlations_.round(2)
     array([0.89, 0.87])

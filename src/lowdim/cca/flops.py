@@ -312,7 +312,6 @@ def stored_entries(A) -> int:
 
     Examples
     --------
-    >>> import numpy as np
     >>> import scipy.sparse as sp
     >>> from lowdim.cca.flops import stored_entries
     >>> stored_entries(np.ones((3, 4))), stored_entries(sp.eye(3, 4, format="csr"))

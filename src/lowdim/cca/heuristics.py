@@ -115,9 +115,7 @@ class NWCCA(_CrossSVDCCA):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca import ExactCCA, NWCCA
-    >>> rng = np.random.default_rng(0)
     >>> Z = rng.standard_normal((500, 2))
     >>> X = np.hstack([Z, 3 * rng.standard_normal((500, 3))])  # loud noise columns
     >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
@@ -174,9 +172,7 @@ class DWCCA(_CrossSVDCCA):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca import DWCCA, ExactCCA
-    >>> rng = np.random.default_rng(0)
     >>> Z = rng.standard_normal((500, 2))
     >>> X = np.hstack([Z, 3 * rng.standard_normal((500, 3))])  # loud noise columns
     >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
@@ -243,12 +239,8 @@ class PCACCA(BaseCCA):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca import PCACCA
-    >>> rng = np.random.default_rng(0)
-    >>> Z = rng.standard_normal((500, 2))
-    >>> X = np.hstack([Z, rng.standard_normal((500, 3))])
-    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
+    >>> X, Y = two_views
     >>> pca_cca = PCACCA(n_components=2, n_pca_components=3, random_state=0).fit(X, Y)
     >>> pca_cca.score_components(X, Y).round(2), pca_cca.x_weights_.shape
     (array([0.88, 0.36]), (5, 2))

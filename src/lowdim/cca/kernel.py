@@ -74,7 +74,6 @@ def make_oracle(kernel, rows, *, gamma=None, degree=3, coef0=1.0, n_jobs=1, name
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca.kernel import make_oracle
     >>> oracle = make_oracle("rbf", np.eye(3), gamma=0.5)
     >>> oracle([0, 1], [1, 2]).round(3), oracle.evaluations
@@ -226,9 +225,7 @@ class KernelCCA(BaseCCA):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca import KernelCCA
-    >>> rng = np.random.default_rng(0)
     >>> t = rng.uniform(0, 2 * np.pi, 600)
     >>> X = np.c_[np.cos(t), np.sin(t)] + 0.05 * rng.standard_normal((600, 2))
     >>> Y = np.c_[np.cos(2 * t), np.sin(2 * t)] + 0.05 * rng.standard_normal((600, 2))
@@ -509,10 +506,8 @@ def exact_kernel_cca(Kx, Ky, n_components, *, reg, center=True):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from sklearn.metrics.pairwise import rbf_kernel
     >>> from lowdim.cca import exact_kernel_cca
-    >>> rng = np.random.default_rng(0)
     >>> t = rng.uniform(0, 2 * np.pi, 300)
     >>> X = np.c_[np.cos(t), np.sin(t)] + 0.05 * rng.standard_normal((300, 2))
     >>> Y = np.c_[np.cos(2 * t), np.sin(2 * t)] + 0.05 * rng.standard_normal((300, 2))

@@ -53,9 +53,7 @@ def canonical_correlations(A, B) -> np.ndarray:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca import canonical_correlations
-    >>> rng = np.random.default_rng(0)
     >>> A = rng.standard_normal((1000, 2))
     >>> B = np.c_[A[:, 0], rng.standard_normal(1000)]
     >>> canonical_correlations(A, B).round(2)
@@ -108,9 +106,7 @@ def canonical_correlations_from_moments(Caa, Cbb, Cab) -> np.ndarray:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca.metrics import canonical_correlations, canonical_correlations_from_moments
-    >>> rng = np.random.default_rng(0)
     >>> A = rng.standard_normal((1000, 2))
     >>> B = A + rng.standard_normal((1000, 2))
     >>> moments = canonical_correlations_from_moments(A.T @ A, B.T @ B, A.T @ B)
@@ -150,12 +146,8 @@ def tcc(X, Y, Wx, Wy) -> float:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca import ExactCCA, tcc
-    >>> rng = np.random.default_rng(0)
-    >>> Z = rng.standard_normal((500, 2))
-    >>> X = np.hstack([Z, rng.standard_normal((500, 3))])
-    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
+    >>> X, Y = two_views
     >>> cca = ExactCCA(n_components=2).fit(X, Y)
     >>> round(tcc(X, Y, cca.x_weights_, cca.y_weights_), 3)
     1.775
@@ -189,12 +181,8 @@ def pcc(X, Y, Wx, Wy, Wx_exact, Wy_exact) -> float:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca import AppGradCCA, ExactCCA, pcc
-    >>> rng = np.random.default_rng(0)
-    >>> Z = rng.standard_normal((500, 2))
-    >>> X = np.hstack([Z, rng.standard_normal((500, 3))])
-    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
+    >>> X, Y = two_views
     >>> exact = ExactCCA(n_components=2).fit(X, Y)
     >>> appgrad = AppGradCCA(n_components=2, max_iter=20, tol=0, random_state=0).fit(X, Y)
     >>> round(pcc(X, Y, appgrad.x_weights_, appgrad.y_weights_,

@@ -68,9 +68,7 @@ class RandomizedCCA(BaseCCA):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca import ExactCCA, RandomizedCCA
-    >>> rng = np.random.default_rng(0)
     >>> Z = rng.standard_normal((500, 2))
     >>> X = np.hstack([Z, rng.standard_normal((500, 30))])
     >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 20))])

@@ -56,7 +56,6 @@ def tfidf_features(dataset: Dataset, *, stem=True, min_df=1, sublinear_tf=False)
     --------
     >>> from lowdim.data import Dataset
     >>> from lowdim.embedding.features import tfidf_features
-    >>> import numpy as np
     >>> texts = np.array(["The cats sat.", "A cat sits on the mat.", "Dogs bark."])
     >>> X, vocabulary = tfidf_features(Dataset(name="toy", kind="text", texts=texts))
     >>> X.shape, vocabulary.tolist()

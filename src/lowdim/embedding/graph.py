@@ -103,7 +103,6 @@ class CSRGraph(NamedTuple):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.embedding import as_csr_graph
     >>> graph = as_csr_graph(np.array([[0.0, 2.0], [1.0, 0.0]]))
     >>> graph.indptr, graph.indices, graph.data
@@ -140,7 +139,6 @@ def as_csr_graph(adjacency) -> CSRGraph:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.embedding import as_csr_graph
     >>> graph = as_csr_graph(np.array([[0.0, 0.5, 0.5], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]))
     >>> graph.indptr.tolist(), graph.indices.tolist(), graph.data.tolist()
@@ -197,7 +195,6 @@ def topk_cosine_neighbors(X, topk, knn="auto", n_jobs=None, random_state=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.embedding.graph import topk_cosine_neighbors
     >>> X = np.array([[1.0, 0.0], [1.0, 0.1], [0.0, 1.0], [0.1, 1.0]])
     >>> indices, similarities = topk_cosine_neighbors(X, topk=2)
@@ -252,7 +249,6 @@ def cosine_knn_graph(X, topk, knn="auto", n_jobs=None, random_state=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.embedding import cosine_knn_graph
     >>> X = np.array([[1.0, 0.0], [1.0, 0.1], [0.0, 1.0], [0.1, 1.0]])
     >>> cosine_knn_graph(X, topk=1).toarray().round(3)
@@ -289,7 +285,6 @@ def add_self_loops_to_isolated(adjacency):
 
     Examples
     --------
-    >>> import numpy as np
     >>> import scipy.sparse as sp
     >>> from lowdim.embedding import add_self_loops_to_isolated
     >>> adjacency, isolated = add_self_loops_to_isolated(sp.csr_matrix(np.array(

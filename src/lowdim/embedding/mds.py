@@ -46,7 +46,6 @@ def classical_mds(squared_distances, n_components):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.embedding import classical_mds
     >>> points = np.array([[0.0, 0.0], [3.0, 0.0], [0.0, 4.0]])
     >>> D2 = ((points[:, None] - points[None]) ** 2).sum(-1)
@@ -99,9 +98,8 @@ class ClassicalMDS(EmbeddingEstimator):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.embedding import ClassicalMDS, PCAEmbedding
-    >>> X = np.random.default_rng(0).standard_normal((50, 5))
+    >>> X = rng.standard_normal((50, 5))
     >>> Z = ClassicalMDS(n_components=2).fit_transform(X)
     >>> P = PCAEmbedding(n_components=2).fit_transform(X)
     >>> np.allclose(np.abs(Z), np.abs(P))  # PCA's scores, up to signs
@@ -171,10 +169,9 @@ class MDSEmbedding(EmbeddingEstimator):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from scipy.spatial.distance import pdist
     >>> from lowdim.embedding import MDSEmbedding
-    >>> X = np.random.default_rng(0).standard_normal((40, 3))
+    >>> X = rng.standard_normal((40, 3))
     >>> mds = MDSEmbedding(n_components=3, n_init=1, random_state=0)
     >>> Z = mds.fit_transform(X)
     >>> Z.shape, bool(np.corrcoef(pdist(Z), pdist(X))[0, 1] > 0.99)

@@ -33,7 +33,6 @@ def select_best(scores: pd.DataFrame):
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.embedding.selection import select_best
     >>> scores = pd.DataFrame({
     ...     "dataset": "toy", "method": "isomap",
@@ -82,7 +81,6 @@ def significance_tests(classification, clustering, reference="vec2vec", alpha=0.
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.embedding.selection import significance_tests
     >>> classification = pd.DataFrame({
     ...     "dataset": ["a", "a", "b", "b", "c", "c"] * 2,

@@ -223,16 +223,12 @@ def timing_table(runs, benchmarks) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import pandas as pd
     >>> from lowdim.embedding.timing import timing_sweep, timing_table
     >>> records = timing_sweep("n_samples", [100, 200], "pca", fixed=16, n_components=2,
     ...                        n_neighbors=5, warmup_samples=50)
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     benchmark = Path(tmp) / "pca.tsv"
-    ...     pd.DataFrame({"s": [3.5], "max_rss": [210.0]}).to_csv(benchmark, sep=chr(9))
-    ...     table = timing_table([records], [benchmark])
+    >>> benchmark = tmp / "pca.tsv"
+    >>> pd.DataFrame({"s": [3.5], "max_rss": [210.0]}).to_csv(benchmark, sep=chr(9))
+    >>> table = timing_table([records], [benchmark])
     >>> table[["method", "value", "job_seconds", "max_rss_mb", "fixed"]].to_numpy().tolist()
     [['pca', 100, 3.5, 210.0, 'D = 16'], ['pca', 200, 3.5, 210.0, 'D = 16']]
     """

@@ -43,9 +43,8 @@ class IsolatedSamplesWarning(UserWarning):
     Examples
     --------
     >>> import warnings
-    >>> import numpy as np
     >>> from lowdim.embedding import IsolatedSamplesWarning, Vec2Vec
-    >>> X = np.vstack([np.random.default_rng(0).random((30, 4)), np.zeros((1, 4))])
+    >>> X = np.vstack([rng.random((30, 4)), np.zeros((1, 4))])
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
     ...     model = Vec2Vec(n_components=2, solver="cooccurrence", random_state=0,

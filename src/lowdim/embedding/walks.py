@@ -114,7 +114,6 @@ def random_walks(graph, walks_per_node=10, walk_length=20, random_state=None, n_
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.embedding import random_walks
     >>> ring = np.roll(np.eye(5), 1, axis=1) + np.roll(np.eye(5), -1, axis=1)
     >>> walks = random_walks(ring, walks_per_node=2, walk_length=4, random_state=0)

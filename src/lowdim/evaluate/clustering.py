@@ -54,7 +54,6 @@ def spectral_clustering_labels(affinity, n_clusters, random_state=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.evaluate.clustering import spectral_clustering_labels
     >>> affinity = np.kron(np.eye(2), np.ones((3, 3))) + 0.01
     >>> spectral_clustering_labels(affinity, n_clusters=2, random_state=0).tolist()

@@ -297,10 +297,8 @@ def load_published(path) -> list[PublishedEntry]:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.report import load_published
-    >>> path = Path(tempfile.mkdtemp()) / "vec2vec.yaml"
+    >>> path = tmp / "vec2vec.yaml"
     >>> _ = path.write_text('''
     ... paper: Vec2vec
     ... sections: [embedding]
@@ -396,10 +394,8 @@ def figure_points(paths, file: str, column: str, profile: str) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.report.published import figure_points
-    >>> path = Path(tempfile.mkdtemp()) / "appgrad_cca.yaml"
+    >>> path = tmp / "appgrad_cca.yaml"
     >>> _ = path.write_text('''
     ... paper: AppGrad
     ... tolerances: {pcc_in: {abs: 2.0, unit: "%"}}

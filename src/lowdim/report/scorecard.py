@@ -215,24 +215,11 @@ def score_entry(entry: PublishedEntry, root=".", cache=None, nearest_settings=Fa
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import pandas as pd
-    >>> from lowdim.report import PublishedEntry
-    >>> root = Path(tempfile.mkdtemp())
-    >>> (root / "results").mkdir()
-    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
-    ...              ).to_csv(root / "results" / "knn.csv", index=False)
-    >>> entry = PublishedEntry(
-    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
-    ...     provenance="the authors' plotting script", published=0.9462,
-    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
-    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
     >>> from lowdim.report.scorecard import score_entry
-    >>> row = score_entry(entry, root=root)
+    >>> row = score_entry(knn_entry, root=knn_root)   # two vec2vec rows: 0.95 and 0.97
     >>> row["reproduced"], row["runs"], row["verdict"]
     (0.96, 2, 'reproduced')
-    >>> score_entry(entry, root=root, modified=["embedding.n_components"])["verdict"]
+    >>> score_entry(knn_entry, root=knn_root, modified=["cca.reg"])["verdict"]  # not its section
     'reproduced'
     """
     cache = {} if cache is None else cache
@@ -276,25 +263,13 @@ def scorecard(entries, root=".", nearest_settings=False, replica=False, profile=
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import pandas as pd
-    >>> from lowdim.report import PublishedEntry, scorecard
-    >>> root = Path(tempfile.mkdtemp())
-    >>> (root / "results").mkdir()
-    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
-    ...              ).to_csv(root / "results" / "knn.csv", index=False)
-    >>> entry = PublishedEntry(
-    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
-    ...     provenance="the authors' plotting script", published=0.9462, sections=("embedding",),
-    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
-    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
-    >>> card = scorecard([entry], root=root, profile="offline")
+    >>> from lowdim.report import scorecard
+    >>> card = scorecard([knn_entry], root=knn_root, profile="offline")
     >>> card[["profile", "artifact", "published", "reproduced", "runs", "verdict"]].to_dict("records")
     [{'profile': 'offline', 'artifact': 'Figure 4', 'published': 0.9462, 'reproduced': 0.96, 'runs': 2, 'verdict': 'reproduced'}]
-    >>> scorecard([entry], root=root, replica=True)["verdict"].tolist()
+    >>> scorecard([knn_entry], root=knn_root, replica=True)["verdict"].tolist()
     ['ran on replica']
-    >>> modified = scorecard([entry], root=root, profile="paper", modified=["embedding.topk"])
+    >>> modified = scorecard([knn_entry], root=knn_root, profile="paper", modified=["embedding.topk"])
     >>> modified[["profile", "verdict"]].to_dict("records")
     [{'profile': 'paper (modified: embedding.topk)', 'verdict': 'reproduced at another setting'}]
     """

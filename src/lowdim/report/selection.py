@@ -34,21 +34,17 @@ class EntryError(ValueError):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import pandas as pd
     >>> from lowdim.report import PublishedEntry
     >>> from lowdim.report.published import Setting
     >>> from lowdim.report.selection import EntryError, select_sides
-    >>> root = Path(tempfile.mkdtemp())
     >>> pd.DataFrame({"method": ["a"], "n": [float("nan")], "value": [1.0]}).to_csv(
-    ...     root / "t.csv", index=False)
+    ...     tmp / "t.csv", index=False)
     >>> entry = PublishedEntry(paper="P", artifact="Fig", metric="m", setting="n = 10",
     ...                        provenance="p", published=1.0, settings={"n": Setting(10, "exact")},
     ...                        reproduced={"file": "t.csv", "column": "value",
     ...                                    "where": {"method": "a"}})
     >>> try:
-    ...     select_sides(entry, root, {})
+    ...     select_sides(entry, tmp, {})
     ... except EntryError as error:
     ...     print(error)
     P, Fig (n = 10): the setting column 'n' has no finite value in the 1 rows of t.csv with method=a
@@ -292,22 +288,18 @@ def select_sides(entry: PublishedEntry, root, cache: dict, nearest_settings=Fals
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import pandas as pd
     >>> from lowdim.report import PublishedEntry
     >>> from lowdim.report.published import Setting
     >>> from lowdim.report.selection import select_sides
-    >>> root = Path(tempfile.mkdtemp())
     >>> pd.DataFrame({"method": ["a", "a", "b"], "D": [10, 100, 10], "seconds": [1.0, 2.0, 3.0]}
-    ...              ).to_csv(root / "t.csv", index=False)
+    ...              ).to_csv(tmp / "t.csv", index=False)
     >>> claim = PublishedEntry(
     ...     paper="P", artifact="Fig", metric="claim", setting="a faster than b at the largest D",
     ...     provenance="p", expect="less", independent="repeat",
     ...     settings={"D": Setting("largest", "exact")},
     ...     reproduced={"file": "t.csv", "column": "seconds", "where": {"method": "a"}},
     ...     than={"file": "t.csv", "column": "seconds", "where": {"method": "b"}})
-    >>> [side.values.tolist() for side in select_sides(claim, root, {})]   # D = 10 on both
+    >>> [side.values.tolist() for side in select_sides(claim, tmp, {})]   # D = 10 on both
     [[1.0], [3.0]]
     """
     root = Path(root)

@@ -96,7 +96,6 @@ class SimilarityOracle:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.similarity import DenseOracle, SimilarityOracle
     >>> oracle = DenseOracle(np.arange(16.0).reshape(4, 4), symmetrize=True)
     >>> isinstance(oracle, SimilarityOracle), oracle.n, oracle.symmetric

@@ -70,15 +70,12 @@ class CrossEncoderOracle(SimilarityOracle):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.similarity import CrossEncoderOracle
     >>> from lowdim.similarity.tiny_crossencoder import build_tiny_crossencoder
     >>> sentences = ["a cat sat", "a dog sat", "the sea is calm"]
-    >>> with tempfile.TemporaryDirectory() as tmp:  # a tiny random model, built locally
-    ...     oracle = CrossEncoderOracle(sentences, build_tiny_crossencoder(Path(tmp) / "m"))
-    ...     K = oracle(np.arange(3), np.arange(3))
+    >>> model = build_tiny_crossencoder(tmp / "m")  # a tiny random model, built locally
+    >>> oracle = CrossEncoderOracle(sentences, model)
+    >>> K = oracle(np.arange(3), np.arange(3))
     >>> K.shape, np.allclose(K, K.T), oracle.evaluations
     ((3, 3), True, 6)
     """

@@ -32,7 +32,6 @@ def full_matrix(oracle, block_rows=256):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.similarity import KernelOracle, full_matrix
     >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0]])
     >>> oracle = KernelOracle(X, "linear")

@@ -102,7 +102,6 @@ class KernelOracle(SimilarityOracle):
 
     Examples
     --------
-    >>> import numpy as np
     >>> oracle = KernelOracle(np.eye(3), "rbf", gamma=0.5)
     >>> oracle([0, 1], [0, 1]).round(3), oracle.evaluations
     (array([[1.   , 0.368],
@@ -165,7 +164,6 @@ def median_gamma(X, kernel="rbf", n_samples=MEDIAN_SAMPLE, random_state=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.similarity import median_gamma
     >>> X = np.array([[0.0], [1.0], [3.0]])
     >>> gamma, evaluations = median_gamma(X)  # distances 1, 2, 3: median 2

@@ -282,13 +282,11 @@ def build_matrix(spec, dataset, seed=0, n_jobs=1):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.data import get_spec
     >>> from lowdim.similarity.matrices import build_matrix
-    >>> digits = get_spec("digits").prepare(n_rows=200)
-    >>> spec = {"kind": "mlp", "n_items": 40, "mlp": {"train_items": 150, "n_pairs": 2000,
-    ...                                                "hidden_layer_sizes": [16], "max_iter": 20}}
-    >>> K, items, info = build_matrix(spec, digits, seed=0)
+    >>> spec = {"kind": "mlp", "n_items": 40,
+    ...         "mlp": {"train_items": 150, "n_pairs": 2000, "hidden_layer_sizes": [16], "max_iter": 20}}
+    >>> K, items, info = build_matrix(spec, get_spec("digits").prepare(n_rows=200), seed=0)
     >>> K.shape, np.allclose(K, K.T), info["evaluations"] == 40 * 41 // 2
     ((40, 40), True, True)
     """
@@ -321,13 +319,9 @@ def save_matrix(path, K, items, info) -> None:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.similarity.matrices import load_matrix, save_matrix
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     save_matrix(Path(tmp) / "K.npz", np.eye(3), [4, 7, 9], {"kind": "toy"})
-    ...     K, items, info = load_matrix(Path(tmp) / "K.npz")
+    >>> save_matrix(tmp / "K.npz", np.eye(3), [4, 7, 9], {"kind": "toy"})
+    >>> K, items, info = load_matrix(tmp / "K.npz")
     >>> K.shape, items.tolist(), info["kind"]
     ((3, 3), [4, 7, 9], 'toy')
     """
@@ -353,13 +347,9 @@ def load_matrix(path):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.similarity.matrices import load_matrix, save_matrix
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     save_matrix(Path(tmp) / "K.npz", np.eye(2), [0, 5], {"dataset": "toy"})
-    ...     K, items, info = load_matrix(Path(tmp) / "K.npz")
+    >>> save_matrix(tmp / "K.npz", np.eye(2), [0, 5], {"dataset": "toy"})
+    >>> K, items, info = load_matrix(tmp / "K.npz")
     >>> K.tolist(), items.tolist(), info
     ([[1.0, 0.0], [0.0, 1.0]], [0, 5], {'dataset': 'toy'})
     """
@@ -382,13 +372,9 @@ def load_matrix_items(path) -> np.ndarray:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.similarity.matrices import load_matrix_items, save_matrix
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     save_matrix(Path(tmp) / "K.npz", np.eye(3), [4, 7, 9], {})
-    ...     items = load_matrix_items(Path(tmp) / "K.npz")
+    >>> save_matrix(tmp / "K.npz", np.eye(3), [4, 7, 9], {})
+    >>> items = load_matrix_items(tmp / "K.npz")
     >>> items.tolist()
     [4, 7, 9]
     """

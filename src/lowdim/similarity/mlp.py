@@ -49,7 +49,6 @@ def pair_features(A, B):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.similarity import pair_features
     >>> pair_features(np.array([[1.0, 2.0]]), np.array([[3.0, 4.0]]))
     array([[1., 2., 3., 4., 3., 8.]])
@@ -78,7 +77,6 @@ def sample_label_pairs(y, n_pairs, positive_fraction=0.5, random_state=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.similarity import sample_label_pairs
     >>> y = np.array([0, 0, 1, 1, 2, 2])
     >>> i, j, same = sample_label_pairs(y, 6, positive_fraction=0.5, random_state=0)
@@ -144,7 +142,6 @@ class PairwiseMLP(BaseEstimator):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from sklearn.datasets import make_blobs
     >>> from lowdim.similarity import PairwiseMLP
     >>> X, y = make_blobs(300, n_features=4, centers=3, random_state=0)
@@ -279,7 +276,6 @@ class PairwiseMLPOracle(SimilarityOracle):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from sklearn.datasets import make_blobs
     >>> from lowdim.similarity import PairwiseMLP, PairwiseMLPOracle
     >>> X, y = make_blobs(300, n_features=4, centers=3, random_state=0)

@@ -72,7 +72,6 @@ def wmd_pairs(vectors, words, offsets, weights, i, j, num_iter_max=1_000_000):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.similarity import wmd_pairs
     >>> vectors = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
     >>> words = np.array([0, 1, 1, 2])      # document 0: words 0 and 1; 1: word 1; 2: word 2
@@ -149,7 +148,6 @@ class WMDOracle(SimilarityOracle):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.similarity import WMDOracle
     >>> word_vectors = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
     >>> docs = [(np.array([0, 1]), np.array([1.0, 1.0])),  # words 0 and 1, equal weight
@@ -235,7 +233,6 @@ def in_vocabulary_counts(bow, vocab, word_vectors, stop_words=None) -> np.ndarra
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.similarity import in_vocabulary_counts
     >>> bow = np.array([[2, 0, 1], [0, 0, 1]])
     >>> vectors = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
@@ -271,7 +268,6 @@ def document_bags(bow, vocab, word_vectors, stop_words=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.similarity.wmd import document_bags
     >>> bow = np.array([[2, 0, 1], [0, 1, 0]])
     >>> vectors = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
