@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .config import ConfigError
+from .config import ConfigError, changes_result
 
 __all__ = ["METRICS", "SWEEP_SECTIONS", "Metric", "Sweep", "SweepRun", "expand_sweeps",
            "module_name", "parse_key", "shown", "sweep_tidy", "value_text"]
@@ -40,9 +40,6 @@ __all__ = ["METRICS", "SWEEP_SECTIONS", "Metric", "Sweep", "SweepRun", "expand_s
 SWEEP_SECTIONS = ("similarity", "embedding", "cca")
 #: Other sections, disabled in every run of a sweep.
 _OTHER_SECTIONS = ("sms_tasks", "kernel_cca", "report")
-#: Keys that never change a result: sweeping them would compare equal runs.
-_NOT_RESULTS = {"enabled", "threads", "mem_mb", "runtime", "n_jobs"}
-_NOT_RESULT_SECTIONS = {"profile", "resources", "report", "sweeps", "sweep_run"}
 
 
 @dataclass(frozen=True)
@@ -213,7 +210,6 @@ class SweepRun:
 
     Examples
     --------
-    >>> from pathlib import Path
     >>> import yaml
     >>> import lowdim
     >>> from lowdim.config import validate_config
@@ -254,7 +250,6 @@ class Sweep:
 
     Examples
     --------
-    >>> from pathlib import Path
     >>> import yaml
     >>> import lowdim
     >>> from lowdim.config import validate_config
@@ -309,7 +304,7 @@ def _section_and_metric(entry: dict, parts: tuple, where: str):
 
 
 def _check_key(parts: tuple, key: str, where: str):
-    if parts[0] in _NOT_RESULT_SECTIONS or set(parts) & _NOT_RESULTS:
+    if not changes_result(".".join(map(str, parts))):  # sweeping it would compare equal runs
         raise ConfigError(f"config: {where}.key: got {key!r}; it changes no result (it says "
                           f"what runs, where, or with which resources); sweep a key that "
                           f"changes a result")
@@ -357,21 +352,23 @@ def _unique(texts: list[str]) -> list[str]:
 
 
 def module_name(sweep: str, index: int) -> str:
-    """The Snakemake module of value ``index`` of sweep ``sweep``: ``sweep6_cca_reg_0_``.
+    """The Snakemake module of value ``index`` of sweep ``sweep``: ``sweep_cca_reg__0_``.
 
-    The name's length comes first, so no two (sweep, index) pairs give the same module,
-    nor one module's rule names another's (a sweep "x" at 1.5 and a sweep "x_1" at 5 would
-    both read ``sweep_x_1_5_`` if names and values were only joined).
+    Its rules read ``sweep_cca_reg__0_cca_run`` in logs. A sweep name never holds two
+    underscores in a row (the config schema's pattern, and the default name collapses
+    them), so ``__`` ends the name: no two (sweep, index) pairs give the same module, nor
+    one module's rule names another's (a sweep "x" at 1.5 and a sweep "x_1" at 5 would
+    both read ``sweep_x_1_5_`` if names and values were only joined by one underscore).
 
     Examples
     --------
     >>> from lowdim.sweeps import module_name
     >>> module_name("cca_reg", 0)
-    'sweep7_cca_reg_0_'
+    'sweep_cca_reg__0_'
     >>> module_name("x", 15), module_name("x_1", 5)
-    ('sweep1_x_15_', 'sweep3_x_1_5_')
+    ('sweep_x__15_', 'sweep_x_1__5_')
     """
-    return f"sweep{len(sweep)}_{sweep}_{int(index)}_"
+    return f"sweep_{sweep}__{int(index)}_"
 
 
 def expand_sweeps(config: dict, validate) -> list[Sweep]:
@@ -397,7 +394,6 @@ def expand_sweeps(config: dict, validate) -> list[Sweep]:
 
     Examples
     --------
-    >>> from pathlib import Path
     >>> import yaml
     >>> import lowdim
     >>> from lowdim.config import validate_config
@@ -421,7 +417,7 @@ def expand_sweeps(config: dict, validate) -> list[Sweep]:
     sweeps, names = [], set()
     for i, raw in enumerate(config.get("sweeps", [])):
         where = f"sweeps[{i}]"
-        entry = {**raw, "name": raw.get("name") or re.sub(r"\W", "_", raw["key"]).strip("_")}
+        entry = {**raw, "name": raw.get("name") or re.sub(r"(\W|_)+", "_", raw["key"]).strip("_")}
         if entry["name"] in names:
             raise ConfigError(f"config: {where}.name: got {entry['name']!r}; another sweep has "
                               f"that name; give each sweep its own `name`")
@@ -483,7 +479,6 @@ def sweep_tidy(params: dict, frames: list[pd.DataFrame]) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.sweeps import sweep_tidy
     >>> params = {"name": "cca_reg", "key": "cca.reg", "section": "cca", "metric": "pcc_in",
     ...           "values": [0.001, 0.01], "settings": [{}, {}]}

@@ -31,6 +31,7 @@ rule report_scorecard:
         # a rehearsal runs replicas, in smaller sweeps: its entries read "ran on replica",
         # each scored at the nearest setting run where the published one was not
         replica=bool(config["resources"]["replica_manifest"]),
+        modified=modified_profile_keys,
         data=describe_data(config["datasets"], bool(config["resources"]["replica_manifest"])),
     log:
         "logs/report_scorecard/scorecard.log",

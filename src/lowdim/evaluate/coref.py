@@ -95,6 +95,11 @@ def _sizes(table):
 def b_cubed(key, response):
     """Mention-based B³ score (every item weighs ``1 / n_items``).
 
+    Parameters
+    ----------
+    key, response : array-like of shape (n_items,)
+        Gold and predicted cluster label of each item.
+
     Returns
     -------
     precision, recall, f1 : float
@@ -121,6 +126,11 @@ def _b_cubed(table):
 
 def ceaf_e(key, response):
     """Entity-based CEAF (``phi_4`` similarity, optimal one-to-one alignment).
+
+    Parameters
+    ----------
+    key, response : array-like of shape (n_items,)
+        Gold and predicted cluster label of each item.
 
     Returns
     -------
@@ -152,6 +162,16 @@ def _ceaf_e(table):
 def conll_f1(key, response) -> float:
     """The CoNLL F1: mean of the MUC, B³ and CEAF-e F1 scores, in [0, 1].
 
+    Parameters
+    ----------
+    key, response : array-like of shape (n_items,)
+        Gold and predicted cluster label of each item.
+
+    Returns
+    -------
+    f1 : float
+        ``(MUC F1 + B³ F1 + CEAF-e F1) / 3``.
+
     Examples
     --------
     >>> from lowdim.evaluate.coref import conll_f1
@@ -167,6 +187,11 @@ def conll_f1(key, response) -> float:
 
 def coreference_scores(key, response) -> dict:
     """Precision, recall and F1 of MUC, B³ and CEAF-e, and the CoNLL F1.
+
+    Parameters
+    ----------
+    key, response : array-like of shape (n_items,)
+        Gold and predicted cluster label of each item.
 
     Returns
     -------
