@@ -169,8 +169,13 @@ def as_csr_graph(adjacency, name="adjacency") -> CSRGraph:
     if n >= np.iinfo(np.int32).max:
         raise ArgumentValueError(f"`{name}` has {n} nodes; int32 node ids allow at most 2**31 "
                                  "- 2", name)
-    if csr.nnz and (not np.all(np.isfinite(csr.data)) or csr.data.min() < 0):
-        raise ArgumentValueError(f"`{name}` weights must be finite and >= 0", name)
+    if csr.nnz and not np.all(np.isfinite(csr.data)):
+        k = int(np.flatnonzero(~np.isfinite(csr.data))[0])
+        row = int(np.searchsorted(csr.indptr, k, side="right")) - 1
+        raise ArgumentValueError(f"`{name}` contains non-finite weights, first {name}[{row}, "
+                                 f"{csr.indices[k]}] = {csr.data[k]}", name)
+    if csr.nnz and csr.data.min() < 0:
+        raise ArgumentValueError(f"`{name}` weights must be >= 0, got {csr.data.min()}", name)
     empty = np.flatnonzero(np.diff(csr.indptr) == 0)
     if empty.size:
         raise ArgumentValueError(f"`{name}` has {empty.size} node(s) without an edge (first: "
