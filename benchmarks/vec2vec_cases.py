@@ -284,19 +284,24 @@ def sparse(args):
 
 
 def scale(args, store=None):
-    """``args.n`` blobs (D = 64): Vec2vec's stages and memory, graph recall, kNN; UMAP too;
-    ``store(entry)`` after each method."""
+    """``args.n`` rows of ``args.data`` (blobs, D = 64, or MNIST-shaped images, D = 784, kept
+    as float32): Vec2vec's stages and memory, graph recall, kNN; UMAP too; ``store(entry)``
+    after each method."""
     n = 20_000 if args.quick else args.n
-    needed = n * 64 * 8 * 12  # data, graph search and walks: measured about 12 copies of X
+    D = {"blobs": 64, "images": 784}[args.data]
+    itemsize = 8 if args.data == "blobs" else 4
+    needed = n * D * itemsize * 12  # data, graph search and walks: about 12 copies of X (blobs)
     if available_memory() < needed + 6 * 2**30:
         raise SystemExit(f"scale: needs about {needed / 2**30:.1f} GiB and 6 GiB left for "
                          f"others; {available_memory() / 2**30:.1f} GiB available")
-    X, y = M.make_data("blobs", n)
-    M.warm_up(["vec2vec (co-occurrence)", "umap"], 10, args.threads)
+    X, y = M.make_data(args.data, n)
+    X = X.astype(np.float32, copy=False) if itemsize == 4 else X
+    M.warm_up(["vec2vec (co-occurrence)", "umap"], 10, args.threads, seeded=not args.unseeded)
     rows_q = np.random.default_rng(1).choice(n, 1_000, replace=False)
     rows = []
+    seeded = not args.unseeded
     for method in ("vec2vec (co-occurrence)", "umap"):
-        fit = M.measure(lambda: M.make_method(method, 10, args.threads), X, args.threads)
+        fit = M.measure(lambda: M.make_method(method, 10, args.threads, seeded), X, args.threads)
         row = {"method": method, **M.fit_row(fit), "peak_gib": fit.peak / 2**30}
         row["knn"], row["knn_2sd"] = M.knn_score(fit.embedding, y)
         if method.startswith("vec2vec"):
@@ -305,8 +310,8 @@ def scale(args, store=None):
         print(row, flush=True)
         del fit
         if store:
-            store({"n": n, "D": 64, "rows": rows})
-    return {"n": n, "D": 64, "rows": rows}
+            store({"data": args.data, "n": n, "D": D, "seeded": seeded, "rows": rows})
+    return {"data": args.data, "n": n, "D": D, "seeded": seeded, "rows": rows}
 
 
 def _top5(graph, rows, n):

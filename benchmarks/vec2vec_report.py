@@ -220,7 +220,9 @@ def scale_section(key, entry):
     stages = frame["stages"].apply(lambda s: ", ".join(f"{k} {v:.1f} s" for k, v in s.items())
                                    if isinstance(s, dict) else None)
     frame = frame.drop(columns=["stages"]).assign(stages=stages)
-    return section(f"{entry['n']:,} points (case `scale`)", _context(entry),
+    seeding = {True: ", seeded", False: ", unseeded"}.get(entry.get("seeded"), "")
+    return section(f"{entry['n']:,} {entry.get('data', 'blobs')}{seeding} (case `scale`)",
+                   _context(entry),
                    table(frame, formats={"seconds": ".1f", "gib": ".2f", "knn": ".4f",
                                          "recall": ".4f"}), _scale_goal(frame))
 

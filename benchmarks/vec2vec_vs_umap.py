@@ -23,7 +23,8 @@ Cases (the first argument, or ``--case``):
   cache misses), per update, on 20,000 blobs.
 - ``sparse``: n = 2,000 sparse blobs at D = 100,000 (CSR, the same matrix for every method):
   Vec2vec with exact and with approximate neighbour search, UMAP; recall of the search.
-- ``scale``: ``--n`` (default 1,000,000) blobs, D = 64: Vec2vec's stages, peak memory, the
+- ``scale``: ``--n`` (default 1,000,000) rows of ``--data`` (default blobs, D = 64; images,
+  D = 784, as float32): Vec2vec's stages, peak memory, the
   recall of its approximate graph on 1,000 rows, kNN accuracy on 10,000 rows; UMAP the same.
 
 Run from the repository root, one command per case (durations on an unloaded 2-core machine
@@ -117,7 +118,9 @@ def run_case(args):
               300 if args.quick else 5100, lambda entry: _store(args, key, entry),
               seeded=not args.unseeded)
     elif args.case in ("updates", "scale"):
-        key = args.case if args.case == "updates" else f"scale/{args.n}"
+        key = args.case if args.case == "updates" else (
+            f"scale/{args.n}" if args.data == "blobs" else f"scale/{args.data}/{args.n}") + (
+            "/unseeded" if args.unseeded and args.case == "scale" else "")
         getattr(C, args.case)(args, lambda entry: _store(args, key, entry))
     else:
         _store(args, args.case, getattr(C, args.case)(args))
@@ -137,7 +140,8 @@ def main(argv=None):
     cases = ["peers", "gap", "updates", "metric", "profile", "sparse", "scale", "report"]
     parser.add_argument("case", nargs="?", choices=cases, help="the case to run")
     parser.add_argument("--case", dest="case_option", choices=cases, help="the same")
-    parser.add_argument("--data", default="images", choices=["images", "blobs"])
+    parser.add_argument("--data", default=None, choices=["images", "blobs"],
+                        help="peers: images (default) or blobs; scale: blobs (default) or images")
     parser.add_argument("--n", type=int, default=None,
                         help="rows (peers: 20000 or 70000; gap, updates: images, blobs and "
                              "GloVe words; scale: 1000000)")
@@ -146,7 +150,7 @@ def main(argv=None):
                         help="updates: the learning rates of the grid to run")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--unseeded", action="store_true",
-                        help="peers: every method unseeded (default: every one seeded)")
+                        help="peers, scale: every method unseeded (default: every one seeded)")
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--skip", default="", help="peers to leave out, comma-separated")
     parser.add_argument("--quick", action="store_true",
@@ -162,6 +166,8 @@ def main(argv=None):
     args.skip = [s for s in args.skip.split(",") if s]
     if args.n is None:
         args.n = 1_000_000 if args.case == "scale" else 20_000
+    if args.data is None:
+        args.data = "blobs" if args.case == "scale" else "images"
     if args.quick and args.case == "peers":
         args.n = min(args.n, 600)
     if args.case != "report":

@@ -287,8 +287,8 @@ def _vec2vec_rows() -> tuple[list[dict], list[str]]:
                             "updates per node from a random start)")
         elif ours and umap:
             rows.append({
-                "comparison": f"the same at {entry['n']:,} blobs, {entry['context']['threads']} "
-                              "threads",
+                "comparison": f"the same at {entry['n']:,} {entry.get('data', 'blobs')}, "
+                              f"{entry['context']['threads']} threads",
                 "result": f"{times(ours['seconds'] / umap['seconds'])} UMAP's time, "
                           f"{ours['peak_gib']:.2f} GiB peak against {umap['peak_gib']:.2f} GiB",
                 "measured": f"one run each, load {entry['context']['load_average']}",
