@@ -32,6 +32,10 @@ import numpy as np
 import pandas as pd
 
 from .config import ConfigError
+from .settings import cca as cca_settings
+from .settings import embedding as embedding_settings
+from .settings import parse_key, resource_keys
+from .settings import similarity as similarity_settings
 
 __all__ = ["METRICS", "SWEEP_SECTIONS", "Metric", "Sweep", "SweepRun", "expand_sweeps",
            "module_name", "parse_key", "shown", "sweep_tidy", "value_text"]
@@ -40,8 +44,8 @@ __all__ = ["METRICS", "SWEEP_SECTIONS", "Metric", "Sweep", "SweepRun", "expand_s
 SWEEP_SECTIONS = ("similarity", "embedding", "cca")
 #: Other sections, disabled in every run of a sweep.
 _OTHER_SECTIONS = ("sms_tasks", "kernel_cca", "report")
-#: Keys that never change a result: sweeping them would compare equal runs.
-_NOT_RESULTS = {"enabled", "threads", "mem_mb", "runtime", "n_jobs"}
+#: Sections that never change a result: sweeping a key of theirs would compare equal runs
+#: (nor would a job's resources, :func:`lowdim.settings.resource_keys`).
 _NOT_RESULT_SECTIONS = {"profile", "resources", "report", "sweeps", "sweep_run"}
 
 
@@ -51,7 +55,9 @@ class Metric:
     (or matrix) and method.
 
     ``file`` is relative to a run's ``results/`` folder; ``listed`` is the config key
-    (inside the section) that must list something for the file to be made.
+    (inside the section) that must list something for the file to be made; ``unused``
+    maps keys of the parts of the experiment the file does not depend on (other figures
+    of the part, made by the same tidy job) to the empty value each run gets instead.
     ``spread_over`` names what a score's spread (2 sd) is over, or is empty when a score
     has none; ``single`` then says what one score is (``{n}``: the runs behind it, ``{s}``:
     a plural s).
@@ -75,6 +81,7 @@ class Metric:
     higher_is_better: bool = True
     spread_over: str = ""
     single: str = "one run per value"
+    unused: dict = field(default_factory=dict)
 
     def settings(self, config: dict) -> dict:
         """What of a run's config the metric reads (the similarity table's fraction)."""
@@ -125,21 +132,29 @@ def _median_at_table_fraction(metric, errors, settings):
 #: A CCA metric is one seeded fit per value; a sweep of ``seed`` gives the spread over seeds.
 _ONE_CCA_RUN = "one seeded run per value (sweep `seed` for the spread over seeds)"
 
+#: What a run of a sweep of ``section`` leaves out: the parts of the experiment whose tidy
+#: files the metric does not read (Figures 3 and 5, Figure 2).
+_UNUSED = {"cca": {"cca.figure2.dataset": None},
+           "embedding": {"embedding.sensitivity.datasets": [], "embedding.timing.methods": []}}
+_TIDY = {"cca": cca_settings.TIDY, "embedding": embedding_settings.TIDY,
+         "similarity": similarity_settings.TIDY}
+
 #: ``(section, metric) -> Metric``; a section's first metric is its default.
 METRICS = {(m.section, m.name): m for m in (
-    Metric("cca", "pcc_in", "cca/tidy/appgrad_trace.csv", "pcc_in",
+    Metric("cca", "pcc_in", _TIDY["cca"]["appgrad_trace"], "pcc_in",
            "in-sample PCC at the last iteration", "in-sample PCC", "figure1.datasets",
-           single=_ONE_CCA_RUN),
-    Metric("cca", "pcc_out", "cca/tidy/appgrad_trace.csv", "pcc_out",
+           single=_ONE_CCA_RUN, unused=_UNUSED["cca"]),
+    Metric("cca", "pcc_out", _TIDY["cca"]["appgrad_trace"], "pcc_out",
            "out-of-sample PCC at the last iteration", "out-of-sample PCC", "figure1.datasets",
-           single=_ONE_CCA_RUN),
-    Metric("embedding", "accuracy", "embedding/tidy/classification.csv", "accuracy",
+           single=_ONE_CCA_RUN, unused=_UNUSED["cca"]),
+    Metric("embedding", "accuracy", _TIDY["embedding"]["classification"], "accuracy",
            "kNN accuracy (mean ± 2 sd over folds)", "kNN accuracy", "datasets",
-           spread_over="folds"),
-    Metric("embedding", "ari", "embedding/tidy/clustering.csv", "ari",
+           spread_over="folds", unused=_UNUSED["embedding"]),
+    Metric("embedding", "ari", _TIDY["embedding"]["clustering"], "ari",
            "spectral clustering ARI (best gamma)", "ARI", "datasets",
-           single="one clustering per value, the best of the gamma grid"),
-    Metric("similarity", "error", "similarity/tidy/errors.csv", "error",
+           single="one clustering per value, the best of the gamma grid",
+           unused=_UNUSED["embedding"]),
+    Metric("similarity", "error", _TIDY["similarity"]["errors"], "error",
            "median relative Frobenius error at similarity.table_fraction",
            "relative error ‖K − K̃‖_F / ‖K‖_F", "matrices",
            group="matrix", higher_is_better=False, single="the median of {n} seed{s} per value"),
@@ -147,23 +162,6 @@ METRICS = {(m.section, m.name): m for m in (
 _REDUCERS = {("cca", "pcc_in"): _last_checkpoint, ("cca", "pcc_out"): _last_checkpoint,
              ("embedding", "accuracy"): _fold_mean, ("embedding", "ari"): _best,
              ("similarity", "error"): _median_at_table_fraction}
-
-
-def parse_key(key: str) -> tuple:
-    """``"similarity.matrices[0].wmd.gamma"`` -> ``("similarity", "matrices", 0, "wmd", "gamma")``.
-
-    Examples
-    --------
-    >>> from lowdim.sweeps import parse_key
-    >>> parse_key("similarity.matrices[0].wmd.gamma")
-    ('similarity', 'matrices', 0, 'wmd', 'gamma')
-    """
-    parts = []
-    for part in re.sub(r"\[(\d+)\]", r".\1", key).split("."):
-        if not part:
-            raise ValueError(f"empty part in key {key!r}")
-        parts.append(int(part) if part.isdigit() else part)
-    return tuple(parts)
 
 
 def _set_key(config: dict, parts: tuple, value, where: str):
@@ -217,7 +215,7 @@ class SweepRun:
     >>> import yaml
     >>> import lowdim
     >>> from lowdim.config import validate_config
-    >>> from lowdim.config_checks import check_config
+    >>> from lowdim.settings import check_config
     >>> from lowdim.sweeps import expand_sweeps
     >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
     >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
@@ -258,7 +256,7 @@ class Sweep:
     >>> import yaml
     >>> import lowdim
     >>> from lowdim.config import validate_config
-    >>> from lowdim.config_checks import check_config
+    >>> from lowdim.settings import check_config
     >>> from lowdim.sweeps import expand_sweeps
     >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
     >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
@@ -278,10 +276,15 @@ class Sweep:
     section: str
     metric: Metric
     runs: list
+    where: str = ""  # the entry's config key, ``sweeps[i]``
 
     def targets(self) -> list[str]:
         """The tidy result file of each run that the sweep's table reads."""
         return [run.prefix + self.metric.file for run in self.runs]
+
+    def config_keys(self) -> dict:
+        """The config key of the sweep's settings, for its jobs' errors."""
+        return {"sweep": self.where}
 
     def params(self) -> dict:
         """What the sweep's tidy job needs (and what changes its result)."""
@@ -309,18 +312,21 @@ def _section_and_metric(entry: dict, parts: tuple, where: str):
 
 
 def _check_key(parts: tuple, key: str, where: str):
-    if parts[0] in _NOT_RESULT_SECTIONS or set(parts) & _NOT_RESULTS:
+    if parts[0] in _NOT_RESULT_SECTIONS or set(parts) & ({"enabled"} | resource_keys()):
         raise ConfigError(f"config: {where}.key: got {key!r}; it changes no result (it says "
                           f"what runs, where, or with which resources); sweep a key that "
                           f"changes a result")
 
 
-def _run_config(config, entry, section, parts, value, where, validate):
+def _run_config(config, entry, metric, parts, value, where, validate):
+    section = metric.section
     variant = copy.deepcopy(config)
     variant["sweeps"] = []
     for other in SWEEP_SECTIONS + _OTHER_SECTIONS:
         if other in variant:
             variant[other]["enabled"] = other == section
+    for key, empty in metric.unused.items():  # what the metric does not read
+        _set_key(variant, parse_key(key), empty, f"{where}.key")
     _set_key(variant, parts, value, f"{where}.key")
     try:
         validated = validate(variant)
@@ -401,7 +407,7 @@ def expand_sweeps(config: dict, validate) -> list[Sweep]:
     >>> import yaml
     >>> import lowdim
     >>> from lowdim.config import validate_config
-    >>> from lowdim.config_checks import check_config
+    >>> from lowdim.settings import check_config
     >>> from lowdim.sweeps import expand_sweeps
     >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
     >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
@@ -432,7 +438,7 @@ def expand_sweeps(config: dict, validate) -> list[Sweep]:
             raise ConfigError(f"config: {where}.key: {error}") from None
         _check_key(parts, entry["key"], where)
         section, metric = _section_and_metric(entry, parts, where)
-        configs = [_run_config(config, entry, section, parts, value, f"{where}.values[{j}]",
+        configs = [_run_config(config, entry, metric, parts, value, f"{where}.values[{j}]",
                                validate) for j, value in enumerate(entry["values"])]
         if not _node(configs[0][section], parse_key(metric.listed)):
             raise ConfigError(f"config: {where}: {section}.{metric.listed} is empty, so "
@@ -442,7 +448,7 @@ def expand_sweeps(config: dict, validate) -> list[Sweep]:
         labels = _unique([f"{leaf}~{value_text(v)}" for v in values])
         runs = [SweepRun(entry["name"], j, v, lab, module_name(entry["name"], j), c)
                 for j, (v, lab, c) in enumerate(zip(values, labels, configs))]
-        sweeps.append(Sweep(entry["name"], entry["key"], section, metric, runs))
+        sweeps.append(Sweep(entry["name"], entry["key"], section, metric, runs, where))
     return sweeps
 
 

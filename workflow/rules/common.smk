@@ -75,13 +75,10 @@ def sorted_params(value):
 
 
 class JobParams:
-    """The settings, config keys, seed and resources of one kind of job (lowdim.settings), as
-    rule arguments, each a function of the rule's wildcards:
-
-        params: **JOB.params           # settings (values) and config_keys
-        threads: JOB.threads
-        resources: **JOB.resources     # mem_mb, runtime, ... as the kind declares them
-    """
+    """The settings, config keys, seed and resources of one kind of job (lowdim.settings),
+    each a function of the wildcards, for a rule's `params` (**JOB.params: settings and
+    config_keys), `threads` (JOB.threads) and `resources` (**JOB.resources: mem_mb,
+    runtime, ... as the kind declares them)."""
 
     def __init__(self, part, kind):
         self.part, self.kind = part, kind

@@ -6,12 +6,12 @@ from lowdim.io import atomic_path
 from lowdim.report import load_published, scorecard
 from lowdim.report.render import write_scorecards
 
+s = snakemake.params.settings
 entries = [entry for path in snakemake.input.published for entry in load_published(path)]
-card = scorecard(entries, root=".", nearest_settings=snakemake.params.replica,
-                 replica=snakemake.params.replica, profile=snakemake.params.profile)
-papers = snakemake.params.papers
+card = scorecard(entries, root=".", nearest_settings=s["replica"], replica=s["replica"],
+                 profile=s["profile"])
+papers = s["papers"]
 write_scorecards(card, papers, {stem: snakemake.output[stem] for stem in papers.values()},
-                 dict(zip(papers.values(), snakemake.output.markdown)), snakemake.params.profile,
-                 snakemake.params.data)
+                 dict(zip(papers.values(), snakemake.output.markdown)), s["profile"], s["data"])
 with atomic_path(snakemake.output.all) as tmp:
     card.to_csv(tmp, index=False)
