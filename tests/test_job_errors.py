@@ -17,10 +17,13 @@ from lowdim.cca import AppGradCCA
 from lowdim.data import get_spec
 from lowdim.embedding.experiments import embed_sweep, sensitivity_sweep, sweep_settings
 from lowdim.job_errors import config_error_line, config_errors
-from lowdim.settings import (cca_settings, config_keys, embedding_settings, kernel_cca_settings,
-                             values)
+from lowdim.settings import cca_settings, config_keys, job_settings, kernel_cca_settings, values
 
 DIGITS = get_spec("digits").prepare(n_rows=300)
+
+
+def embedding_settings(config, kind, **wildcards):
+    return job_settings(config, "embedding", kind, **wildcards).settings
 
 
 def job_line(settings, where, call):

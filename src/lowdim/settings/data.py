@@ -143,8 +143,9 @@ def prepare_job(config, *, dataset):
     settings["manifest"] = (manifest if manifest and remote_files(config, dataset) else "",
                             "resources.replica_manifest")
     hints = config["resources"]["prepare"].get(dataset, {})
-    resources = {name: (hints.get(name, default), f"resources.prepare.{dataset}.{name}")
-                 for name, default in PREPARE_DEFAULTS.items()}
+    # a hint not given is the workflow's default, set by no key
+    resources = {name: (hints[name], f"resources.prepare.{dataset}.{name}") if name in hints
+                 else (default, "") for name, default in PREPARE_DEFAULTS.items()}
     return Job(settings, resources)
 
 

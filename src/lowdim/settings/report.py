@@ -52,7 +52,7 @@ def summary_job(config):
     """The parts and datasets of the run, and the thresholds its savings are read at."""
     return Job({"profile": setting(config, "profile"),
                 "parts": ({part: setting(config, f"{part}.enabled")[0] for part in PARTS},
-                          "enabled"),
+                          ""),
                 # sorted: the order of `datasets:` keys is no result
                 "datasets": (sorted(config["datasets"]), "datasets"),
                 "savings_fraction": setting(config, "report.savings_fraction"),
