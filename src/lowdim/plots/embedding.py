@@ -15,7 +15,8 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 from matplotlib.transforms import offset_copy
 
-from .style import (fit_layout, legend_below, method_label, method_style, panel_grid,
+from ..methods import method_label
+from .style import (fit_layout, legend_below, method_style, panel_grid,
                     published_label, published_style, suptitle_fitted, use_style)
 
 __all__ = ["timing_figure", "accuracy_figure", "sensitivity_figure"]
