@@ -43,7 +43,7 @@ def sample_size(fraction, n) -> int:
     (50, 2)
     """
     if not 0.0 < fraction < 1.0:
-        raise ValueError(f"sample fractions must be in (0, 1), got {fraction}")
+        raise ArgumentValueError(f"`fraction` must be in (0, 1), got {fraction}", "fraction")
     return max(2, int(round(fraction * n)))
 
 

@@ -250,7 +250,8 @@ def encode_labels(values, names=None):
     index = {name: i for i, name in enumerate(names.tolist())}
     unknown = sorted(set(values.tolist()) - set(index))
     if unknown:
-        raise ValueError(f"labels {unknown[:5]} are not among the class names {names.tolist()}")
+        raise ArgumentValueError(f"labels {unknown[:5]} are not among the class names "
+                                 f"{names.tolist()}", ("values", "names"))
     y = np.fromiter((index[v] for v in values.tolist()), dtype=np.int64, count=len(values))
     return y, names
 

@@ -227,8 +227,8 @@ def score_sweep(embeddings, settings, y, *, k_grid=KNN_K_GRID, n_splits=4, stand
     """
     valid = [(label, Z) for label, Z in zip(settings, embeddings) if np.all(np.isfinite(Z))]
     if not valid:
-        raise ValueError(f"no embedding of the sweep is finite (settings {list(settings)}): "
-                         f"there is nothing to score")
+        raise ArgumentValueError(f"no embedding of the sweep is finite (settings "
+                                 f"{list(settings)}): there is nothing to score", "embeddings")
     rows = []
     labels = [label for label, _ in valid]
     selection = knn_cv_select([Z for _, Z in valid], y, k_grid=k_grid, n_splits=n_splits,
@@ -245,8 +245,9 @@ def score_sweep(embeddings, settings, y, *, k_grid=KNN_K_GRID, n_splits=4, stand
             rows.append({"setting": label, "metric": "ari", "fold": np.nan, "gamma": gamma,
                          "value": value, "best_k": np.nan})
     if gammas and all(np.isnan(r["value"]) for r in rows if r["metric"] == "ari"):
-        raise ValueError(f"spectral clustering failed at every gamma of `gammas` "
-                         f"{list(gammas)} for every setting (see the warnings in the log)")
+        raise ArgumentValueError(f"spectral clustering failed at every gamma of `gammas` "
+                                 f"{list(gammas)} for every setting (see the warnings in the "
+                                 f"log)", "gammas")
     return pd.DataFrame(rows, columns=SCORE_COLUMNS)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .._validation import ArgumentValueError
 from ..job_errors import problem
 from ..seeding import derive_seed
 
@@ -60,7 +61,7 @@ def parse_key(key: str) -> tuple:
     parts = []
     for part in re.sub(r"\[(\d+)\]", r".\1", key).split("."):
         if not part:
-            raise ValueError(f"empty part in key {key!r}")
+            raise ArgumentValueError(f"empty part in key {key!r}", "key")
         parts.append(int(part) if part.isdigit() else part)
     return tuple(parts)
 
@@ -190,7 +191,8 @@ def _registered(part, kind):
         return _JOBS[(part, kind)]
     except KeyError:
         known = ", ".join(f"{p}/{k}" for p, k in job_kinds())
-        raise ValueError(f"no settings for jobs of kind {part}/{kind}; known: {known}") from None
+        raise ArgumentValueError(f"no settings for jobs of kind {part}/{kind}; known: {known}",
+                                 ("part", "kind")) from None
 
 
 def job_settings(config: dict, part: str, kind: str, **wildcards) -> Job:

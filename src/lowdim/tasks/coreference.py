@@ -102,9 +102,11 @@ def make_topics(dataset, usable=None, *, train_split="train", tune_split="dev",
                   for k, group in enumerate(groups)]
     for role in ("tune", "test"):
         if not any(t["split"] == role for t in topics):
-            raise ValueError(f"{dataset.name!r}: no {role} topics (check the topic splits)")
+            raise ArgumentValueError(f"{dataset.name!r}: no {role} topics (check the topic "
+                                     f"splits)", (f"{role}_topics", f"{role}_split"))
     if train.size < 2:
-        raise ValueError(f"{dataset.name!r}: {train.size} training items for the pairwise model")
+        raise ArgumentValueError(f"{dataset.name!r}: {train.size} training items for the "
+                                 f"pairwise model", ("train_items", "train_split"))
     return train, topics
 
 
