@@ -48,7 +48,7 @@ def test_kernel_stores_the_upper_triangle_sorted_in_window_units():
 
 def test_alias_table_draws_in_proportion_to_the_weights():
     weights = np.array([0.0, 1.0, 2.0, 3.0, 10.0, 0.5])
-    draws = K.alias_samples(K.pack_alias(*K.alias_table(weights)), 200_000, 7)
+    draws = K._alias_samples(K.pack_alias(*K.alias_table(weights)), 200_000, 7)
     observed = np.bincount(draws, minlength=6)
     assert observed[0] == 0
     expected = 200_000 * weights[1:] / weights.sum()
@@ -75,7 +75,7 @@ def test_drawn_pairs_follow_the_counts_and_the_noise_distribution():
     walks[:, 1] = walks[:, 0]  # frequent self-pairs too
     keep = np.linspace(0.5, 1.0, n)  # downsampling weights each side of a pair
     tables, noise = _solver_tables(walks, n, window, keep, per_node=5000, n_blocks=25)
-    inputs, outputs = K.drawn_pairs(*tables, 25, 2, 11, 2)  # partitions of 4 nodes
+    inputs, outputs = K._drawn_pairs(*tables, 25, 2, 11, 2)  # partitions of 4 nodes
     positive = outputs >= 0
     observed = np.zeros((n, n))
     np.add.at(observed, (inputs[positive], outputs[positive]), 1)

@@ -19,10 +19,10 @@ from pathlib import Path
 import numpy as np
 
 from .._validation import ArgumentValueError
-from .archive import MissingMemberError, iter_members, list_members, read_member
+from .archive import MissingMemberError, iter_members, read_member
 
 __all__ = ["FormatError", "MissingVariableError", "MissingMemberError", "member_bytes",
-           "members_under", "list_archive", "load_mat", "require_variables", "subsample",
+           "members_under", "load_mat", "require_variables", "subsample",
            "encode_labels", "split_indices"]
 
 
@@ -98,23 +98,6 @@ def members_under(archive, prefix: str, dataset: str):
     [('train/x.txt', b'1')]
     """
     yield from iter_members(archive, prefix=prefix, dataset=dataset)
-
-
-def list_archive(archive, dataset: str) -> list[str]:
-    """Member names (files only) of ``archive``.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from lowdim.data.parsing import list_archive
-    >>> from lowdim.data.replicas import zip_bytes
-    >>> path = Path(tempfile.mkdtemp()) / "a.zip"
-    >>> _ = path.write_bytes(zip_bytes({"d/x.txt": b"1", "d/y.txt": b"2"}))
-    >>> list_archive(path, "toy")
-    ['d/x.txt', 'd/y.txt']
-    """
-    return list_members(archive, dataset=dataset)
 
 
 def load_mat(path, dataset: str, required=(), any_of=()):

@@ -36,9 +36,9 @@ from numba import njit, prange
 
 from ._kernels import _GOLDEN, _splitmix64
 
-__all__ = ["alias_table", "alias_draw", "alias_samples", "pack_alias", "step_tables",
-           "sigmoid_table", "node_phases", "partition_capacities", "draw_block",
-           "train_block", "sgns_blocks", "drawn_pairs", "MAX_EXP"]
+__all__ = ["alias_table", "alias_draw", "pack_alias", "step_tables", "sigmoid_table",
+           "node_phases", "partition_capacities", "draw_block", "train_block", "sgns_blocks",
+           "MAX_EXP"]
 
 _LOW32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
@@ -144,7 +144,7 @@ def _packed_draw(bits, packed):
 
 
 @njit(cache=True)
-def alias_samples(packed, n_draws, seed):
+def _alias_samples(packed, n_draws, seed):
     """``n_draws`` slots drawn from a packed alias table with the SplitMix64 stream of ``seed``."""
     out = np.empty(n_draws, dtype=np.int64)
     state = np.uint64(seed)
@@ -455,7 +455,7 @@ def sgns_blocks(walks, starts, positions, offsets, step_keep, keep, neg_packed, 
 
 
 @njit(cache=True)
-def drawn_pairs(walks, starts, positions, offsets, step_keep, keep, neg_packed, rates, phases,
+def _drawn_pairs(walks, starts, positions, offsets, step_keep, keep, neg_packed, rates, phases,
                 n_blocks, negative, seed, shift):
     """Every pair :func:`sgns_blocks` with the same arguments trains, in training order.
 
