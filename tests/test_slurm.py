@@ -44,12 +44,12 @@ FAILING_BENCHMARK = "results/benchmarks/cca_appgrad/word_context/sappgrad.tsv"
 #: What the cluster test builds: a subset of the tiny config's targets that holds every
 #: kind of job (prepare, solver, a tidy job that loads a dataset, local tidy, figure and
 #: table jobs) in a fraction of its cluster jobs: the AppGrad CCA experiment end to end,
-#: the coreference table (SMS), and one similarity-error and one embedding-score job.
+#: the coreference clustering (SMS), and one similarity-error and one embedding-score job.
 CLUSTER_TARGETS = (
     "results/figures/cca/figure1_pcc.png",
     "results/figures/cca/figure2_tcc.png",
     "results/tables/cca/table1_datasets.csv",
-    "results/tables/similarity/coreference.csv",
+    "results/similarity/tasks/coref/digits/clustering.csv",
     "results/similarity/errors/mlp_digits.csv",
     "results/embedding/tidy/scores/digits.csv",
 )
