@@ -136,13 +136,9 @@ def error_curves(K, methods, fractions, n_seeds, base_seed, matrix, sms=None) ->
     K : ndarray of shape (n, n), symmetric
     methods : sequence of str
         Keys of :data:`METHODS`.
-    fractions : sequence of float
-        Sample fractions ``s / n``.
-    n_seeds : int
-        Repetitions per fraction.
-    base_seed : int
-    matrix : str
-        Name of the matrix (used in the seeds and the output).
+    fractions, n_seeds, base_seed, matrix
+        As for :func:`error_curve`: the seeds do not depend on the method, so the methods
+        share landmarks.
     sms : dict, optional
         SMS-Nyström's options (``multiplier``, ``alpha``, ``eigen_solver``), given to the
         methods that take them (:func:`lowdim.approx.methods.method_options`).

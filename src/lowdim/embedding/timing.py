@@ -177,10 +177,14 @@ def timing_runs(method, *, n_samples, n_features_at, n_features, n_samples_at, s
     Parameters
     ----------
     method : str
-    n_samples, n_features : list of int
-        The values of each axis (either may be empty).
-    n_features_at, n_samples_at : int
-        The size each axis holds fixed.
+    n_samples : list of int
+        The values of n (may be empty).
+    n_features_at : int
+        D of the dense blobs the n axis fits.
+    n_features : list of int
+        The values of D (may be empty).
+    n_samples_at : int
+        n of the sparse blobs the D axis fits.
     seeds : dict of str -> int
         The seed of each axis's data and fits.
     **timing

@@ -153,7 +153,14 @@ def job(part: str, kind: str, resources=("threads",)):
 
 
 def job_kinds() -> list:
-    """``(part, kind)`` of every kind of job with registered settings."""
+    """``(part, kind)`` of every kind of job with registered settings.
+
+    Examples
+    --------
+    >>> from lowdim.settings import job_kinds
+    >>> ("similarity", "errors") in job_kinds(), ("embedding", "timing") in job_kinds()
+    (True, True)
+    """
     return sorted(_JOBS)
 
 

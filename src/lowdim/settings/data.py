@@ -67,7 +67,16 @@ def prepared_file(config: dict, name: str) -> tuple:
 
 
 def remote_files(config: dict, name: str) -> list:
-    """The registry's remote files of dataset ``name`` (none for offline and own data)."""
+    """The registry's remote files of dataset ``name`` (none for offline and own data).
+
+    Examples
+    --------
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
+    >>> from lowdim.settings.data import remote_files
+    >>> remote_files(config, "digits")    # shipped with scikit-learn: nothing to download
+    []
+    """
     from ..data import dataset_spec
 
     return list(dataset_spec(name, config["datasets"].get(name)).files)
@@ -110,13 +119,35 @@ def raw_file(config: dict, dataset: str = "{dataset}", filename: str = "{filenam
 
 
 def replica_manifest(config: dict) -> str:
-    """The manifest of a rehearsal's replicas (``resources.replica_manifest``), else ``""``."""
+    """The manifest of a rehearsal's replicas (``resources.replica_manifest``), else ``""``.
+
+    Examples
+    --------
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
+    >>> from lowdim.settings.data import replica_manifest
+    >>> replica_manifest(config)     # not a rehearsal
+    ''
+    """
     return config["resources"]["replica_manifest"] or ""
 
 
 def replica_files(config: dict) -> list:
     """Every replica file of the configured remote datasets (``<mirror>/<dataset>/<file>``),
-    none outside a rehearsal."""
+    none outside a rehearsal.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import yaml
+    >>> from lowdim.config import checkout_config, validate_config
+    >>> config, schema = checkout_config()
+    >>> rehearsal = validate_config(yaml.safe_load(Path("config/rehearsal.yaml").read_text()),
+    ...                             schema)
+    >>> from lowdim.settings.data import replica_files
+    >>> replica_files(config), replica_files(rehearsal)[0]
+    ([], 'results/rehearsal/mirror/mnist/train-images-idx3-ubyte.gz')
+    """
     manifest = replica_manifest(config)
     if not manifest:
         return []

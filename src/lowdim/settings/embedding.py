@@ -165,7 +165,16 @@ def timing_job(config, *, method):
 
 
 def timing_methods(config: dict) -> list:
-    """The methods of Figure 3 with a size left to time (a timing job each)."""
+    """The methods of Figure 3 with a size left to time (a timing job each).
+
+    Examples
+    --------
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
+    >>> from lowdim.settings.embedding import timing_methods
+    >>> timing_methods(config)
+    ['vec2vec', 'vec2vec_cooccurrence', 'umap', 'lle', 'le', 'mds']
+    """
     methods, _ = _at(config, "timing.methods")
     return [method for method in methods
             if any(_timing_values(config, method, axis)[0] for axis in TIMING_AXES)]

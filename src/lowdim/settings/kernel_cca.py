@@ -18,7 +18,16 @@ TIDY = {"kernel_cca": "cca/tidy/kernel_cca.csv"}
 
 
 def kernel_cca_names(config: dict) -> list:
-    """The names of the configured settings (``kernel_cca.settings``), in order."""
+    """The names of the configured settings (``kernel_cca.settings``), in order.
+
+    Examples
+    --------
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
+    >>> from lowdim.settings.kernel_cca import kernel_cca_names
+    >>> kernel_cca_names(config)
+    ['nonlinear_rbf', 'digits_rbf', 'digits_mlp']
+    """
     return [entry["name"] for entry in config["kernel_cca"]["settings"]]
 
 

@@ -13,7 +13,14 @@ __all__ = ["built_models", "model_location", "model_names"]
 
 
 def model_names(config: dict) -> list:
-    """The names of the locally built models (``models:``)."""
+    """The names of the locally built models (``models:``).
+
+    Examples
+    --------
+    >>> from lowdim.settings.models import model_names
+    >>> model_names({"models": {"tiny_rte": {"num_labels": 2}}})
+    ['tiny_rte']
+    """
     return list(config.get("models", {}))
 
 

@@ -47,12 +47,30 @@ def _matrix(config, name):
 
 
 def matrix_dataset(config: dict, name: str) -> str:
-    """The dataset matrix ``name`` is built from."""
+    """The dataset matrix ``name`` is built from.
+
+    Examples
+    --------
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
+    >>> from lowdim.settings.similarity import matrix_dataset
+    >>> matrix_dataset(config, "wmd_lee")
+    'lee'
+    """
     return _matrix(config, name)[1]["dataset"]
 
 
 def matrix_models(config: dict, name: str) -> list:
-    """The locally built cross-encoder matrix ``name`` loads, if any (an input of its job)."""
+    """The locally built cross-encoder matrix ``name`` loads, if any (an input of its job).
+
+    Examples
+    --------
+    >>> from lowdim.settings.similarity import matrix_models
+    >>> config = {"models": {"tiny": {}}, "similarity": {"matrices": [
+    ...     {"name": "ce", "kind": "crossencoder", "crossencoder": {"model": "tiny"}}]}}
+    >>> matrix_models(config, "ce")
+    ['results/models/tiny']
+    """
     spec = _matrix(config, name)[1]
     return built_models(config, spec["crossencoder"]["model"]) if spec["kind"] == "crossencoder" \
         else []

@@ -51,17 +51,44 @@ def _hints(key, entry, names):
 
 # -- WMD classification -----------------------------------------------------------------------
 def wmd_corpora(config: dict) -> list:
-    """Names of the WMD classification corpora, in order."""
+    """Names of the WMD classification corpora, in order.
+
+    Examples
+    --------
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
+    >>> from lowdim.settings.sms_tasks import wmd_corpora
+    >>> wmd_corpora(config)
+    ['pang_lee']
+    """
     return [corpus["name"] for corpus in setting(config, f"{_WMDC}.corpora")[0]]
 
 
 def wmd_methods(config: dict) -> list:
-    """The WMD classification methods, in order."""
+    """The WMD classification methods, in order.
+
+    Examples
+    --------
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
+    >>> from lowdim.settings.sms_tasks import wmd_methods
+    >>> wmd_methods(config)[0], wmd_methods(config)[-1]
+    ('wme', 'wmd_kernel')
+    """
     return list(setting(config, f"{_WMDC}.methods")[0])
 
 
 def wmd_corpus(config: dict, name: str) -> dict:
-    """The config entry of WMD classification corpus ``name``."""
+    """The config entry of WMD classification corpus ``name``.
+
+    Examples
+    --------
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
+    >>> from lowdim.settings.sms_tasks import wmd_corpus
+    >>> wmd_corpus(config, "pang_lee")["matrix"]
+    'wmd_pang_lee'
+    """
     return _entry(config, _WMDC, "corpora", name)[1]
 
 
@@ -113,7 +140,16 @@ def wmd_kernel_file(config: dict, corpus: str) -> str:
 
 def wme_files(config: dict, corpus: str, method: str) -> list:
     """The WME similarities a classification job reads: one file per ``D_max`` for ``wme``,
-    none for the other methods."""
+    none for the other methods.
+
+    Examples
+    --------
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
+    >>> from lowdim.settings.sms_tasks import wme_files
+    >>> wme_files(config, "pang_lee", "wme")[0], wme_files(config, "pang_lee", "nystrom")
+    ('results/similarity/tasks/wmd/pang_lee/wme_dmax3.npz', [])
+    """
     if method != "wme":
         return []
     d_max, _ = setting(config, f"{_WMDC}.wme.d_max")
@@ -172,7 +208,16 @@ def wmd_classify_job(config, *, corpus, method):
 
 # -- GLUE -------------------------------------------------------------------------------------
 def glue_tasks(config: dict) -> list:
-    """The configured GLUE tasks (their datasets), in order."""
+    """The configured GLUE tasks (their datasets), in order.
+
+    Examples
+    --------
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
+    >>> from lowdim.settings.sms_tasks import glue_tasks
+    >>> glue_tasks(config)     # offline: no GLUE task
+    []
+    """
     return [task["dataset"] for task in setting(config, f"{_GLUE}.tasks")[0]]
 
 
@@ -200,7 +245,16 @@ def glue_not_run_reason(config: dict) -> str:
 
 
 def glue_models(config: dict, task: str) -> list:
-    """The locally built cross-encoder GLUE task ``task`` loads, if any."""
+    """The locally built cross-encoder GLUE task ``task`` loads, if any.
+
+    Examples
+    --------
+    >>> from lowdim.settings.sms_tasks import glue_models
+    >>> config = {"models": {"tiny_rte": {}},
+    ...           "sms_tasks": {"glue": {"tasks": [{"dataset": "rte", "model": "tiny_rte"}]}}}
+    >>> glue_models(config, "rte")
+    ['results/models/tiny_rte']
+    """
     return built_models(config, _entry(config, _GLUE, "tasks", task)[1]["model"])
 
 
@@ -232,12 +286,30 @@ def glue_scores_job(config, *, task):
 
 # -- coreference ------------------------------------------------------------------------------
 def coref_corpora(config: dict) -> list:
-    """Names of the coreference corpora, in order."""
+    """Names of the coreference corpora, in order.
+
+    Examples
+    --------
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
+    >>> from lowdim.settings.sms_tasks import coref_corpora
+    >>> coref_corpora(config)
+    ['digits']
+    """
     return [corpus["name"] for corpus in setting(config, f"{_COREF}.corpora")[0]]
 
 
 def coref_dataset(config: dict, corpus: str) -> str:
-    """The dataset of coreference corpus ``corpus``."""
+    """The dataset of coreference corpus ``corpus``.
+
+    Examples
+    --------
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
+    >>> from lowdim.settings.sms_tasks import coref_dataset
+    >>> coref_dataset(config, "digits")
+    'digits'
+    """
     return _entry(config, _COREF, "corpora", corpus)[1]["dataset"]
 
 
@@ -269,7 +341,16 @@ def _part_on(config, section):
 
 def tidy_parts(config: dict) -> list:
     """The tasks of this run with a tidy file: ``wmd_classification``, ``glue`` (when a task
-    can run) and ``coreference``, among those enabled and configured."""
+    can run) and ``coreference``, among those enabled and configured.
+
+    Examples
+    --------
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
+    >>> from lowdim.settings.sms_tasks import tidy_parts
+    >>> tidy_parts(config)     # offline: no GLUE task to run
+    ['wmd_classification', 'coreference']
+    """
     parts = []
     if _part_on(config, _WMDC) and wmd_corpora(config):
         parts.append("wmd_classification")
@@ -282,7 +363,16 @@ def tidy_parts(config: dict) -> list:
 
 def table_parts(config: dict) -> list:
     """The tasks of this run with a table: those with a tidy file, and GLUE's "not run"
-    table when it is enabled but cannot run."""
+    table when it is enabled but cannot run.
+
+    Examples
+    --------
+    >>> from lowdim.config import checkout_config
+    >>> config, schema = checkout_config()       # config/config.yaml, validated
+    >>> from lowdim.settings.sms_tasks import table_parts
+    >>> table_parts(config)    # GLUE's table says why it did not run
+    ['wmd_classification', 'glue', 'coreference']
+    """
     parts = tidy_parts(config)
     if _part_on(config, _GLUE) and "glue" not in parts:
         parts.insert(1 if "wmd_classification" in parts else 0, "glue")
