@@ -35,6 +35,7 @@ from .config import ConfigError
 from .settings import cca as cca_settings
 from .settings import embedding as embedding_settings
 from .settings import parse_key, resource_keys
+from .settings import report as report_settings
 from .settings import similarity as similarity_settings
 
 __all__ = ["METRICS", "SWEEP_SECTIONS", "Metric", "Sweep", "SweepRun", "expand_sweeps",
@@ -42,8 +43,8 @@ __all__ = ["METRICS", "SWEEP_SECTIONS", "Metric", "Sweep", "SweepRun", "expand_s
 
 #: Experiment sections a sweep can run.
 SWEEP_SECTIONS = ("similarity", "embedding", "cca")
-#: Other sections, disabled in every run of a sweep.
-_OTHER_SECTIONS = ("sms_tasks", "kernel_cca", "report")
+#: Other sections, disabled in every run of a sweep: the workflow's other parts, the report.
+_OTHER_SECTIONS = tuple(p for p in report_settings.PARTS if p not in SWEEP_SECTIONS) + ("report",)
 #: Sections that never change a result: sweeping a key of theirs would compare equal runs
 #: (nor would a job's resources, :func:`lowdim.settings.resource_keys`).
 _NOT_RESULT_SECTIONS = {"profile", "resources", "report", "sweeps", "sweep_run"}

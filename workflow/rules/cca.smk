@@ -180,7 +180,7 @@ if CCA_DRAWN:
 
 
 FINAL_OUTPUTS.append(
-    lambda: (["results/cca/tidy/appgrad_trace.csv"] if CCA_FIGURE1 else [])
+    lambda: ([f"results/{CCA_TIDY['appgrad_trace']}"] if CCA_FIGURE1 else [])
     + [f"{CCA_OUTPUTS[name]}.{ext}" for name in CCA_DRAWN
        for ext in (CCA_REPORT[name][2], *CCA_OTHER[name])]
     if CCA_ON
