@@ -34,7 +34,7 @@ import pandas as pd
 from .config import ConfigError
 from .settings import cca as cca_settings
 from .settings import embedding as embedding_settings
-from .settings import parse_key, resource_keys
+from .settings import job_settings, parse_key, resource_keys
 from .settings import report as report_settings
 from .settings import similarity as similarity_settings
 
@@ -87,7 +87,8 @@ class Metric:
     def settings(self, config: dict) -> dict:
         """What of a run's config the metric reads (the similarity table's fraction)."""
         if self.section == "similarity":
-            return {"table_fraction": config["similarity"]["table_fraction"]}
+            render = job_settings(config, "similarity", "render").values()
+            return {"table_fraction": render["table_fraction"]}
         return {}
 
     def scores(self, tidy: pd.DataFrame, settings: dict) -> pd.DataFrame:
