@@ -70,7 +70,7 @@ def _exact(X, Y, Xt, Yt, gammas):
 def _nystrom(X, Y, Xt, Yt, gammas, s):
     """Held-out TCC and fit evaluations of KernelCCA with s landmarks."""
     est = KernelCCA(K, gamma=gammas, n_landmarks=s, reg=REG, random_state=0).fit(X, Y)
-    return float(np.sum(est.score(Xt, Yt))), sum(est.evaluations_)
+    return float(np.sum(est.score_components(Xt, Yt))), sum(est.evaluations_)
 
 
 def _exact_evaluations(n, q):

@@ -2,8 +2,10 @@
 
 Build with ``sphinx-build -W -b html docs docs/_build/html`` (``pip install -e ".[docs]"``).
 Generated at each build, never committed: ``api/`` (from the ``__all__`` lists,
-``_ext/lowdim_api.py``), ``api/generated/`` (autosummary) and ``auto_examples/``
-(sphinx-gallery runs every example again, ``run_stale_examples``).
+``_ext/lowdim_api.py``), ``api/generated/`` (autosummary), ``auto_examples/``
+(sphinx-gallery runs every example again, ``run_stale_examples``) and
+``gen_modules/`` (its backreferences). Math is rendered by a local MathJax
+(``_ext/lowdim_mathjax.py``: Debian's ``libjs-mathjax``), so the site needs no network.
 """
 
 import os
@@ -35,6 +37,7 @@ extensions = [
     "sphinx_gallery.gen_gallery",
     "lowdim_api",
     "lowdim_config",
+    "lowdim_mathjax",
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
@@ -42,13 +45,19 @@ exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py",
                     "auto_examples/*.zip", "auto_examples/*.md5", "auto_examples/*.json"]
 templates_path = ["_templates"]
 
-# The README and config/README.md are included in pages here; their links to each
-# other resolve because docs/config/README.md sits where config/README.md does.
+# config/README.md is included in pages here (docs/config/README.md, docs/rehearsal.md);
+# its links resolve because docs/config/README.md sits where config/README.md does.
 myst_heading_anchors = 3
 myst_enable_extensions = ["dollarmath"]
 
 autosummary_generate = True
 autosummary_imported_members = True
+# The class and function pages link to their user-guide section (lowdim_api.USER_GUIDE)
+# and list the examples that use them (sphinx-gallery's backreferences).
+from lowdim_api import (INTERNAL_NOT_VALIDATED, NOT_VALIDATED, internal_pattern,  # noqa: E402
+                        user_guide_links)
+
+autosummary_context = {"user_guides": user_guide_links()}
 autodoc_default_options = {"member-order": "bysource"}
 autodoc_typehints = "none"  # numpydoc sections carry the types
 
@@ -58,10 +67,11 @@ numpydoc_xref_param_type = False
 # numpydoc's validation of every docstring the site renders (modules, classes, methods,
 # functions): every check but those lowdim_api.NOT_VALIDATED lists, and EX01 (Examples are
 # required of the public names, tests/test_docs.py, not of every method). A failed check is
-# a warning, so `sphinx-build -W` fails.
-from lowdim_api import NOT_VALIDATED  # noqa: E402
-
+# a warning, so `sphinx-build -W` fails. The workflow internals are checked by lowdim_api
+# instead, without INTERNAL_NOT_VALIDATED (PR01, PR07, RT01), which the public API passes.
 numpydoc_validation_checks = {"all", "EX01", *NOT_VALIDATED}
+numpydoc_validation_exclude = {internal_pattern()}
+assert not INTERNAL_NOT_VALIDATED.keys() & NOT_VALIDATED.keys()
 
 lowdim_schema_dir = str(ROOT / "workflow" / "schemas")
 
@@ -77,6 +87,9 @@ sphinx_gallery_conf = {
     "matplotlib_animations": False,
     "reset_modules": ("matplotlib",),
     "show_memory": False,
+    # "Examples using X" on each API page (the minigallery of docs/_templates/autosummary)
+    "backreferences_dir": "gen_modules/backreferences",
+    "doc_module": ("lowdim",),
     "plot_gallery": os.environ.get("LOWDIM_DOCS_PLOT_GALLERY", "True"),
 }
 
@@ -99,6 +112,8 @@ def setup(app):
 html_theme = "pydata_sphinx_theme"
 html_title = "lowdim"
 html_theme_options = {
+    # the top bar: Install, User guide, API reference, Examples, Workflow (docs/index.md)
+    "header_links_before_dropdown": 7,
     "navigation_with_keys": False,
     "show_toc_level": 2,
     "secondary_sidebar_items": ["page-toc"],

@@ -24,10 +24,10 @@ train, test = slice(0, 800), slice(800, None)
 linear = ExactCCA(n_components=2, reg=0.001).fit(X[train] - X[train].mean(0),
                                                  Y[train] - Y[train].mean(0))
 print("linear CCA, held-out correlations:",
-      np.round(linear.score(X[test] - X[train].mean(0), Y[test] - Y[train].mean(0)), 3))
+      np.round(linear.score_components(X[test] - X[train].mean(0), Y[test] - Y[train].mean(0)), 3))
 
 kcca = KernelCCA(n_components=2, n_landmarks=60, random_state=0).fit(X[train], Y[train])
-print("kernel CCA, held-out correlations:", np.round(kcca.score(X[test], Y[test]), 3))
+print("kernel CCA, held-out correlations:", np.round(kcca.score_components(X[test], Y[test]), 3))
 print("kernel evaluations to fit, per view:", kcca.evaluations_, "against", 800 * 801 // 2,
       "for each full matrix")
 

@@ -24,8 +24,8 @@ X, y = load_digits(return_X_y=True)
 # %%
 # Vec2vec with the co-occurrence solver, which optimises the same skip-gram objective from
 # the walks' co-occurrence counts (with one thread and a seed, reproducible bit for bit).
-# UMAP's time includes numba's compilation of its functions, which umap-learn does not
-# cache (about 20 s of CPU time).
+# UMAP's time includes numba's compilation of its functions the first time they run in a
+# process (see `benchmarks/vec2vec_vs_umap.md` for timings with compilation excluded).
 embedders = {
     "Vec2vec": Vec2Vec(n_components=10, topk=10, solver="cooccurrence", random_state=0,
                        n_jobs=1),

@@ -3,6 +3,7 @@
 import os
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from fixtures.http_server import LocalHTTPServer, RefusedAddress
 from fixtures.workflow import ROOT, TINY, BackgroundRun, snakemake
@@ -12,6 +13,17 @@ from fixtures.workflow import ROOT, TINY, BackgroundRun, snakemake
 # background runs compile UMAP's ~260 functions once between them, not once each. Set
 # before any test module imports numba, which reads it then.
 os.environ.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".snakemake" / "numba"))
+
+#: Hypothesis on 2 cores shared with the session's background workflow runs: no deadline and
+#: no too-slow health check (a loaded core makes any example slow, which says nothing about
+#: the code), and 10 examples a test (hypothesis' default is 100; the 247 bad-input rows drew
+#: 15 each before), fresh on each run so that runs together cover more of each strategy; a
+#: failure prints the blob that reproduces it (``@reproduce_failure``).
+#: ``HYPOTHESIS_PROFILE=thorough`` draws 200 a test, for a search.
+settings.register_profile("lowdim", max_examples=10, deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("thorough", parent=settings.get_profile("lowdim"), max_examples=200)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "lowdim"))
 
 #: The session's long workflow runs: fixture name -> (directory name, config file).
 #: Each starts as soon as the session's first test does, if a selected test uses it, so

@@ -266,16 +266,40 @@ def test_methods_with_same_seed_share_landmarks():
 
 
 # -- bad input ---------------------------------------------------------------------------
-@pytest.mark.parametrize("method", sorted(METHODS))
+#: The Nyström family: s >= n makes every item a landmark (KernelCCA's n_landmarks alike).
+NYSTROM_FAMILY = ("nystrom", "sms_nystrom", "sms_nystrom_rescale", "shifted_nystrom_exact")
+
+
+@pytest.mark.parametrize("method", sorted(set(METHODS) - set(NYSTROM_FAMILY)))
 def test_sample_size_must_be_below_n(method):
     K = random_indefinite(20, seed=15)
     with pytest.raises(ValueError, match=r"`s` must be < n = 20, got 20"):
         METHODS[method](K, 20, random_state=0)
 
 
-def test_multiplier_times_s_must_fit():
-    with pytest.raises(ValueError, match=r"`multiplier` \* `s` = 2 \* 12 = 24 must be <= n = 20"):
-        sms_nystrom(random_indefinite(20, seed=16), 12, random_state=0)
+@pytest.mark.parametrize("method", NYSTROM_FAMILY)
+@pytest.mark.parametrize("s", [20, 35])
+def test_nystrom_with_s_at_least_n_uses_every_item_and_warns(method, s):
+    X = np.random.default_rng(15).standard_normal((20, 6))
+    K = X @ X.T  # PSD: with every item a landmark, classic Nyström is K itself
+    with pytest.warns(UserWarning, match=rf"`s` = {s} >= n = 20: every item is a landmark"):
+        approx = METHODS[method](K, s, random_state=0)
+    assert sorted(approx.landmarks) == list(range(20))
+    assert approx.evaluations == 20 * 21 // 2
+    shift = approx.info["shift"]
+    factor = approx.info.get("rescale", 1.0)
+    # K (K - shift I)^+ K, the whole matrix with the method's shift of the whole core
+    expected = factor * K @ np.linalg.pinv(K - shift * np.eye(20)) @ K
+    np.testing.assert_allclose(approx.to_dense(), expected, atol=1e-8 * np.abs(K).max())
+    if method == "nystrom":
+        np.testing.assert_allclose(approx.to_dense(), K, atol=1e-8 * np.abs(K).max())
+
+
+def test_sms_second_sample_is_capped_at_n():
+    K = random_indefinite(20, seed=16)
+    approx = sms_nystrom(K, 12, random_state=0)  # multiplier 2: |S2| = min(24, 20)
+    assert sorted(approx.info["S2"]) == list(range(20))
+    np.testing.assert_allclose(approx.info["lambda_min_S2"], np.linalg.eigvalsh(K)[0], rtol=1e-8)
     with pytest.raises(ValueError, match="`multiplier` must be a number >= 1"):
         sms_nystrom(random_indefinite(20, seed=16), 5, multiplier=0.5)
 

@@ -11,13 +11,14 @@ line; a new parameter of an existing one is one more keyword in its line.
 
 from __future__ import annotations
 
+import inspect
 import re
 import warnings
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from lowdim._validation import arguments_of
@@ -28,19 +29,21 @@ from lowdim.approx._linalg import EIGEN_SOLVERS as eigen_solver_choices
 from lowdim.approx.cur import STACUR_ROWS
 from lowdim.approx.features import eigen_feature_map, feature_map, sicur_feature_map
 from lowdim.approx.wme import random_documents, wme_features
-from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, KernelCCA, RandomizedCCA
+from lowdim.cca import (DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, KernelCCA, RandomizedCCA,
+                        canonical_correlations, exact_kernel_cca)
 from lowdim.cca._linalg import NORMALIZATIONS
 from lowdim.cca.appgrad import STOCHASTIC_SOLVERS
 from lowdim.cca.kernel import APPROXIMATIONS, SOLVERS
 from lowdim.cca.methods import EXACT_METHODS
-from lowdim.similarity.kernel import KERNELS
+from lowdim.similarity.kernel import GAMMA_KERNELS, KERNELS
 from lowdim.embedding import (ClassicalMDS, IsomapEmbedding, LaplacianEigenmaps, LLEEmbedding,
-                              MDSEmbedding, PCAEmbedding, UMAPEmbedding, Vec2Vec)
+                              MDSEmbedding, PCAEmbedding, UMAPEmbedding, Vec2Vec, classical_mds,
+                              cosine_knn_graph)
 from lowdim.embedding.cooccurrence import cooccurrence_sgns, window_cooccurrences
 from lowdim.embedding.graph import KNN_MODES
 from lowdim.embedding.vec2vec import SOLVERS as VEC2VEC_SOLVERS
 from lowdim.evaluate.svm import TunedSVM
-from lowdim.similarity import DenseOracle, PairwiseMLP
+from lowdim.similarity import DenseOracle, KernelOracle, PairwiseMLP, median_gamma
 
 RNG = np.random.default_rng(0)
 N = 30                                   # samples of the embedding and classifier data
@@ -53,6 +56,7 @@ X_CCA = RNG.normal(size=(40, 5))
 Y_CCA = np.hstack([X_CCA[:, :2] + 0.3 * RNG.normal(size=(40, 2)), RNG.normal(size=(40, 2))])
 S_WME = RNG.uniform(0.1, 1.0, size=(N, 8))
 GRAM = X_EMB @ X_EMB.T
+SQUARED_DISTANCES = ((X_EMB[:, None] - X_EMB[None]) ** 2).sum(-1)
 WALKS = np.tile(np.arange(10), 6).reshape(12, 5)   # 12 walks of length 5 visiting nodes 0..9
 
 
@@ -167,6 +171,7 @@ def fit(cls, data=("X",)):
         arrays = [kwargs.pop(name) for name in data]
         return cls(**kwargs).fit(*arrays)
     call.__name__ = cls.__name__
+    call.required = data  # what a call cannot do without; every parameter has a default
     return call
 
 
@@ -184,14 +189,16 @@ _APPGRAD = dict(_CCA, step_size=step("auto"), max_iter=count(5), tol=real(1e-6, 
                 normalization=choice("paper", NORMALIZATIONS))
 _ORACLE = dict(oracle=matrix(K, square=True), s=count(5, below=20),
                rtol=real(None, minimum=0.0, none_ok=True))
+# Nyström's s >= n uses every item, with a warning (KernelCCA's n_landmarks alike): not bad
+_NYSTROM = dict(_ORACLE, s=count(5))
 
 #: The table: every public estimator and approximation function, argument by argument.
 CASES = [
-    case("nystrom", nystrom, **_ORACLE),
-    case("sms_nystrom", sms_nystrom, **_ORACLE, multiplier=real(2, minimum=1),
+    case("nystrom", nystrom, **_NYSTROM),
+    case("sms_nystrom", sms_nystrom, **_NYSTROM, multiplier=real(2, minimum=1),
          alpha=real(1.5, minimum=0),
          eigen_solver=choice("auto", eigen_solver_choices)),
-    case("shifted_nystrom_exact", shifted_nystrom_exact, **_ORACLE,
+    case("shifted_nystrom_exact", shifted_nystrom_exact, **_NYSTROM,
          lambda_min_K=real(None, none_ok=True)),
     case("sicur", sicur, **{**_ORACLE, "s": count(5, minimum=2, below=20)}),
     case("stacur", stacur, **_ORACLE, rows=choice("same", STACUR_ROWS)),
@@ -213,6 +220,10 @@ CASES = [
          n_components=count(4, below=9, none_ok=True)),
     case("random_documents", random_documents, n_docs=count(3), d_max=count(2), dim=count(4),
          low=real(-1.0), high=real(1.0)),
+    case("KernelOracle", KernelOracle, X=matrix(X_EMB), kernel=choice("rbf", KERNELS),
+         gamma=real(0.5, minimum=0.0, bounds_ok=False)),
+    case("median_gamma", median_gamma, X=matrix(X_EMB), kernel=choice("rbf", GAMMA_KERNELS),
+         n_samples=count(200, minimum=2)),
     case("DenseOracle", DenseOracle, K=matrix(K, square=True), chunk_size=count(64),
          n_jobs=(1, st.one_of(st.integers(max_value=-2), st.just(0), st.floats(),
                               st.text(max_size=3), st.booleans()))),
@@ -235,6 +246,10 @@ CASES = [
          seed=(0, st.nothing()), n_jobs=count(1)),
     case("window_cooccurrences", window_cooccurrences, walks=walks(WALKS),
          n_nodes=count(10, minimum=10), window=count(2), n_jobs=count(1)),
+    case("cosine_knn_graph", cosine_knn_graph, X=matrix(X_EMB), topk=count(3, below=N),
+         knn=choice("exact", KNN_MODES)),
+    case("classical_mds", classical_mds, squared_distances=matrix(SQUARED_DISTANCES, square=True),
+         n_components=count(2, below=N + 1)),
     case("MDSEmbedding", fit(MDSEmbedding), **_EMBED, n_init=count(1), max_iter=count(10),
          n_jobs=threads()),
     case("PCAEmbedding", fit(PCAEmbedding), X=_EMBED["X"], n_components=count(2, below=6)),
@@ -263,6 +278,11 @@ CASES = [
          kernel=choice("rbf", tuple(KERNELS)), n_landmarks=count(10),  # s >= n uses every row (documented)
          approximation=choice("nystrom", APPROXIMATIONS), solver=choice("exact", SOLVERS),
          max_iter=count(5)),
+    case("exact_kernel_cca", exact_kernel_cca, Kx=matrix(GRAM, square=True),
+         Ky=matrix(GRAM, square=True), n_components=count(2), reg=real(0.1, minimum=0.0,
+                                                                        bounds_ok=False)),
+    case("canonical_correlations", canonical_correlations, A=matrix(X_CCA),
+         B=second_view(Y_CCA)),
     case("NWCCA", fit(NWCCA, ("X", "Y")), **_HEURISTIC),
     case("DWCCA", fit(DWCCA, ("X", "Y")), **_HEURISTIC),
     case("PCACCA", fit(PCACCA, ("X", "Y")), **_HEURISTIC, n_pca_components=count(3, minimum=2)),
@@ -301,7 +321,6 @@ def test_good_values_are_accepted(c):
 
 
 @pytest.mark.parametrize("c, argument", ROWS, ids=[f"{c['name']}-{a}" for c, a in ROWS])
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_bad_value_is_refused_by_name(c, argument, data):
     bad = data.draw(c["arguments"][argument][1], label=argument)
@@ -315,6 +334,45 @@ def test_bad_value_is_refused_by_name(c, argument, data):
     # ... and says so in `argument`, which a workflow job maps to its config key
     assert argument in arguments_of(info.value), \
         f"{c['name']}({argument}={bad!r}) raised {info.value!r} about {arguments_of(info.value)}"
+
+
+def _required(c) -> tuple:
+    """The arguments a call cannot go without (the rest keep their defaults)."""
+    if hasattr(c["call"], "required"):
+        return c["call"].required
+    parameters = inspect.signature(c["call"]).parameters.values()
+    return tuple(p.name for p in parameters if p.default is inspect.Parameter.empty
+                 and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+
+
+NAN_ROWS = [(c, argument) for c in CASES if not c["heavy"] for argument in _required(c)
+            if isinstance(c["arguments"][argument][0], np.ndarray)
+            and c["arguments"][argument][0].ndim == 2
+            and c["arguments"][argument][0].dtype.kind == "f"]  # walks are ids: no NaN there
+
+
+@pytest.mark.parametrize("c, argument", NAN_ROWS, ids=[f"{c['name']}-{a}" for c, a in NAN_ROWS])
+def test_nan_in_the_data_is_reported_before_any_defaulted_parameter(c, argument):
+    """Only what the call requires, every other argument at its default, and a NaN in the
+    data: the error is about the data, not about a default that needs the data first
+    (``KernelOracle(X, "rbf")`` without ``gamma`` reported the missing gamma)."""
+    kwargs = {name: _good(c)[name] for name in _required(c)}
+    kwargs[argument] = _with_entry(kwargs[argument], 1, 0, np.nan)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError) as info:
+            c["call"](**kwargs)
+    assert arguments_of(info.value) == (argument,) or argument in arguments_of(info.value), \
+        f"{c['name']}: NaN in {argument!r} reported as {info.value!r}"
+    assert "nan" in str(info.value).lower(), info.value
+
+
+def test_kernel_oracle_reports_nan_before_the_missing_gamma():
+    bad = _with_entry(X_EMB, 2, 3, np.nan)
+    with pytest.raises(ValueError, match=r"`X` contains non-finite values, first X\[2, 3\] = nan"):
+        KernelOracle(bad, "rbf")
+    with pytest.raises(ValueError, match="`gamma` must be a positive number for the 'rbf' kernel"):
+        KernelOracle(X_EMB, "rbf")  # the data is fine: now the missing gamma is the error
 
 
 # -- the inputs users tried (issue 13) --------------------------------------------------------

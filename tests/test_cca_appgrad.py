@@ -91,7 +91,7 @@ def test_sparse_and_dense_inputs_give_the_same_result(batch_size, precompute):
     assert sparse.solver_ == dense.solver_
     np.testing.assert_allclose(sparse.x_weights_, dense.x_weights_, rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(sparse.y_weights_, dense.y_weights_, rtol=1e-6, atol=1e-9)
-    np.testing.assert_allclose(sparse.score(X, Y), dense.score(X.toarray(), Y.toarray()),
+    np.testing.assert_allclose(sparse.score_components(X, Y), dense.score_components(X.toarray(), Y.toarray()),
                                rtol=1e-8)
 
 
@@ -120,8 +120,8 @@ def test_trace_records_checkpoints_flops_and_tcc(planted):
     np.testing.assert_allclose(trace["flops"], appgrad_batch_flops(4000, 40, 30, 4)
                                * trace["iteration"])
     assert np.all(np.diff(trace["seconds"]) >= 0)
-    np.testing.assert_allclose(trace["tcc_train"].iloc[-1], est.score(X, Y).sum(), rtol=1e-8)
-    np.testing.assert_allclose(trace["tcc_heldout"].iloc[-1], est.score(Xt, Yt).sum(), rtol=1e-8)
+    np.testing.assert_allclose(trace["tcc_train"].iloc[-1], est.score_components(X, Y).sum(), rtol=1e-8)
+    np.testing.assert_allclose(trace["tcc_heldout"].iloc[-1], est.score_components(Xt, Yt).sum(), rtol=1e-8)
     assert trace["tcc_train"].iloc[-1] > trace["tcc_train"].iloc[0]
 
 
@@ -204,7 +204,7 @@ def test_early_stopping_stops_on_its_own_validation_rows(planted, batch_size):
     assert stale[-2:].all() and not (stale[:-2][1:] & stale[:-2][:-1]).any()
     # the scores are the TCC of the weights on the rows set aside, which fit never used
     val = _validation_rows(X.shape[0], 0.2, 0)
-    np.testing.assert_allclose(scores[-1], est.score(X[val], Y[val]).sum(), rtol=1e-8)
+    np.testing.assert_allclose(scores[-1], est.score_components(X[val], Y[val]).sum(), rtol=1e-8)
     assert est.trace_["iteration"].iloc[-1] == est.n_iter_
     assert pcc(Xt, Yt, est.x_weights_, est.y_weights_, exact.x_weights_, exact.y_weights_) \
         >= (0.99 if batch_size is None else 0.93)
@@ -219,8 +219,8 @@ def test_early_stopping_fits_the_other_rows_only(planted):
     rest = np.setdiff1d(np.arange(X.shape[0]), _validation_rows(X.shape[0], 0.25, 0))
     assert est.n_iter_ == 30 and len(rest) == 3000
     np.testing.assert_allclose(est.trace_["tcc_train"].iloc[-1],
-                               est.score(X[rest], Y[rest]).sum(), rtol=1e-8)
-    assert abs(est.score(X, Y).sum() - est.trace_["tcc_train"].iloc[-1]) > 1e-6
+                               est.score_components(X[rest], Y[rest]).sum(), rtol=1e-8)
+    assert abs(est.score_components(X, Y).sum() - est.trace_["tcc_train"].iloc[-1]) > 1e-6
 
 
 def test_early_stopping_warns_when_the_validation_tcc_still_rises(planted):

@@ -28,7 +28,7 @@ def test_exact_matches_scikit_learn_cca_correlations(views):
     xs, ys = theirs.transform(X, Y)
     sk_rho = [np.corrcoef(xs[:, j], ys[:, j])[0, 1] for j in range(3)]
     np.testing.assert_allclose(ours.canonical_correlations_, sk_rho, rtol=1e-6)
-    np.testing.assert_allclose(ours.score(X, Y), sk_rho, rtol=1e-6)
+    np.testing.assert_allclose(ours.score_components(X, Y), sk_rho, rtol=1e-6)
 
 
 def test_exact_cca_recovers_the_planted_correlations():
@@ -65,9 +65,9 @@ def test_pca_cca_with_all_components_is_exact(views):
     X, Y = views
     exact = ExactCCA(3).fit(X, Y)
     full = PCACCA(3, n_pca_components=12, random_state=0).fit(X, Y)
-    np.testing.assert_allclose(full.score(X, Y), exact.score(X, Y), rtol=1e-8)
+    np.testing.assert_allclose(full.score_components(X, Y), exact.score_components(X, Y), rtol=1e-8)
     few = PCACCA(3, n_pca_components=4, random_state=0).fit(X, Y)
-    assert tcc(X, Y, few.x_weights_, few.y_weights_) < exact.score(X, Y).sum()
+    assert tcc(X, Y, few.x_weights_, few.y_weights_) < exact.score_components(X, Y).sum()
 
 
 def test_nw_and_dw_cca_are_exact_when_their_whitening_is():
@@ -76,16 +76,16 @@ def test_nw_and_dw_cca_are_exact_when_their_whitening_is():
     # whitened views: the NW approximation S_x ≈ I is right up to sampling error
     Ux, Vy = la.qr(U, mode="economic")[0], la.qr(V, mode="economic")[0]
     Ux, Vy = Ux * np.sqrt(U.shape[0]), Vy * np.sqrt(U.shape[0])
-    exact = ExactCCA(3, reg=0.0).fit(Ux, Vy).score(Ux, Vy)
-    np.testing.assert_allclose(NWCCA(3, reg=0.0, random_state=0).fit(Ux, Vy).score(Ux, Vy),
+    exact = ExactCCA(3, reg=0.0).fit(Ux, Vy).score_components(Ux, Vy)
+    np.testing.assert_allclose(NWCCA(3, reg=0.0, random_state=0).fit(Ux, Vy).score_components(Ux, Vy),
                                exact, rtol=1e-6)
     # diagonal covariance: DW-CCA's diag(S_x) whitening is exact, NW-CCA's is not
     scales_x, scales_y = rng.uniform(0.1, 10, 10), rng.uniform(0.1, 10, 8)
     Xd, Yd = Ux * scales_x, Vy * scales_y
-    exact = ExactCCA(3, reg=0.0).fit(Xd, Yd).score(Xd, Yd)
-    np.testing.assert_allclose(DWCCA(3, reg=0.0, random_state=0).fit(Xd, Yd).score(Xd, Yd),
+    exact = ExactCCA(3, reg=0.0).fit(Xd, Yd).score_components(Xd, Yd)
+    np.testing.assert_allclose(DWCCA(3, reg=0.0, random_state=0).fit(Xd, Yd).score_components(Xd, Yd),
                                exact, rtol=1e-6)
-    assert NWCCA(3, reg=0.0, random_state=0).fit(Xd, Yd).score(Xd, Yd).sum() < exact.sum() - 0.01
+    assert NWCCA(3, reg=0.0, random_state=0).fit(Xd, Yd).score_components(Xd, Yd).sum() < exact.sum() - 0.01
 
 
 def test_randomized_svd_of_an_operator_matches_the_full_svd():
@@ -107,7 +107,7 @@ def test_sparse_and_dense_baselines_agree(Estimator):
         kw["n_pca_components"] = 10
     a, b = Estimator(3, **kw).fit(X, Y), Estimator(3, **kw).fit(X.toarray(), Y.toarray())
     np.testing.assert_allclose(a.x_weights_, b.x_weights_, rtol=1e-6, atol=1e-9)
-    np.testing.assert_allclose(a.score(X, Y), b.score(X.toarray(), Y.toarray()), rtol=1e-8)
+    np.testing.assert_allclose(a.score_components(X, Y), b.score_components(X.toarray(), Y.toarray()), rtol=1e-8)
     assert a.flops_ == b.flops_ > 0
 
 
@@ -204,14 +204,14 @@ def test_randomized_cca_with_a_full_sketch_is_exact():
     full = RandomizedCCA(3, oversample=7, random_state=0).fit(X, Y)  # l = 10 = p
     np.testing.assert_allclose(full.canonical_correlations_, exact.canonical_correlations_,
                                rtol=1e-9)
-    np.testing.assert_allclose(full.score(X, Y), exact.score(X, Y), rtol=1e-9)
+    np.testing.assert_allclose(full.score_components(X, Y), exact.score_components(X, Y), rtol=1e-9)
 
 
 def test_randomized_cca_gains_with_the_sketch_width_and_beats_nw_cca():
     # mixed views: canonical weights lie outside the top range of XᵀY, so a thin sketch misses
     # part of them (exact whitening within the sketch still beats NW-CCA's none)
     X, Y = planted_views(20000, 60, 60, [0.9, 0.8, 0.3], random_state=6, condition=10.0)
-    exact = ExactCCA(3).fit(X, Y).score(X, Y).sum()
+    exact = ExactCCA(3).fit(X, Y).score_components(X, Y).sum()
     captured = [tcc(X, Y, est.x_weights_, est.y_weights_) for est in
                 (RandomizedCCA(3, oversample=m, random_state=0).fit(X, Y) for m in (20, 40, 57))]
     assert captured[0] < captured[1] < captured[2]

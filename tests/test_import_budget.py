@@ -49,7 +49,8 @@ LIGHT_MODULES = ["lowdim.tables", "lowdim.tables.embedding", "lowdim.tables.kern
                  "lowdim.tables.sweeps", "lowdim.plots", "lowdim.plots.cca",
                  "lowdim.plots.embedding", "lowdim.plots.kernel_cca", "lowdim.plots.similarity",
                  "lowdim.plots.sweeps", "lowdim.report", "lowdim.report.published",
-                 "lowdim.report.readme", "lowdim.report.render", "lowdim.report.scorecard",
+                 "lowdim.report.decision", "lowdim.report.profile", "lowdim.report.selection",
+                 "lowdim.report.render", "lowdim.report.scorecard",
                  "lowdim.report.summary", "lowdim.cca.experiments", "lowdim.embedding.features",
                  "lowdim.embedding.selection", "lowdim.log"]
 

@@ -8,6 +8,7 @@ import scipy.sparse as sp
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from lowdim.approx import nystrom, sms_nystrom
 from lowdim.cca import ExactCCA, KernelCCA, canonical_correlations, exact_kernel_cca
 from lowdim.data.sources.synthetic import nonlinear_two_view
 from lowdim.similarity import KernelOracle, PairwiseMLP, PairwiseMLPOracle, SimilarityOracle
@@ -80,6 +81,28 @@ def test_every_row_a_landmark_reproduces_exact_regularised_kernel_cca(circle, so
     _same_up_to_sign(new_y, _centred_rows(rbf_kernel(Yt, Y, gamma=gamma), Ky) @ beta, 1e-5)
 
 
+@pytest.mark.parametrize("approximation", ["nystrom", "sms_nystrom"])
+def test_landmarks_beyond_the_rows_use_every_row_with_a_warning_as_the_nystrom_functions(
+        circle, approximation):
+    """``n_landmarks >= n`` is handled as ``nystrom``/``sms_nystrom`` handle ``s >= n``."""
+    X, Y, Xt, Yt = circle
+    with pytest.warns(UserWarning, match="`n_landmarks` = 500 >= n = 160: every item is a "
+                                         "landmark"):
+        many = KernelCCA(2, gamma=20.0, n_landmarks=500, approximation=approximation,
+                         solver="exact", reg=REG, random_state=0).fit(X, Y)
+    with pytest.warns(UserWarning, match="`n_landmarks` = 160 >= n = 160"):
+        every = KernelCCA(2, gamma=20.0, n_landmarks=160, approximation=approximation,
+                          solver="exact", reg=REG, random_state=0).fit(X, Y)
+    assert sorted(many.landmark_indices_) == list(range(160))
+    assert many.evaluations_ == every.evaluations_ == (160 * 161 // 2,) * 2
+    np.testing.assert_allclose(many.score_components(Xt, Yt), every.score_components(Xt, Yt),
+                               rtol=1e-10)
+    with pytest.warns(UserWarning, match="`s` = 500 >= n = 160"):
+        function = (nystrom if approximation == "nystrom" else sms_nystrom)(
+            rbf_kernel(X, gamma=20.0), 500, random_state=0)
+    assert function.info["shift"] == pytest.approx(many.shift_[0], rel=1e-8, abs=1e-12)
+
+
 def test_exact_kernel_cca_matches_the_stationarity_reference(circle):
     X, Y, Xt, _ = circle
     Kx, Ky = rbf_kernel(X, gamma=20.0), rbf_kernel(Y, gamma=20.0)
@@ -115,10 +138,10 @@ def test_captures_a_nonlinear_relation_linear_cca_cannot_see():
     X, Y, _ = nonlinear_two_view(2000, random_state=0)
     train, test = slice(0, 1600), slice(1600, None)
     est = KernelCCA(2, n_landmarks=200, random_state=0).fit(X[train], Y[train])
-    rho = est.score(X[test], Y[test])
+    rho = est.score_components(X[test], Y[test])
     mx, my = X[train].mean(axis=0), Y[train].mean(axis=0)
     linear = ExactCCA(2, reg=REG).fit(X[train] - mx, Y[train] - my)
-    rho_linear = linear.score(X[test] - mx, Y[test] - my)
+    rho_linear = linear.score_components(X[test] - mx, Y[test] - my)
     assert rho[0] >= 0.8 and rho[1] >= 0.8  # cos 3t and sin 3t of the shared angle
     assert rho_linear[0] < 0.2
 
@@ -214,7 +237,7 @@ def test_sms_nystrom_shifts_the_core_of_an_indefinite_similarity(mlp_kernels):
     assert nys.shift_ == (0.0, 0.0)
     assert sms.feature_rank_ == (s, s)  # the shifted core is positive definite
     assert all(r < s for r in nys.feature_rank_)  # Nyström drops the core's negative part
-    rho = sms.score(X[240:], Y[240:])
+    rho = sms.score_components(X[240:], Y[240:])
     assert np.all(np.isfinite(rho)) and rho[0] > 0.5
 
 

@@ -13,13 +13,16 @@ Without Chromium, its driver or Selenium the tests skip, naming what is missing;
 
 import os
 import shutil
+import sys
 
 import pytest
 
 from fixtures.requirements import require
 from fixtures.workflow import ROOT
-from lowdim.report.gallery import SCREENSHOTS
 from lowdim.report.scorecard import VERDICTS
+
+sys.path.insert(0, str(ROOT / "docs"))  # the docs tooling (not the library)
+from tooling.gallery import SCREENSHOTS  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -32,7 +35,7 @@ WIDTHS = (1000, 1300, 1600)
 #: leaves the checkout clean), else the test's own temporary folder.
 UPDATE_GALLERY = os.environ.get("LOWDIM_UPDATE_GALLERY") == "1"
 GALLERY = ROOT / "docs" / "gallery"
-#: The screenshots' files, shown in the README gallery (lowdim.report.gallery).
+#: The screenshots' files, shown in the documentation's gallery (docs/gallery.md, docs/tooling/gallery.py).
 FRONT_PAGE, FIGURE_PAGE = (name for name, _ in SCREENSHOTS)
 #: The figures of the tiny run's report: the three papers' and kernel CCA's.
 FIGURES = ("figure1_error_vs_sample_fraction.png", "figure2_spectra.png", "figure3_timing.png",
@@ -57,22 +60,28 @@ def missing_requirements() -> list[str]:
     return missing
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    """Headless Chromium with a fresh profile, its console log kept."""
-    require(missing_requirements(), "LOWDIM_REQUIRE_CHROMIUM", "the browser tests")
+def start_chromium(profile_dir, what="the browser tests"):
+    """Headless Chromium with a fresh profile in ``profile_dir``, its console log kept (the
+    caller quits it); skips, or fails under CI, naming what the machine lacks."""
+    require(missing_requirements(), "LOWDIM_REQUIRE_CHROMIUM", what)
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium")
-    for flag in (*FLAGS, f"--user-data-dir={tmp_path_factory.mktemp('chromium')}",
-                 "--window-size=1400,1000"):
+    for flag in (*FLAGS, f"--user-data-dir={profile_dir}", "--window-size=1400,1000"):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(options=options,
                               service=Service(executable_path=shutil.which("chromedriver")))
     driver.set_page_load_timeout(120)
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """Headless Chromium with a fresh profile, its console log kept."""
+    driver = start_chromium(tmp_path_factory.mktemp("chromium"))
     try:
         yield driver
     finally:

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from lowdim.report.render import overview_html, summary_rst
+from lowdim.report.scorecard import VERDICTS
 from lowdim.report.summary import cca_savings, similarity_savings, stage_times
 
 BENCH_HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
@@ -87,8 +88,8 @@ def test_overview_shows_each_summary_as_a_table():
                         "FLOPs to target": [np.nan]})
     tables = _Tables(overview_html("offline", stages, card, pd.DataFrame(), cca)).tables
     assert len(tables) == 3  # scorecard, stages, FLOPs; no similarity part ran
-    assert tables[0] == [["paper", "reproduced", "differs", "ran on replica", "not computed",
-                          "not run"], ["B", "1", "1", "0", "0", "0"], ["A", "0", "0", "0", "0", "1"]]
+    assert tables[0] == [["paper", *VERDICTS], ["B", "1", "0", "0", "1", "0", "0", "0", "0"],
+                         ["A", "0", "0", "0", "0", "0", "0", "0", "1"]]
     assert tables[1][2] == ["AppGrad CCA", "cca_appgrad", "3", "10.25"]
     assert tables[2][1][-1] == "–"  # a target never reached
 

@@ -1,5 +1,6 @@
-"""Scorecard verdicts: tolerance boundaries on both sides, claims, 'not run' reasons, and
-verdicts that mean what they say (replicas, statistics not computed, settings substituted)."""
+"""Scorecard verdicts by construction: settings matched with their stated tolerance, both
+sides of a claim at the same setting, claims decided beyond the noise, thresholds read from
+the trace, and verdicts that say what was run (replicas, modified profiles, substitutes)."""
 
 from pathlib import Path
 
@@ -9,27 +10,56 @@ import pytest
 import yaml
 
 from lowdim.report import load_published, score_entry, scorecard
-from lowdim.report.published import PublishedEntry
-from lowdim.report.scorecard import within_tolerance
+from lowdim.report.published import PublishedEntry, Setting
+from lowdim.report.scorecard import VERDICTS, EntryError, within_tolerance
 
 PUBLISHED = Path(__file__).resolve().parents[1] / "config" / "published"
 
 
-def _entry(published=90.0, tolerance=None, where=None, **kw):
+def _published(name):
+    return load_published(PUBLISHED / name)
+
+
+def _entry(published=90.0, tolerance=None, where=None, settings=None, **kw):
     return PublishedEntry(
         paper="P", artifact="Figure 1", metric="pcc", setting="s", provenance="paper",
-        published=published, tolerance=tolerance or {"abs": 2.0},
+        published=published, tolerance=tolerance or {"abs": 2.0}, settings=settings or {},
         reproduced={"file": "tidy.csv", "column": "value", "where": where or {"method": "a"}},
         **kw)
 
 
-@pytest.fixture
-def root(tmp_path):
-    pd.DataFrame({"method": ["a", "a", "a", "b"], "seed": [0, 1, 2, 0],
-                  "value": [0.91, 0.92, 0.93, 0.50]}).to_csv(tmp_path / "tidy.csv", index=False)
+def _claim(expect="greater", paired_by="fold", independent=None, settings=None,
+           ours=None, reference=None, aggregate=None, column="value"):
+    def source(where):
+        return {"file": "tidy.csv", "column": column, "where": where,
+                **({"aggregate": aggregate} if aggregate else {})}
+    return PublishedEntry(paper="P", artifact="Figure 4", metric="claim", setting="s",
+                          provenance="paper text", expect=expect, settings=settings or {},
+                          paired_by=None if independent else paired_by, independent=independent,
+                          reproduced=source(ours or {"method": "a"}),
+                          than=source(reference or {"method": "b"}))
+
+
+def _write(tmp_path, rows, name="tidy.csv"):
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame(rows).to_csv(path, index=False)
     return tmp_path
 
 
+def _folds(tmp_path, a, b):
+    rows = [{"method": m, "fold": i, "value": v} for m, values in (("a", a), ("b", b))
+            for i, v in enumerate(values)]
+    return _write(tmp_path, rows)
+
+
+@pytest.fixture
+def root(tmp_path):
+    return _write(tmp_path, {"method": ["a", "a", "a", "b"], "seed": [0, 1, 2, 0],
+                             "value": [0.91, 0.92, 0.93, 0.50]})
+
+
+# -- numbers against their tolerance -------------------------------------------------------
 @pytest.mark.parametrize("value, expected", [(92.0, True), (91.999, True), (88.0, True),
                                              (92.001, False), (87.99, False)])
 def test_absolute_tolerance_both_sides_of_the_boundary(value, expected):
@@ -52,16 +82,15 @@ def test_reproduced_row_has_mean_spread_and_difference(root):
     entry = PublishedEntry(**{**entry.__dict__, "reproduced": {**entry.reproduced, "scale": 100}})
     row = score_entry(entry, root)
     assert row["verdict"] == "reproduced" and row["runs"] == 3
-    np.testing.assert_allclose(row["reproduced"], 92.0)
-    np.testing.assert_allclose(row["spread"], 1.0)
-    np.testing.assert_allclose(row["difference"], 2.0)
+    np.testing.assert_allclose([row["reproduced"], row["spread"], row["difference"]],
+                               [92.0, 1.0, 2.0])
 
 
 def test_differs_just_outside_tolerance(root):
-    entry = _entry(published=0.90, tolerance={"abs": 0.0199}, where={"method": "a"})
-    assert score_entry(entry, root)["verdict"] == "differs"
-    entry = _entry(published=0.90, tolerance={"abs": 0.02}, where={"method": "a"})
-    assert score_entry(entry, root)["verdict"] == "reproduced"
+    assert score_entry(_entry(published=0.90, tolerance={"abs": 0.0199}), root)["verdict"] \
+        == "differs"
+    assert score_entry(_entry(published=0.90, tolerance={"abs": 0.02}), root)["verdict"] \
+        == "reproduced"
 
 
 def test_not_run_says_why(root):
@@ -74,84 +103,278 @@ def test_not_run_says_why(root):
     assert row["verdict"] == "not run" and "method 'zzz' was not run" in row["reason"]
 
 
-def test_claims_compare_two_reproduced_values(root):
-    claim = PublishedEntry(paper="P", artifact="Figure 1", metric="claim", setting="s",
-                           provenance="paper text", expect="less",
-                           reproduced={"file": "tidy.csv", "column": "value",
-                                       "where": {"method": "b"}},
-                           than={"file": "tidy.csv", "column": "value", "where": {"method": "a"}})
-    assert score_entry(claim, root)["verdict"] == "reproduced"
-    wrong = PublishedEntry(**{**claim.__dict__, "expect": "greater"})
-    assert score_entry(wrong, root)["verdict"] == "differs"
+# -- settings: matched with their tolerance, never with a window --------------------------
+def _fractions(tmp_path, fractions, n=65, methods=("a",), seeds=(0, 1)):
+    """Error rows as a run writes them: s = max(2, round(f n)), s/n = s / n."""
+    rows = []
+    for method in methods:
+        for f in fractions:
+            s = max(2, round(f * n))
+            rows += [{"method": method, "s": s, "s/n": s / n, "seed": seed,
+                      "value": 1 / f + seed + (method == "b")} for seed in seeds]
+    return _write(tmp_path, rows)
 
 
-def test_load_published_checks_entries(tmp_path):
-    good = {"paper": "P", "tolerances": {"pcc": {"abs": 1.0, "unit": "%"}},
-            "entries": [{"artifact": "Fig 1", "metric": "pcc", "setting": "s", "published": 90,
-                         "provenance": "authors' code",
-                         "reproduced": {"file": "t.csv", "column": "pcc"}}]}
-    path = tmp_path / "p.yaml"
-    path.write_text(yaml.safe_dump(good))
-    (entry,) = load_published(path)
-    assert entry.unit == "%" and entry.published == 90
-    good["entries"][0]["metric"] = "accuracy"  # no tolerance for it
-    path.write_text(yaml.safe_dump(good))
-    with pytest.raises(ValueError, match="tolerance"):
-        load_published(path)
-
-
-def test_scorecard_table_has_one_row_per_entry(root):
-    table = scorecard([_entry(), _entry(where={"method": "b"})], root)
-    assert list(table["verdict"]) == ["differs", "differs"] and len(table) == 2
-
-
-def test_nearest_and_median_select_the_run_closest_to_a_nominal_value(tmp_path):
-    pd.DataFrame({"method": ["a"] * 5, "s/n": [0.05, 0.1003, 0.1003, 0.1003, 0.2],
-                  "error": [9.0, 1.0, 2.0, 10.0, 9.0]}).to_csv(tmp_path / "e.csv", index=False)
-    entry = PublishedEntry(paper="P", artifact="Fig", metric="err", setting="s", provenance="p",
-                           published=2.0, tolerance={"abs": 0.01},
-                           reproduced={"file": "e.csv", "column": "error", "where": {"method": "a"},
-                                       "nearest": {"s/n": 0.1}, "aggregate": "median"})
+def test_a_fraction_within_its_rounding_is_the_published_setting(tmp_path):
+    _fractions(tmp_path, [0.05, 0.1, 0.2])  # s/n = 3/65 = 0.046 for 0.05
+    entry = _entry(published=20.5, tolerance={"abs": 0.01},
+                   settings={"s/n": Setting(0.05, {"rounding": "s"})})
     row = score_entry(entry, tmp_path)
-    assert row["runs"] == 3 and row["verdict"] == "reproduced"
-    np.testing.assert_allclose(row["reproduced"], 2.0)
+    assert row["verdict"] == "reproduced" and row["runs"] == 2
+    assert row["reason"].endswith("mean of 2 runs of tidy.csv: method = a, s/n = 0.04615")
+    # beyond half a step (0.5 / 65) is another setting: not run, the nearest named
+    far = _entry(published=20.5, settings={"s/n": Setting(0.06, {"rounding": "s"})})
+    row = score_entry(far, tmp_path)
+    assert row["verdict"] == "not run"
+    assert "not run at s/n = 0.06 (rounding of s; nearest run: 0.04615)" in row["reason"]
 
 
-def test_rehearsal_scores_a_setting_not_run_at_the_nearest_one(tmp_path):
-    pd.DataFrame({"dataset": ["x", "x", "x", "y"], "n": [100, 300, 1000, 20000],
-                  "value": [0.1, 0.3, 0.9, 0.5]}).to_csv(tmp_path / "tidy.csv", index=False)
-    entry = _entry(published=1.0, tolerance={"abs": 0.2},
-                   where={"dataset": "x", "n": 20000})
-    # a real run: the published setting n = 20000 was not run on x, so "not run"
-    assert score_entry(entry, tmp_path)["verdict"] == "not run"
+def test_an_exact_setting_not_run_is_not_run_and_a_rehearsal_names_its_substitute(tmp_path):
+    _write(tmp_path, {"dataset": ["x", "x", "x", "y"], "n": [100, 300, 1000, 20000],
+                      "value": [0.1, 0.3, 0.9, 0.5]})
+    entry = _entry(published=1.0, tolerance={"abs": 0.2}, where={"dataset": "x"},
+                   settings={"n": Setting(20000, "exact")})
+    row = score_entry(entry, tmp_path)
+    assert row["verdict"] == "not run" and "nearest run: 1000" in row["reason"]
     row = score_entry(entry, tmp_path, nearest_settings=True)
-    # the nearest n run on x (1000, not y's 20000: categorical keys are matched first)
-    assert row["reproduced"] == pytest.approx(0.9) and row["verdict"] == "reproduced"
+    # the nearest n run on x (1000, not y's 20000: names are matched first); within the
+    # tolerance, but at another setting: never plain "reproduced"
+    assert row["reproduced"] == pytest.approx(0.9)
+    assert row["verdict"] == "reproduced at another setting"
     assert row["reason"] == ("ours 0.9 vs published 1, within ±0.2; scored at n = 1000, "
                              "nearest run to the published 20000; value of 1 run of tidy.csv: "
                              "dataset = x, n = 1000")
-    # an unknown category is never replaced
-    missing = _entry(where={"dataset": "z", "n": 100})
+    # an unknown name is never replaced
+    missing = _entry(where={"dataset": "z"}, settings={"n": Setting(100, "exact")})
     assert score_entry(missing, tmp_path, nearest_settings=True)["verdict"] == "not run"
-    # an exact match is used as is: the reason says what matched, and no substitution
-    exact = score_entry(_entry(published=0.3, where={"dataset": "x", "n": 300}), tmp_path,
+    # an exact match is used as is, and named as what matched
+    exact = score_entry(_entry(published=0.3, where={"dataset": "x"},
+                               settings={"n": Setting(300, "exact")}), tmp_path,
                         nearest_settings=True)
-    assert exact["reproduced"] == pytest.approx(0.3)
+    assert exact["verdict"] == "reproduced"
     assert exact["reason"] == ("ours 0.3 vs published 0.3, within ±2; value of 1 run of "
                                "tidy.csv: dataset = x, n = 300")
 
 
-# -- verdicts that mean what they say -----------------------------------------------------
-def test_every_scored_row_says_what_it_matched(root):
-    table = scorecard([_entry(), _entry(where={"method": "b"}), _entry(where={"method": "q"})],
-                      root, profile="offline")
-    assert table["profile"].eq("offline").all()
-    scored = table[table["verdict"] != "not run"]
-    assert len(scored) == 2
-    assert scored["reason"].str.contains("of tidy.csv: method = ").all()
-    assert table.loc[0, "reason"].endswith("mean of 3 runs of tidy.csv: method = a")
+def test_a_number_in_where_or_a_setting_without_tolerance_is_refused(tmp_path):
+    base = {"paper": "P", "tolerances": {"pcc": {"abs": 1.0}},
+            "entries": [{"artifact": "Fig 1", "metric": "pcc", "setting": "s", "published": 90,
+                         "provenance": "authors' code",
+                         "reproduced": {"file": "t.csv", "column": "pcc",
+                                        "where": {"iteration": 100}}}]}
+    path = tmp_path / "p.yaml"
+    path.write_text(yaml.safe_dump(base))
+    with pytest.raises(ValueError, match=r"where.iteration: 100 is a setting, not a name"):
+        load_published(path)
+    base["entries"][0]["reproduced"]["where"] = {}
+    base["entries"][0]["settings"] = {"iteration": {"value": 100}}
+    path.write_text(yaml.safe_dump(base))
+    with pytest.raises(ValueError, match=r"settings.iteration: needs `value` and `tolerance`"):
+        load_published(path)
 
 
+def test_a_claim_must_say_how_its_sides_pair(tmp_path):
+    doc = {"paper": "P", "entries": [{
+        "artifact": "F", "metric": "claim", "setting": "s", "provenance": "p", "expect": "less",
+        "reproduced": {"file": "t.csv", "column": "x"}, "than": {"file": "t.csv", "column": "x"}}]}
+    path = tmp_path / "p.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    with pytest.raises(ValueError, match="`paired_by: <column>`"):
+        load_published(path)
+
+
+# -- the three reproductions of the issue --------------------------------------------------
+def _planted_trace(tmp_path, plateau):
+    """Batch AppGrad reaches PCC 0.95; stochastic AppGrad's trace plateaus at ``plateau``."""
+    iterations = np.arange(1, 21)
+    rows = [{"dataset": "planted_cca", "method": "appgrad", "iteration": i, "flops": 1e9 * i,
+             "pcc_in": min(0.99, 0.5 + 0.05 * i)} for i in iterations]
+    rows += [{"dataset": "planted_cca", "method": "sappgrad", "iteration": i, "flops": 1e7 * i,
+              "pcc_in": min(plateau, 0.4 + 0.05 * i)} for i in iterations]
+    return _write(tmp_path, rows, "results/cca/tidy/appgrad_trace.csv")
+
+
+def _planted_claim():
+    (entry,) = [e for e in _published("appgrad_cca.yaml") if "planted_cca" in e.artifact]
+    return entry
+
+
+def test_a_trace_that_plateaus_below_the_threshold_reads_not_reached(tmp_path):
+    """The 10 % window scored a plateau at PCC 0.86 as PCC 0.95's FLOPs: now not reached."""
+    row = score_entry(_planted_claim(), _planted_trace(tmp_path, plateau=0.86))
+    assert row["verdict"] == "not reached"
+    assert row["reason"] == ("ours (dataset = planted_cca, method = sappgrad): pcc_in never "
+                             "reached 0.95 (best 0.86 at flops = 1e+08)")
+    replica = score_entry(_planted_claim(), tmp_path, replica=True)
+    assert replica["verdict"] == "ran on replica" and "it read not reached" in replica["reason"]
+
+
+def test_a_trace_that_reaches_the_threshold_is_read_where_it_first_does(tmp_path):
+    row = score_entry(_planted_claim(), _planted_trace(tmp_path, plateau=0.97))
+    # one trace per side (the CCA traces have no seed): the test cannot be computed
+    assert row["verdict"] == "not computed"
+    assert row["reproduced"] == pytest.approx(1.1e8)  # 0.4 + 0.05 i >= 0.95 first at i = 11
+    assert "each trace's first flops with pcc_in >= 0.95" in row["reason"]
+    assert "1 seed(s) in common; a paired test needs at least 2" in row["reason"]
+
+
+def _timing(tmp_path, rows):
+    return _write(tmp_path, [{"axis": "n_features", "n_samples": 200, **r} for r in rows],
+                  "results/embedding/tidy/timing.csv")
+
+
+def _figure3b(offline=True):
+    return next(e for e in _published("vec2vec.yaml") if e.artifact ==
+                ("Figure 3(b) (offline analogue, sparse blobs)" if offline else "Figure 3(b)"))
+
+
+def test_largest_is_one_setting_for_both_sides_of_a_claim(tmp_path):
+    """Vec2vec at D = 1,000 was compared with UMAP at D = 100,000: now the largest D run on
+    both sides, or not run naming the side."""
+    _timing(tmp_path, [{"method": "vec2vec", "n_features": 1000, "repeat": r,
+                        "fit_seconds": 5.0 + r} for r in range(3)]
+            + [{"method": "umap", "n_features": d, "repeat": r, "fit_seconds": 1.0 + d / 1e4}
+               for d in (1000, 100000) for r in range(3)])
+    row = score_entry(_figure3b(), tmp_path)
+    assert "n_features = 1000" in row["reason"] and "n_features = 100000" not in row["reason"]
+    assert row["verdict"] == "differs"  # vec2vec slower at the D both ran, every fit
+    _timing(tmp_path, [{"method": "vec2vec", "n_features": 1000, "repeat": 0, "fit_seconds": 5.0},
+                       {"method": "umap", "n_features": 100000, "repeat": 0, "fit_seconds": 9.0}])
+    row = score_entry(_figure3b(), tmp_path)
+    assert row["verdict"] == "not run"
+    assert row["reason"] == ("no n_features was run on every side (ours (axis = n_features, "
+                             "method = vec2vec): 1000; reference (axis = n_features, method = "
+                             "umap): 100000)")
+
+
+def test_a_side_not_run_at_the_shared_setting_is_named(tmp_path):
+    _timing(tmp_path, [{"method": "vec2vec", "n_features": 100000, "n_samples": 2000,
+                        "repeat": r, "fit_seconds": 5.0} for r in range(3)]
+            + [{"method": "umap", "n_features": 1000, "n_samples": 2000, "repeat": r,
+                "fit_seconds": 9.0} for r in range(3)])
+    row = score_entry(_figure3b(offline=False), tmp_path)
+    assert row["verdict"] == "not run"
+    assert row["reason"].startswith("reference (axis = n_features, method = umap) was not run "
+                                    "at n_features = 100000 (exact; nearest run: 1000)")
+
+
+def test_a_setting_column_with_no_finite_value_is_an_error_of_the_entry(tmp_path):
+    """An all-NaN column was skipped, and the claim decided over every checkpoint."""
+    trace = _planted_trace(tmp_path, plateau=0.97) / "results/cca/tidy/appgrad_trace.csv"
+    pd.read_csv(trace).assign(pcc_in=np.nan).to_csv(trace, index=False)
+    with pytest.raises(EntryError, match=r"the threshold column 'pcc_in' has no finite value"):
+        score_entry(_planted_claim(), tmp_path)
+
+
+def _nan_cases():
+    """(entry, source, column) for every setting and threshold column of every published
+    entry."""
+    for path in sorted(PUBLISHED.glob("*.yaml")):
+        for index, entry in enumerate(load_published(path)):
+            for source in filter(None, (entry.reproduced, entry.than)):
+                columns = [k for k, s in entry.settings_of(source).items()
+                           if not isinstance(s.value, str) or s.largest]
+                columns += [source["threshold"]["column"]] if source.get("threshold") else []
+                for column in columns:
+                    yield pytest.param(entry, source, column,
+                                       id=f"{path.stem}[{index}].{column}")
+
+
+@pytest.mark.parametrize("entry, source, column", list(_nan_cases()))
+def test_every_published_setting_column_with_no_value_raises(tmp_path, entry, source, column):
+    rows = []
+    for side in filter(None, (entry.reproduced, entry.than)):
+        row = {**(side.get("where") or {}), side["column"]: 1.0, "s": 10}
+        row.update({k: s.value if not s.largest else 1.0
+                    for k, s in entry.settings_of(side).items()})
+        if side.get("threshold"):
+            row[side["threshold"]["column"]] = 1.0
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    chosen = np.ones(len(table), dtype=bool)  # every row the source's names select
+    for key, value in (source.get("where") or {}).items():
+        chosen &= (table[key].astype(str) == str(value)).to_numpy()
+    table.loc[chosen, column] = np.nan
+    files = {side["file"] for side in filter(None, (entry.reproduced, entry.than))}
+    for file in files:
+        (tmp_path / file).parent.mkdir(parents=True, exist_ok=True)
+        table.to_csv(tmp_path / file, index=False)
+    with pytest.raises(EntryError, match=f"column '{column}' has no finite value"):
+        score_entry(entry, tmp_path)
+
+
+# -- claims beyond the noise ----------------------------------------------------------------
+def test_a_claim_going_the_papers_way_in_every_fold_reproduces(tmp_path):
+    _folds(tmp_path, [0.97, 0.98, 0.96, 0.97], [0.95, 0.95, 0.94, 0.96])
+    row = score_entry(_claim(), tmp_path)
+    assert row["verdict"] == "reproduced"
+    assert "per fold: 4 in the paper's direction, 0 tied, 0 against" in row["reason"]
+    assert row["tolerance"] == "one-sided paired t-test at 0.05, per fold"
+
+
+def test_a_claim_whose_folds_disagree_is_within_noise(tmp_path):
+    """Vec2vec above MDS on digits, as the default run measured it: 0.979 vs 0.973 on
+    average, but per fold 2 wins, 1 tie and 1 loss."""
+    _folds(tmp_path, [0.968, 0.988, 0.976, 0.984], [0.972, 0.972, 0.976, 0.972])
+    row = score_entry(_claim(), tmp_path)
+    assert row["reproduced"] == pytest.approx(0.979) and row["difference"] > 0
+    assert row["verdict"] == "within noise"
+    assert "per fold: 2 in the paper's direction, 1 tied, 1 against" in row["reason"]
+
+
+def test_a_claim_going_the_other_way_beyond_the_noise_differs(tmp_path):
+    _folds(tmp_path, [0.90, 0.91, 0.92, 0.90], [0.95, 0.95, 0.96, 0.94])
+    assert score_entry(_claim(), tmp_path)["verdict"] == "differs"
+
+
+def test_one_pair_is_never_decided_by_its_sign(tmp_path):
+    _folds(tmp_path, [0.99], [0.50])
+    row = score_entry(_claim(), tmp_path)
+    assert row["verdict"] == "not computed" and row["difference"] == pytest.approx(0.49)
+    assert "1 fold(s) in common; a paired test needs at least 2" in row["reason"]
+
+
+def test_medians_are_decided_by_the_signed_rank_test(tmp_path):
+    """Heavy-tailed errors (classic Nyström blowing up on one seed): every seed agrees, the
+    t-test would not see it through the outlier, the signed-rank test does."""
+    a = [0.10, 0.11, 0.12, 0.10, 0.11]
+    rows = [{"method": "a", "seed": i, "value": v} for i, v in enumerate(a)]
+    rows += [{"method": "b", "seed": i, "value": v}
+             for i, v in enumerate([0.2, 0.3, 1e6, 0.25, 0.2])]
+    _write(tmp_path, rows)
+    median = score_entry(_claim(expect="less", paired_by="seed", aggregate="median"), tmp_path)
+    assert median["verdict"] == "reproduced" and "Wilcoxon signed-rank" in median["reason"]
+    mean = score_entry(_claim(expect="less", paired_by="seed"), tmp_path)
+    assert mean["verdict"] == "within noise"
+
+
+def test_a_deterministic_reference_is_compared_with_every_seed(tmp_path):
+    rows = [{"method": "a", "seed": s, "value": 9.0 + 0.1 * s} for s in range(3)]
+    rows.append({"method": "b", "value": 8.5})  # no seed: one value
+    _write(tmp_path, rows)
+    row = score_entry(_claim(paired_by="seed"), tmp_path)
+    assert row["verdict"] == "reproduced" and "per seed: 3 in the paper's direction" in row["reason"]
+
+
+def test_timing_claims_need_three_fits_and_separation(tmp_path):
+    def fits(a, b):
+        return _write(tmp_path, [{"method": m, "repeat": r, "value": v} for m, values in
+                                 (("a", a), ("b", b)) for r, v in enumerate(values)])
+    claim = _claim(expect="less", independent="repeat")
+    fits([1.0, 1.1, 1.2], [2.0, 2.2, 1.9])
+    row = score_entry(claim, tmp_path)
+    assert row["verdict"] == "reproduced" and row["reproduced"] == pytest.approx(1.1)
+    assert row["difference"] == pytest.approx(1.1 - 2.0)
+    assert "9 of 9 (ours, reference) pairs in the paper's direction" in row["reason"]
+    fits([1.0, 2.1, 1.2], [2.0, 2.2, 1.9])   # one fit of ours as slow as the reference's
+    assert score_entry(claim, tmp_path)["verdict"] == "within noise"
+    fits([1.0], [2.0])   # one fit per side: the load of its moment, not a measurement
+    row = score_entry(claim, tmp_path)
+    assert row["verdict"] == "not computed" and "at least 3 per side" in row["reason"]
+    assert row["tolerance"] == "one-sided Mann-Whitney at 0.05, ≥ 3 per side (per repeat)"
+
+
+# -- what was run: replicas, modified profiles -------------------------------------------
 def test_on_replicas_no_entry_reads_reproduced_or_differs(root):
     entries = [_entry(published=0.92, tolerance={"abs": 0.1}),  # would be reproduced
                _entry(published=0.10, tolerance={"abs": 0.1}),  # would differ
@@ -162,6 +385,58 @@ def test_on_replicas_no_entry_reads_reproduced_or_differs(root):
     assert card.loc[0, "reason"].startswith("on replica data, not the paper's")
     assert "ours 0.92 vs published 0.92, within ±0.1" in card.loc[0, "reason"]
     assert "outside ±0.1" in card.loc[1, "reason"]
+
+
+def test_a_modified_profile_is_named_and_its_rows_never_read_reproduced(root):
+    entry = PublishedEntry(**{**_entry(published=0.92, tolerance={"abs": 0.1}).__dict__,
+                              "sections": ("cca",)})
+    other = PublishedEntry(**{**entry.__dict__, "sections": ("embedding",)})
+    card = scorecard([entry, other], root, profile="paper", modified=["cca.n_rows"])
+    assert card["profile"].eq("paper (modified: cca.n_rows)").all()
+    assert card["verdict"].tolist() == ["reproduced at another setting", "reproduced"]
+    assert card.loc[0, "reason"].startswith("the profile modified cca.n_rows, which these rows "
+                                            "depend on; ours 0.92")
+
+
+def test_modified_keys_compare_the_run_with_its_profile_file():
+    from lowdim.config import checkout_config
+    from lowdim.report.profile import affecting, modified_keys
+
+    config, schema = checkout_config()
+    assert modified_keys(config, config) == []
+    run = {**config, "cca": {**config["cca"], "reg": 0.01, "threads": 7},
+           "datasets": {**config["datasets"], "digits": {**config["datasets"]["digits"],
+                                                         "n_rows": 500}}}
+    keys = modified_keys(run, config)
+    assert keys == ["cca.reg", "datasets.digits.n_rows"]  # threads change no result
+    vec2vec = _published("vec2vec.yaml")
+    digits = next(e for e in vec2vec if e.artifact == "Figure 4 (offline analogue, digits)")
+    mnist = next(e for e in vec2vec if e.artifact == "Figure 4 (MNIST)")
+    assert affecting(digits, keys) == ["datasets.digits.n_rows"]
+    assert affecting(mnist, keys) == []
+    assert affecting(_planted_claim(), keys) == ["cca.reg"]
+
+
+def test_the_profile_file_of_a_run(tmp_path):
+    from lowdim.report.profile import profile_file
+
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("profile: mine\ndatasets: {}\n")
+    assert profile_file("paper", [mine], root=tmp_path) == tmp_path / "config" / "paper.yaml"
+    assert profile_file("mine", [tmp_path / "other.yaml", mine]) == mine
+    assert profile_file("theirs", [mine]) is None
+
+
+# -- every row says what it scored -------------------------------------------------------
+def test_every_scored_row_says_what_it_matched(root):
+    table = scorecard([_entry(), _entry(where={"method": "b"}), _entry(where={"method": "q"})],
+                      root, profile="offline")
+    assert table["profile"].eq("offline").all()
+    scored = table[table["verdict"] != "not run"]
+    assert len(scored) == 2
+    assert scored["reason"].str.contains("of tidy.csv: method = ").all()
+    assert table.loc[0, "reason"].endswith("mean of 3 runs of tidy.csv: method = a")
+    assert set(table["verdict"]) <= set(VERDICTS)
 
 
 def test_a_statistic_that_was_not_computed_reads_not_computed(tmp_path):
@@ -184,59 +459,51 @@ def test_a_statistic_that_was_not_computed_reads_not_computed(tmp_path):
 
 
 def test_nan_rows_beside_numbers_are_counted_and_named(tmp_path):
-    pd.DataFrame({"method": ["a"] * 3, "value": [0.5, np.nan, 0.7]}).to_csv(
-        tmp_path / "tidy.csv", index=False)
+    _write(tmp_path, {"method": ["a"] * 3, "value": [0.5, np.nan, 0.7]})
     row = score_entry(_entry(published=0.6, tolerance={"abs": 0.1}), tmp_path)
     assert row["runs"] == 2 and row["verdict"] == "reproduced"
     assert row["reason"].endswith("mean of 2 runs of tidy.csv: method = a (1 NaN row left out)")
 
 
-def _errors(tmp_path, fractions):
-    rows = [{"matrix": "m", "method": "stacur", "s/n": f, "seed": seed, "error": 1 / f + seed}
-            for f in fractions for seed in (0, 1)]
-    pd.DataFrame(rows).to_csv(tmp_path / "errors.csv", index=False)
-
-
 def _stacur_claim():
-    """The StaCUR claims: error at s/n = 0.4 below that at s/n = 0.05."""
-    source = {"file": "errors.csv", "column": "error", "where": {"matrix": "m", "method": "stacur"},
-              "aggregate": "median"}
-    return PublishedEntry(paper="P", artifact="Figure 1", metric="claim", setting="s",
-                          provenance="p", expect="less",
-                          reproduced={**source, "nearest": {"s/n": 0.4}},
-                          than={**source, "nearest": {"s/n": 0.05}})
+    (entry,) = [e for e in _published("sms_nystrom.yaml")
+                if e.artifact == "Figure 1 (mlp_digits), StaCUR"]
+    return entry
+
+
+def _stacur_errors(tmp_path, fractions, n=65):
+    rows = [{"matrix": "mlp_digits", "method": "stacur", "s": max(2, round(f * n)),
+             "s/n": max(2, round(f * n)) / n, "repetition": r, "seed": 100 * f + r,
+             "error": 1 / f + 0.1 * r} for f in fractions for r in range(5)]
+    return _write(tmp_path, rows, "results/similarity/tidy/errors.csv")
 
 
 def test_a_setting_scored_in_place_of_the_published_one_is_named(tmp_path):
-    _errors(tmp_path, [0.1, 0.2, 0.4])  # the rehearsal's fractions: no 0.05
-    row = score_entry(_stacur_claim(), tmp_path)
-    assert row["verdict"] == "reproduced"
-    assert "scored at s/n = 0.1, nearest run to the published 0.05" in row["reason"]
+    _stacur_errors(tmp_path, [0.1, 0.2, 0.4])  # the rehearsal's fractions: no 0.05
+    assert score_entry(_stacur_claim(), tmp_path)["verdict"] == "not run"
+    row = score_entry(_stacur_claim(), tmp_path, nearest_settings=True)
+    assert row["verdict"] == "reproduced at another setting"
+    assert "reference scored at s/n = 0.09231, nearest run to the published 0.05" in row["reason"]
     assert "s/n = 0.4, nearest" not in row["reason"]  # 0.4 was run: nothing to name
-    assert "reference: median of 2 runs of errors.csv: matrix = m, method = stacur, s/n = 0.1" \
-        in row["reason"]
-    _errors(tmp_path, [0.0502, 0.1, 0.4])  # round(0.05 n) / n is the published setting
-    assert "scored at" not in score_entry(_stacur_claim(), tmp_path)["reason"]
+    _stacur_errors(tmp_path, [0.05, 0.1, 0.4])  # round(0.05 n) / n is the published setting
+    row = score_entry(_stacur_claim(), tmp_path)
+    assert row["verdict"] == "reproduced" and "scored at" not in row["reason"]
+    assert "medians of 5 and 5 repetitions; 25 of 25" in row["reason"]
 
 
 def test_figure3_claims_say_the_n_and_d_scored(tmp_path):
     """The published Figure 3 entries read n and D from their own columns, so a rehearsal's
-    reason names both as scored."""
-    timing = pd.DataFrame({"axis": "n_features", "method": ["vec2vec", "umap"] * 2,
-                           "n_samples": 200, "n_features": [1000, 1000, 2000, 2000],
-                           "fit_seconds": [1.0, 2.0, 1.5, 3.0]})
-    (tmp_path / "results/embedding/tidy").mkdir(parents=True)
-    timing.to_csv(tmp_path / "results/embedding/tidy/timing.csv", index=False)
-    entries = {e.artifact: e for e in load_published(PUBLISHED / "vec2vec.yaml")
-               if e.artifact.startswith("Figure 3(b)")}
-    row = score_entry(entries["Figure 3(b)"], tmp_path, nearest_settings=True)
-    assert row["verdict"] == "reproduced"
+    reason names both as scored, once for both sides."""
+    _timing(tmp_path, [{"method": m, "n_features": d, "fit_seconds": s} for m, d, s in
+                       [("vec2vec", 1000, 1.0), ("umap", 1000, 2.0), ("vec2vec", 2000, 1.5),
+                        ("umap", 2000, 3.0)]])
+    row = score_entry(_figure3b(offline=False), tmp_path, nearest_settings=True)
+    assert row["verdict"] == "not computed"  # one fit per side
     assert ("scored at n_features = 2000, nearest run to the published 100000; n_samples = 200, "
             "nearest run to the published 2000") in row["reason"]
-    offline = score_entry(entries["Figure 3(b) (offline analogue, sparse blobs)"], tmp_path)
+    offline = score_entry(_figure3b(), tmp_path)
     assert "scored at" not in offline["reason"]  # the largest D run is the entry's setting
-    assert ("ours: value of 1 run of timing.csv: axis = n_features, method = vec2vec, "
-            "n_features = 2000") in offline["reason"]
+    assert "1 repeat(s) of ours and 1 of the reference" in offline["reason"]
 
 
 def test_write_scorecards_gives_a_profile_column_and_names_the_data(root, tmp_path):
@@ -265,3 +532,24 @@ def test_describe_data_names_real_stand_in_and_replica_data(datasets, replica, e
     from lowdim.report.render import describe_data
 
     assert describe_data(datasets, replica).startswith(expected)
+
+
+def test_a_threshold_is_read_per_seed_and_the_seeds_pair(tmp_path):
+    rows = []
+    for seed in range(3):
+        rows += [{"dataset": "planted_cca", "method": "appgrad", "seed": seed, "iteration": i,
+                  "flops": 1e9 * i, "pcc_in": min(0.99, 0.5 + 0.05 * i + 0.01 * seed)}
+                 for i in range(1, 21)]
+        rows += [{"dataset": "planted_cca", "method": "sappgrad", "seed": seed, "iteration": i,
+                  "flops": 1e7 * i, "pcc_in": min(0.97, 0.4 + 0.05 * i - 0.01 * seed)}
+                 for i in range(1, 21)]
+    _write(tmp_path, rows, "results/cca/tidy/appgrad_trace.csv")
+    row = score_entry(_planted_claim(), tmp_path)
+    assert row["verdict"] == "reproduced" and row["runs"] == 3
+    assert "per seed: 3 in the paper's direction" in row["reason"]
+    # one seed whose trace recorded no PCC at all is named, never skipped
+    table = pd.read_csv(tmp_path / "results/cca/tidy/appgrad_trace.csv")
+    table.loc[(table["method"] == "sappgrad") & (table["seed"] == 2), "pcc_in"] = np.nan
+    table.to_csv(tmp_path / "results/cca/tidy/appgrad_trace.csv", index=False)
+    row = score_entry(_planted_claim(), tmp_path)
+    assert row["verdict"] == "not reached" and "seed 2: no pcc_in recorded" in row["reason"]

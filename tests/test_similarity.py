@@ -13,7 +13,7 @@ from lowdim.similarity import (DenseOracle, PairwiseMLP, PairwiseMLPOracle, WMDO
 
 
 # -- the oracle protocol ------------------------------------------------------------------
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)  # cheap examples: four times the profile's
 @given(st.lists(st.tuples(st.lists(st.integers(0, 11), min_size=1, max_size=6),
                           st.lists(st.integers(0, 11), min_size=1, max_size=6)),
                 min_size=1, max_size=5))

@@ -87,6 +87,19 @@ def test_module_names_never_collide():
     assert all(m.isidentifier() for m in modules)
 
 
+def test_rule_names_read_as_the_sweep_and_a_name_cannot_hide_the_value():
+    """A sweep's rules read ``sweep_<name>__<value index>_<rule>`` in logs; a name with two
+    underscores in a row (which would end it early) is refused by the schema, and the
+    default name of a list key collapses them."""
+    (sweep,) = sweeps_of({"key": "embedding.n_components", "values": [2, 3]})
+    assert [run.module for run in sweep.runs] == ["sweep_embedding_n_components__0_",
+                                                  "sweep_embedding_n_components__1_"]
+    with pytest.raises(ConfigError, match="name"):
+        sweeps_of({"key": "cca.reg", "values": [0.1], "name": "a__b"})
+    (listed,) = sweeps_of({"key": "similarity.matrices[0].n_items", "values": [30]})
+    assert listed.name == "similarity_matrices_0_n_items"
+
+
 def test_folder_labels_never_collide():
     # a repeated text gets its position, which must not read as another value's text
     assert _unique(["a", "a", "a_1", "b"]) == ["a_0", "a_1_1", "a_1", "b"]

@@ -11,12 +11,55 @@ Paths: ``cca.checkpoints.count`` for nested mappings, ``similarity.matrices[].ki
 the items of a list, ``cca.overrides.<dataset>.reg`` for a mapping from names.
 """
 
+import importlib
+import inspect
 import json
 from pathlib import Path
 
 import yaml
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
+
+#: Config sections whose keys pass straight to a library estimator or function: a key
+#: named as one of its parameters links to that object's documentation.
+ARGUMENTS = {
+    "cca": "lowdim.cca.AppGradCCA",
+    "cca.appgrad": "lowdim.cca.AppGradCCA",
+    "cca.sappgrad": "lowdim.cca.AppGradCCA",
+    "kernel_cca": "lowdim.cca.KernelCCA",
+    "similarity.sms": "lowdim.approx.sms_nystrom",
+    "similarity.matrices[].mlp": "lowdim.similarity.PairwiseMLP",
+    "embedding.vec2vec": "lowdim.embedding.Vec2Vec",
+    "embedding.mds": "lowdim.embedding.MDSEmbedding",
+    "embedding.umap": "lowdim.embedding.UMAPEmbedding",
+    "embedding.tfidf": "lowdim.embedding.features.tfidf_features",
+    "embedding.classification": "lowdim.evaluate.classification.knn_cv_accuracy",
+    "embedding.clustering": "lowdim.evaluate.clustering.spectral_ari_sweep",
+}
+
+
+def _parameters(target):
+    """Parameter names of the object at the dotted path ``target``."""
+    module_name, _, name = target.rpartition(".")
+    obj = getattr(importlib.import_module(module_name), name)
+    return set(inspect.signature(obj).parameters)
+
+
+#: Keys named as a parameter that do not set it (``cca.checkpoints`` is a mapping from which
+#: the workflow computes the iterations it passes).
+NOT_ARGUMENTS = {"cca.checkpoints"}
+
+
+def argument_of(path):
+    """The documented object whose parameter the key ``path`` sets, or None: the key is a
+    direct child of an :data:`ARGUMENTS` section and has a parameter's name."""
+    if path in NOT_ARGUMENTS:
+        return None
+    section, _, leaf = path.rpartition(".")
+    target = ARGUMENTS.get(section)
+    return target if target and leaf in _parameters(target) else None
+
 
 #: Words for the JSON-schema ``format``s of this project.
 FORMATS = {"dataset-name": "dataset name"}
@@ -154,12 +197,22 @@ def sections(schema_dir):
     return out, files
 
 
-def _inline(text):
-    """Paragraph of ``text`` with its `backticked` spans as literals (no reST parsing)."""
+def _inline(text, argument=None, leaf=None):
+    """Paragraph of ``text`` with its `backticked` spans as literals (no reST parsing), and,
+    for a key that sets a library parameter, a link to the object it is a parameter of."""
     para = nodes.paragraph()
     for i, part in enumerate(str(text).split("`")):
         if part:
             para += nodes.literal(part, part) if i % 2 else nodes.Text(part)
+    if argument:
+        short = argument.rpartition(".")[2]
+        para += nodes.Text(" (parameter ")
+        para += nodes.literal(leaf, leaf)
+        para += nodes.Text(" of ")
+        para += addnodes.pending_xref("", nodes.literal(short, short), refdomain="py",
+                                      reftype="obj", reftarget=argument, refexplicit=True,
+                                      refwarn=True)
+        para += nodes.Text(")")
     return para
 
 
@@ -187,7 +240,7 @@ def table(rows, widths=(28, 22, 18, 32)):
         row += _cell(nodes.paragraph("", "", nodes.literal(kind, kind)))
         row += _cell(nodes.paragraph("", "", nodes.literal(default, default)) if default
                      else nodes.paragraph(text="—"))
-        row += _cell(_inline(description))
+        row += _cell(_inline(description, argument_of(path), path.rpartition(".")[2]))
         body += row
     group += body
     out = nodes.table(classes=["config-reference"])

@@ -26,11 +26,35 @@ import yaml
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-__all__ = ["ConfigError", "PROFILE_KEYS", "check_complete_profile", "checkout_config",
-           "coerce_scalars", "validate_config", "load_schema"]
+__all__ = ["ConfigError", "PROFILE_KEYS", "changes_result", "check_complete_profile",
+           "checkout_config", "coerce_scalars", "validate_config", "load_schema"]
 
 #: Top-level keys every profile given alone with ``--configfile`` must have.
 PROFILE_KEYS = ("profile", "datasets")
+
+#: Keys that never change a result, at any depth: what runs, where, with which resources.
+_NOT_RESULT_LEAVES = {"enabled", "threads", "mem_mb", "runtime", "n_jobs"}
+#: Top-level sections that never change a result.
+_NOT_RESULT_SECTIONS = {"profile", "resources", "report", "sweeps", "sweep_run"}
+
+
+def changes_result(key: str) -> bool:
+    """Whether the dotted config ``key`` can change a result.
+
+    Keys that say what runs (``enabled``), where or with which resources (``threads``,
+    ``mem_mb``, ``runtime``, ``n_jobs``, the ``resources`` section), and the report's and
+    sweeps' own sections, change none; a list entry is named by index (``matrices[0]``).
+
+    Examples
+    --------
+    >>> from lowdim.config import changes_result
+    >>> changes_result("cca.reg"), changes_result("cca.threads"), changes_result("resources.raw_dir")
+    (True, False, False)
+    >>> changes_result("similarity.matrices[2].mem_mb")
+    False
+    """
+    parts = re.split(r"[.\[\]]+", key)
+    return parts[0] not in _NOT_RESULT_SECTIONS and not set(parts) & _NOT_RESULT_LEAVES
 
 
 class ConfigError(ValueError):

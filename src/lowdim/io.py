@@ -22,10 +22,8 @@ class CorruptFileError(ValueError):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.io import CorruptFileError, read_npz
-    >>> path = Path(tempfile.mkdtemp()) / "results.npz"
+    >>> path = tmp / "results.npz"
     >>> _ = path.write_bytes(b"not a zip archive")
     >>> try:
     ...     read_npz(path)
@@ -62,10 +60,8 @@ def atomic_path(path, suffix: str | None = None):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.io import atomic_path
-    >>> path = Path(tempfile.mkdtemp()) / "table.csv"
+    >>> path = tmp / "table.csv"
     >>> with atomic_path(path) as tmp:
     ...     _ = tmp.write_text("a,b\\n")
     ...     print(path.exists())        # nothing at the final path until the block succeeds
@@ -109,10 +105,8 @@ def write_json(path, obj, **kwargs) -> None:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.io import write_json
-    >>> path = Path(tempfile.mkdtemp()) / "info.json"
+    >>> path = tmp / "info.json"
     >>> write_json(path, {"method": "pca", "seconds": 1.5})
     >>> print(path.read_text())
     {
@@ -130,10 +124,8 @@ def read_json(path):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.io import read_json, write_json
-    >>> path = Path(tempfile.mkdtemp()) / "info.json"
+    >>> path = tmp / "info.json"
     >>> write_json(path, {"n": 3})
     >>> read_json(path)
     {'n': 3}
@@ -149,11 +141,8 @@ def save_npz(path, info, *, info_key="info", compress=False, **arrays) -> None:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.io import load_npz, save_npz
-    >>> path = Path(tempfile.mkdtemp()) / "run.npz"
+    >>> path = tmp / "run.npz"
     >>> save_npz(path, {"version": "0.1.0"}, compress=True, K=np.eye(2))
     >>> sorted(np.load(path, allow_pickle=False).files)   # the info is JSON text, not a pickle
     ['K', 'info']
@@ -191,11 +180,8 @@ def read_npz(path, *, what="an .npz archive of arrays", remedy=REBUILD) -> dict:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.io import read_npz
-    >>> path = Path(tempfile.mkdtemp()) / "arrays.npz"
+    >>> path = tmp / "arrays.npz"
     >>> np.savez(path, a=np.arange(3))
     >>> read_npz(path)
     {'a': array([0, 1, 2])}
@@ -232,11 +218,8 @@ def load_npz(path, *, info_key="info"):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.io import load_npz, save_npz
-    >>> path = Path(tempfile.mkdtemp()) / "run.npz"
+    >>> path = tmp / "run.npz"
     >>> save_npz(path, {"seed": 0, "method": "pca"}, Z=np.zeros((2, 3)))
     >>> arrays, info = load_npz(path)
     >>> arrays["Z"].shape, info
@@ -262,10 +245,8 @@ def read_benchmark(path):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.io import read_benchmark
-    >>> path = Path(tempfile.mkdtemp()) / "job.tsv"
+    >>> path = tmp / "job.tsv"
     >>> _ = path.write_text("s\\th:m:s\\tmax_rss\\tcpu_time\\n3.5\\t0:00:03\\tNA\\t2.9\\n")
     >>> read_benchmark(path)[["s", "max_rss", "cpu_time"]].to_dict("records")
     [{'s': 3.5, 'max_rss': nan, 'cpu_time': 2.9}]

@@ -35,11 +35,9 @@ def log_to_file(path, level: int = logging.INFO) -> logging.Logger:
     --------
     >>> import logging
     >>> import sys
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.log import log_to_file
     >>> hook = sys.excepthook
-    >>> path = Path(tempfile.mkdtemp()) / "logs" / "job.log"
+    >>> path = tmp / "logs" / "job.log"
     >>> logger = log_to_file(path)                 # the first line of a workflow job
     >>> logger.info("fitted %d rows", 100)
     >>> print(path.read_text().split(" lowdim: ")[1].strip())

@@ -88,7 +88,6 @@ def peak_rss() -> int:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.memory import peak_rss
     >>> block = np.ones(50_000_000 // 8)
     >>> peak_rss() >= block.nbytes
@@ -103,7 +102,6 @@ def current_rss() -> int:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.memory import current_rss
     >>> before = current_rss()
     >>> block = np.ones(50_000_000 // 8)          # 50 MB, touched

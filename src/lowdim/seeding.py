@@ -62,7 +62,6 @@ def spawn_seeds(random_state, n: int) -> np.ndarray:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.seeding import spawn_seeds
     >>> spawn_seeds(0, 3)
     array([2357136044, 2546248239, 3071714933], dtype=uint32)

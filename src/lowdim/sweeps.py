@@ -31,10 +31,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .config import ConfigError
+from .config import ConfigError, changes_result
 from .settings import cca as cca_settings
 from .settings import embedding as embedding_settings
-from .settings import job_settings, parse_key, resource_keys
+from .settings import job_settings, parse_key
 from .settings import report as report_settings
 from .settings import similarity as similarity_settings
 
@@ -45,9 +45,6 @@ __all__ = ["METRICS", "SWEEP_SECTIONS", "Metric", "Sweep", "SweepRun", "expand_s
 SWEEP_SECTIONS = ("similarity", "embedding", "cca")
 #: Other sections, disabled in every run of a sweep: the workflow's other parts, the report.
 _OTHER_SECTIONS = tuple(p for p in report_settings.PARTS if p not in SWEEP_SECTIONS) + ("report",)
-#: Sections that never change a result: sweeping a key of theirs would compare equal runs
-#: (nor would a job's resources, :func:`lowdim.settings.resource_keys`).
-_NOT_RESULT_SECTIONS = {"profile", "resources", "report", "sweeps", "sweep_run"}
 
 
 @dataclass(frozen=True)
@@ -213,7 +210,6 @@ class SweepRun:
 
     Examples
     --------
-    >>> from pathlib import Path
     >>> import yaml
     >>> import lowdim
     >>> from lowdim.config import validate_config
@@ -254,7 +250,6 @@ class Sweep:
 
     Examples
     --------
-    >>> from pathlib import Path
     >>> import yaml
     >>> import lowdim
     >>> from lowdim.config import validate_config
@@ -314,7 +309,7 @@ def _section_and_metric(entry: dict, parts: tuple, where: str):
 
 
 def _check_key(parts: tuple, key: str, where: str):
-    if parts[0] in _NOT_RESULT_SECTIONS or set(parts) & ({"enabled"} | resource_keys()):
+    if not changes_result(".".join(map(str, parts))):  # sweeping it would compare equal runs
         raise ConfigError(f"config: {where}.key: got {key!r}; it changes no result (it says "
                           f"what runs, where, or with which resources); sweep a key that "
                           f"changes a result")
@@ -365,21 +360,23 @@ def _unique(texts: list[str]) -> list[str]:
 
 
 def module_name(sweep: str, index: int) -> str:
-    """The Snakemake module of value ``index`` of sweep ``sweep``: ``sweep6_cca_reg_0_``.
+    """The Snakemake module of value ``index`` of sweep ``sweep``: ``sweep_cca_reg__0_``.
 
-    The name's length comes first, so no two (sweep, index) pairs give the same module,
-    nor one module's rule names another's (a sweep "x" at 1.5 and a sweep "x_1" at 5 would
-    both read ``sweep_x_1_5_`` if names and values were only joined).
+    Its rules read ``sweep_cca_reg__0_cca_run`` in logs. A sweep name never holds two
+    underscores in a row (the config schema's pattern, and the default name collapses
+    them), so ``__`` ends the name: no two (sweep, index) pairs give the same module, nor
+    one module's rule names another's (a sweep "x" at 1.5 and a sweep "x_1" at 5 would
+    both read ``sweep_x_1_5_`` if names and values were only joined by one underscore).
 
     Examples
     --------
     >>> from lowdim.sweeps import module_name
     >>> module_name("cca_reg", 0)
-    'sweep7_cca_reg_0_'
+    'sweep_cca_reg__0_'
     >>> module_name("x", 15), module_name("x_1", 5)
-    ('sweep1_x_15_', 'sweep3_x_1_5_')
+    ('sweep_x__15_', 'sweep_x_1__5_')
     """
-    return f"sweep{len(sweep)}_{sweep}_{int(index)}_"
+    return f"sweep_{sweep}__{int(index)}_"
 
 
 def expand_sweeps(config: dict, validate) -> list[Sweep]:
@@ -405,7 +402,6 @@ def expand_sweeps(config: dict, validate) -> list[Sweep]:
 
     Examples
     --------
-    >>> from pathlib import Path
     >>> import yaml
     >>> import lowdim
     >>> from lowdim.config import validate_config
@@ -429,7 +425,7 @@ def expand_sweeps(config: dict, validate) -> list[Sweep]:
     sweeps, names = [], set()
     for i, raw in enumerate(config.get("sweeps", [])):
         where = f"sweeps[{i}]"
-        entry = {**raw, "name": raw.get("name") or re.sub(r"\W", "_", raw["key"]).strip("_")}
+        entry = {**raw, "name": raw.get("name") or re.sub(r"(\W|_)+", "_", raw["key"]).strip("_")}
         if entry["name"] in names:
             raise ConfigError(f"config: {where}.name: got {entry['name']!r}; another sweep has "
                               f"that name; give each sweep its own `name`")
@@ -491,7 +487,6 @@ def sweep_tidy(params: dict, frames: list[pd.DataFrame]) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.sweeps import sweep_tidy
     >>> params = {"name": "cca_reg", "key": "cca.reg", "section": "cca", "metric": "pcc_in",
     ...           "values": [0.001, 0.01], "settings": [{}, {}]}

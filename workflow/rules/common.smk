@@ -139,6 +139,16 @@ def repository_path(path):
     return str(Path(workflow.basedir) / path) if not Path(path).is_absolute() else str(path)
 
 
+def modified_profile_keys(wildcards=None):
+    """The result-changing keys this run changed in the file of the profile it names
+    (lowdim.report.profile): its scorecard names them, and no row depending on one reads
+    "reproduced"."""
+    from lowdim.report.profile import profile_modifications
+
+    return profile_modifications(config, workflow.overwrite_configfiles, workflow.basedir,
+                                 SCHEMA)
+
+
 def published_files():
     """The files of published numbers (`report.published`): the scorecard's, and the points
     the paper figures draw beside their curves."""

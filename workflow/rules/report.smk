@@ -32,6 +32,8 @@ rule report_scorecard:
         all="results/tables/report/scorecard.csv",
     params:
         **REPORT_SCORECARD.params,
+        # the result-changing keys this run changed in its profile's file (common.smk)
+        modified=modified_profile_keys,
     log:
         "logs/report_scorecard/scorecard.log",
     conda:

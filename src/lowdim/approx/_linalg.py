@@ -14,7 +14,7 @@ from .._validation import (ArgumentTypeError, ArgumentValueError, check_choice, 
 from ..similarity import DenseOracle, SimilarityOracle
 from ._lowrank import LowRankApprox
 
-__all__ = ["as_oracle", "check_rtol", "check_sample_size", "lambda_min", "pinv",
+__all__ = ["as_oracle", "check_rtol", "check_sample_size", "landmark_count", "lambda_min", "pinv",
            "pinv_symmetric", "require_symmetric", "LANCZOS_MIN_SIZE"]
 
 logger = logging.getLogger("lowdim")
@@ -67,6 +67,24 @@ def require_symmetric(oracle, method) -> None:
                                  "oracle")
 
 
+def landmark_count(s, n, name="s", stacklevel=3) -> int:
+    """The number of Nyström landmarks: ``s`` when ``1 <= s < n``, else ``n`` with a warning.
+
+    ``s >= n`` makes every item a landmark: the whole ``n x n`` matrix is evaluated
+    (the exact matrix for a PSD similarity, at ``n (n + 1) / 2`` evaluations), as
+    scikit-learn's ``Nystroem`` does with ``n_components > n_samples``. The Nyström
+    functions and :class:`lowdim.cca.KernelCCA` share this rule.
+    """
+    s = check_number(s, name, integer=True, minimum=1)
+    if s >= n:
+        warnings.warn(f"`{name}` = {s} >= n = {n}: every item is a landmark, so the whole "
+                      f"{n} x {n} matrix is evaluated ({n * (n + 1) // 2} evaluations of a "
+                      "symmetric similarity), which is no longer an approximation", UserWarning,
+                      stacklevel=stacklevel)
+        return int(n)
+    return int(s)
+
+
 def check_sample_size(s, n, name="s", minimum=1) -> int:
     """Return ``s`` as an int after checking ``minimum <= s < n``."""
     s = check_number(s, name, integer=True, minimum=minimum)
@@ -91,6 +109,7 @@ def pinv_symmetric(W, rtol=None):
     Parameters
     ----------
     W : ndarray of shape (k, k), symmetric
+        The matrix (finite).
     rtol : float, optional
         Relative tolerance; default ``k * eps``.
 
@@ -102,7 +121,6 @@ def pinv_symmetric(W, rtol=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import pinv_symmetric
     >>> W = np.diag([2.0, -4.0, 1e-20])
     >>> W_pinv, kept = pinv_symmetric(W)
@@ -124,14 +142,22 @@ def pinv_symmetric(W, rtol=None):
 def pinv(A, rtol=None):
     """Pseudo-inverse of a general matrix (SVD), singular values ``<= rtol * max`` dropped.
 
+    Parameters
+    ----------
+    A : ndarray of shape (m, n)
+        The matrix (finite).
+    rtol : float, optional
+        Relative tolerance; default ``max(m, n) * eps``.
+
     Returns
     -------
     A_pinv : ndarray of shape (A.shape[1], A.shape[0])
+        The Moore-Penrose inverse on the kept singular values.
     kept : int
+        Number of singular values inverted (the numerical rank).
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import pinv
     >>> A = np.array([[1.0, 2.0], [2.0, 4.0], [0.0, 0.0]])
     >>> A_pinv, kept = pinv(A)
@@ -153,6 +179,7 @@ def lambda_min(W, solver="auto", random_state=None) -> float:
     Parameters
     ----------
     W : ndarray of shape (m, m)
+        A symmetric matrix (finite).
     solver : {"auto", "dense", "lanczos"}, default="auto"
         ``"dense"``: :func:`scipy.linalg.eigh` restricted to the smallest
         eigenvalue; ``"lanczos"``: :func:`scipy.sparse.linalg.eigsh` with
@@ -162,9 +189,13 @@ def lambda_min(W, solver="auto", random_state=None) -> float:
     random_state : int, RandomState or None
         Seeds the Lanczos start vector.
 
+    Returns
+    -------
+    lambda_min : float
+        The smallest (most negative) eigenvalue.
+
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import lambda_min
     >>> W = np.array([[2.0, 1.0], [1.0, -1.0]])
     >>> round(lambda_min(W), 4)

@@ -41,9 +41,8 @@ class LowRankApprox:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import nystrom
-    >>> X = np.random.default_rng(0).standard_normal((50, 3))
+    >>> X = rng.standard_normal((50, 3))
     >>> approx = nystrom(X @ X.T, 5, random_state=0)
     >>> approx.shape, approx.left.shape, approx.core.shape, approx.evaluations
     ((50, 50), (50, 5), (5, 5), 240)
@@ -73,11 +72,28 @@ class LowRankApprox:
         return (self.left.shape[0], self.right.shape[1])
 
     def rows(self, index) -> np.ndarray:
-        """Rows ``K~[index, :]`` without forming the whole matrix, shape (len(index), n)."""
+        """Rows ``K~[index, :]`` without forming the whole matrix.
+
+        Parameters
+        ----------
+        index : array-like of int
+            Rows wanted.
+
+        Returns
+        -------
+        rows : ndarray of shape (len(index), n)
+            ``left[index] @ core @ right``.
+        """
         return (self.left[index] @ self.core) @ self.right
 
     def to_dense(self) -> np.ndarray:
-        """The full ``n x n`` approximation (``O(n^2)`` memory)."""
+        """The full ``n x n`` approximation (``O(n^2)`` memory).
+
+        Returns
+        -------
+        K_approx : ndarray of shape (n, n)
+            ``left @ core @ right``.
+        """
         return (self.left @ self.core) @ self.right
 
     def features(self, negative="clip") -> np.ndarray:

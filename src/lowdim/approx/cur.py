@@ -20,9 +20,24 @@ __all__ = ["STACUR_ROWS", "sicur", "sicur_samples", "stacur"]
 def sicur_samples(rng, n, s):
     """SiCUR's rows ``R`` (``s`` uniform indices) and columns ``C = R[: s // 2]``.
 
+    Parameters
+    ----------
+    rng : numpy.random.RandomState
+        The generator of the draw.
+    n : int
+        Items to sample from.
+    s : int
+        Rows sampled.
+
+    Returns
+    -------
+    R : ndarray of int of shape (s,)
+        Sampled rows.
+    C : ndarray of int of shape (s // 2,)
+        Sampled columns, the first ``s // 2`` rows.
+
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx.cur import sicur_samples
     >>> R, C = sicur_samples(np.random.RandomState(0), 20, 6)
     >>> len(R), len(C), bool(set(C) <= set(R))
@@ -43,9 +58,12 @@ def sicur(oracle, s, random_state=None, *, rtol=None):
     Parameters
     ----------
     oracle : SimilarityOracle or ndarray of shape (n, n)
+        The similarity oracle (an array is wrapped in a DenseOracle); it need not be
+        symmetric.
     s : int
         Number of sampled rows, ``2 <= s < n``.
     random_state : int, RandomState or None
+        Seeds the samples.
     rtol : float, optional
         Singular values of ``K[R, C]`` at most ``rtol * max`` are dropped;
         default ``s * eps``.
@@ -56,11 +74,23 @@ def sicur(oracle, s, random_state=None, *, rtol=None):
         ``left = K[:, C]`` (n, s // 2), ``core = pinv(K[R, C])`` (s // 2, s),
         ``right = K[R, :]`` (s, n); ``landmarks = C``, ``info["rows"] = R``.
 
+    Notes
+    -----
+    With rows :math:`R` and columns :math:`C \\subset R` sampled uniformly,
+
+    .. math::
+
+        \\tilde K = K_{:, C}\\, (K_{R, C})^{+}\\, K_{R, :},
+
+    the skeleton (CUR) approximation whose core is the pseudo-inverse of the
+    sampled intersection. Unlike Nyström it needs no symmetry and no positive
+    core: :math:`K_{R, C}` is a tall block, whose smallest singular value is
+    usually far from zero even when :math:`K` is indefinite.
+
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import sicur
-    >>> X = np.random.default_rng(0).standard_normal((60, 4))
+    >>> X = rng.standard_normal((60, 4))
     >>> approx = sicur(X @ X.T, 10, random_state=0)
     >>> approx.left.shape, approx.core.shape, approx.right.shape
     ((60, 5), (5, 10), (10, 60))
@@ -118,9 +148,12 @@ def stacur(oracle, s, random_state=None, *, rows="same", rtol=None):
     Parameters
     ----------
     oracle : SimilarityOracle or ndarray of shape (n, n)
+        The similarity oracle (an array is wrapped in a DenseOracle); it need not be
+        symmetric.
     s : int
         Number of sampled columns and of sampled rows, ``1 <= s < n``.
     random_state : int, RandomState or None
+        Seeds the samples.
     rows : {"same", "independent"}, default="same"
         ``"same"``: the rows are the sampled columns (``I = J``, the authors'
         ``same=True``); ``"independent"``: a second uniform sample (``same=False``).
@@ -133,17 +166,32 @@ def stacur(oracle, s, random_state=None, *, rows="same", rtol=None):
         ``landmarks = J``, ``info["rows"] = I``; ``method`` is ``"stacur"``
         (``I = J``) or ``"stacur_independent"``.
 
+    Notes
+    -----
+    With :math:`Q` an orthonormal basis of the range of the sampled columns
+    :math:`K_{:, J}`, StaCUR is the projection of :math:`K` onto them with
+    :math:`Q^\\top K` estimated from the :math:`r` sampled rows :math:`I`:
+
+    .. math::
+
+        \\tilde K = \\frac{n}{r}\\, Q\\, Q_{I, :}^\\top K_{I, :}
+        \\approx Q Q^\\top K,
+
+    an unbiased estimate of :math:`Q Q^\\top K` over uniform row samples.
+
     Examples
     --------
-    >>> import numpy as np
+    An indefinite similarity matrix of rank 5 (CUR assumes neither symmetry nor positive
+    semi-definiteness):
+
     >>> from lowdim.approx import relative_frobenius_error, stacur
-    >>> X = np.random.default_rng(0).standard_normal((200, 5))
-    >>> K = X @ X.T
+    >>> A = rng.standard_normal((200, 5))
+    >>> K = A @ np.diag([3.0, 2.0, 1.0, -1.0, -2.0]) @ A.T
     >>> approx = stacur(K, 20, random_state=0)
     >>> approx.method, approx.evaluations
     ('stacur', 3810)
     >>> [round(relative_frobenius_error(stacur(K, s, random_state=0), K), 2) for s in (10, 20, 60)]
-    [0.72, 0.53, 0.21]
+    [0.7, 0.54, 0.27]
     """
     check_choice(rows, "rows", STACUR_ROWS)
     oracle = as_oracle(oracle)

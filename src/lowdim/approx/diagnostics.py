@@ -22,9 +22,18 @@ __all__ = ["spectrum_summary", "spectrum_tables", "submatrix_eigenvalues", "zero
 def zero_tolerance(eigenvalues) -> float:
     """``n * eps * max|lambda|``: eigenvalues within it of 0 are numerically zero.
 
+    Parameters
+    ----------
+    eigenvalues : ndarray of shape (n,)
+        Eigenvalues of an n x n symmetric matrix.
+
+    Returns
+    -------
+    tolerance : float
+        ``n * eps * max|lambda|``.
+
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx.diagnostics import zero_tolerance
     >>> bool(zero_tolerance(np.array([2.0, -1.0, 1e-17])) == 3 * np.finfo(float).eps * 2.0)
     True
@@ -76,11 +85,13 @@ def submatrix_eigenvalues(K, sizes, n_draws=10, random_state=None) -> pd.DataFra
     Parameters
     ----------
     K : ndarray of shape (n, n), symmetric
+        The matrix.
     sizes : sequence of int
         Submatrix sizes ``|S|``, each in ``[1, n]``.
     n_draws : int, default=10
         Independent uniform draws of ``S`` per size.
     random_state : int, RandomState or None
+        Seeds the draws.
 
     Returns
     -------
@@ -91,7 +102,6 @@ def submatrix_eigenvalues(K, sizes, n_draws=10, random_state=None) -> pd.DataFra
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import submatrix_eigenvalues
     >>> K = np.diag([3.0, 2.0, 1.0, -1.0])
     >>> table = submatrix_eigenvalues(K, [4], n_draws=1, random_state=0)
@@ -122,10 +132,13 @@ def spectrum_tables(K, size_fractions, n_draws, random_state, matrix):
     Parameters
     ----------
     K : ndarray of shape (n, n), symmetric
+        The matrix.
     size_fractions : sequence of float
         Submatrix sizes as fractions of ``n`` (rounded, at least 2, at most n).
     n_draws : int
+        Draws of the submatrix per size.
     random_state : int, RandomState or None
+        Seeds the draws.
     matrix : str
         Name written in the ``matrix`` column.
 
@@ -139,7 +152,6 @@ def spectrum_tables(K, size_fractions, n_draws, random_state, matrix):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import spectrum_tables
     >>> K = np.diag([3.0, 2.0, 1.0, -1.0])
     >>> eigenvalues, submatrices = spectrum_tables(K, [0.5, 1.0], n_draws=2, random_state=0,

@@ -23,19 +23,21 @@ def relative_frobenius_error(approx, oracle, block_rows=256) -> float:
     Parameters
     ----------
     approx : LowRankApprox
+        The approximation ``K~``.
     oracle : SimilarityOracle, ndarray or scipy.sparse matrix of shape (n, n)
         The exact matrix.
     block_rows : int, default=256
+        Rows compared at a time.
 
     Returns
     -------
     error : float
+        The relative error, 0 for an exact approximation.
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import nystrom, relative_frobenius_error
-    >>> X = np.random.default_rng(0).standard_normal((100, 20))
+    >>> X = rng.standard_normal((100, 20))
     >>> K = X @ X.T
     >>> errors = [relative_frobenius_error(nystrom(K, s, random_state=0), K) for s in (5, 10, 20)]
     >>> np.round(errors, 3)

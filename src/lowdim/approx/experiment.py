@@ -36,6 +36,18 @@ METHODS = {name: function for name, function in zip(METHOD_NAMES, (
 def sample_size(fraction, n) -> int:
     """``s = round(fraction * n)``, at least 2 (SiCUR needs ``s // 2 >= 1``).
 
+    Parameters
+    ----------
+    fraction : float
+        Sample fraction ``s / n``.
+    n : int
+        Items.
+
+    Returns
+    -------
+    s : int
+        The sample size.
+
     Examples
     --------
     >>> from lowdim.approx import sample_size
@@ -72,6 +84,7 @@ def error_curve(K, method, fractions, n_seeds, base_seed, matrix, options=None) 
     Parameters
     ----------
     K : ndarray of shape (n, n), symmetric
+        The exact matrix.
     method : str
         A key of :data:`METHODS`.
     fractions : sequence of float
@@ -79,6 +92,7 @@ def error_curve(K, method, fractions, n_seeds, base_seed, matrix, options=None) 
     n_seeds : int
         Repetitions per fraction.
     base_seed : int
+        The run's seed, from which each run's seed is derived.
     matrix : str
         Name of the matrix (used in the seed and the output).
     options : dict, optional
@@ -92,9 +106,8 @@ def error_curve(K, method, fractions, n_seeds, base_seed, matrix, options=None) 
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import error_curve
-    >>> X = np.random.default_rng(0).standard_normal((40, 3))
+    >>> X = rng.standard_normal((40, 3))
     >>> table = error_curve(X @ X.T, "nystrom", fractions=[0.1, 0.2], n_seeds=2, base_seed=0,
     ...                     matrix="toy")
     >>> table[["s", "s/n", "repetition", "evaluations"]].to_numpy().tolist()

@@ -69,13 +69,14 @@ class FeatureMap:
         Items (indices into the approximated matrix) whose similarities to an
         item define its features.
     weights : ndarray of shape (m, r)
+        ``W``: the features of ``x`` are its similarities to ``columns`` times ``W``.
     method : str
+        The approximation the map comes from.
     info : dict
         Details: the rank kept, eigenvalues dropped.
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx.features import FeatureMap
     >>> fmap = FeatureMap(columns=np.array([0, 2]), weights=np.eye(2))
     >>> fmap.n_features
@@ -163,10 +164,9 @@ def feature_map(approx, rtol=None) -> FeatureMap:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import sms_nystrom
     >>> from lowdim.approx.features import feature_map
-    >>> X = np.random.default_rng(0).standard_normal((30, 3))
+    >>> X = rng.standard_normal((30, 3))
     >>> K = X @ X.T
     >>> fmap = feature_map(sms_nystrom(K, 6, random_state=0))
     >>> Z = fmap.transform(K[:, fmap.columns])
@@ -228,6 +228,7 @@ def sicur_feature_map(oracle, s, random_state=None, *, rtol=None) -> FeatureMap:
     s : int
         SiCUR's row sample size, ``2 <= s < n``.
     random_state : int, RandomState or None
+        Seeds SiCUR's draws.
     rtol : float, optional
         Singular values of ``K[R, C]`` at most ``rtol * max`` are dropped;
         default ``max(shape) * eps``.
@@ -240,9 +241,8 @@ def sicur_feature_map(oracle, s, random_state=None, *, rtol=None) -> FeatureMap:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx.features import sicur_feature_map
-    >>> X = np.random.default_rng(0).standard_normal((30, 3))
+    >>> X = rng.standard_normal((30, 3))
     >>> fmap = sicur_feature_map(X @ X.T, 8, random_state=0)
     >>> fmap.columns.size, fmap.n_features
     (4, 3)
@@ -277,6 +277,7 @@ def eigen_feature_map(K, rank, eigenpairs=None) -> FeatureMap:
     Parameters
     ----------
     K : ndarray of shape (n, n), symmetric
+        The whole matrix.
     rank : int
         ``1 <= rank <= n``.
     eigenpairs : tuple (w, V), optional
@@ -289,9 +290,8 @@ def eigen_feature_map(K, rank, eigenpairs=None) -> FeatureMap:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx.features import eigen_feature_map
-    >>> X = np.random.default_rng(0).standard_normal((30, 3))
+    >>> X = rng.standard_normal((30, 3))
     >>> K = X @ X.T
     >>> fmap = eigen_feature_map(K, rank=3)
     >>> Z = fmap.transform(K[:, fmap.columns])

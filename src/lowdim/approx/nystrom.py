@@ -10,6 +10,11 @@ with shift ``sigma = 0`` (classic), ``sigma = alpha * min(0, lambda_min(K[S2, S2
 (SMS-Nyström, ``S2`` a larger sample containing ``S1``) or
 ``sigma = min(0, lambda_min(K))`` (exact shift, needs all of ``K``). The shift
 is applied to the core only, as in the authors' code.
+
+``s >= n`` makes every item a landmark (``s = n``, with a ``UserWarning``): the
+whole matrix is evaluated, and classic Nyström then returns ``K`` itself for a
+PSD ``K``. :class:`lowdim.cca.KernelCCA` treats ``n_landmarks >= n_samples`` the
+same way.
 """
 
 from __future__ import annotations
@@ -18,11 +23,11 @@ import warnings
 
 import numpy as np
 
-from .._validation import ArgumentValueError, check_choice, check_number
+from .._validation import check_choice, check_number
 from ..similarity import full_matrix
 from ._linalg import check_random_state
-from ._linalg import (EIGEN_SOLVERS, as_oracle, check_rtol, check_sample_size, draw_order,
-                      lambda_min, pinv_symmetric, require_symmetric)
+from ._linalg import (EIGEN_SOLVERS, as_oracle, check_rtol, draw_order, lambda_min,
+                      landmark_count, pinv_symmetric, require_symmetric)
 from ._lowrank import LowRankApprox
 
 __all__ = ["nystrom", "sms_nystrom", "shifted_nystrom_exact"]
@@ -47,8 +52,10 @@ def nystrom(oracle, s, random_state=None, *, rtol=None):
     oracle : SimilarityOracle or ndarray of shape (n, n)
         A symmetric similarity oracle (an array is wrapped in a DenseOracle).
     s : int
-        Number of landmarks, ``1 <= s < n``.
+        Number of landmarks, at least 1; ``s >= n`` uses every item (with a
+        warning): the whole matrix.
     random_state : int, RandomState or None
+        Seeds the landmarks.
     rtol : float, optional
         Eigenvalues of the core with ``|mu| <= rtol * max|mu|`` are dropped by the
         pseudo-inverse; default ``s * eps``.
@@ -59,11 +66,23 @@ def nystrom(oracle, s, random_state=None, *, rtol=None):
         ``left = K[:, S]``, ``core = pinv(K[S, S])``, ``right = left.T``;
         ``evaluations = n s - s (s - 1) / 2`` on a fresh symmetric oracle.
 
+    Notes
+    -----
+    With landmarks :math:`S` drawn uniformly, :math:`|S| = s`,
+
+    .. math::
+
+        \\tilde K = K_{:, S}\\, K_{S S}^{+}\\, K_{S, :},
+
+    the projection of :math:`K^{1/2}`'s rows onto the span of the landmarks' rows
+    when :math:`K` is PSD, so :math:`K - \\tilde K \\succeq 0`. On an indefinite
+    :math:`K` an eigenvalue of :math:`K_{SS}` near zero makes :math:`K_{SS}^{+}`,
+    and so :math:`\\tilde K`, blow up.
+
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import nystrom, relative_frobenius_error
-    >>> X = np.random.default_rng(0).standard_normal((100, 5))
+    >>> X = rng.standard_normal((100, 5))
     >>> K = X @ X.T
     >>> approx = nystrom(K, 10, random_state=0)
     >>> approx.evaluations == 100 * 10 - 10 * 9 // 2
@@ -73,7 +92,7 @@ def nystrom(oracle, s, random_state=None, *, rtol=None):
     """
     oracle = as_oracle(oracle)
     require_symmetric(oracle, "nystrom")
-    s = check_sample_size(s, oracle.n)
+    s = landmark_count(s, oracle.n)
     rtol = check_rtol(rtol)
     rng = check_random_state(random_state)
     start = oracle.evaluations
@@ -100,10 +119,12 @@ def sms_nystrom(oracle, s, random_state=None, *, multiplier=2, alpha=1.5, eigen_
     oracle : SimilarityOracle or ndarray of shape (n, n)
         A symmetric similarity oracle.
     s : int
-        Number of landmarks ``s1``, ``1 <= s < n``.
+        Number of landmarks ``s1``, at least 1; ``s >= n`` uses every item (with
+        a warning), and the shift is then estimated from the whole matrix.
     random_state : int, RandomState or None
+        Seeds the samples S2 and S1 and the Lanczos start vector.
     multiplier : float, default=2
-        ``|S2| = round(multiplier * s)``; must be ``>= 1`` and give ``|S2| <= n``.
+        ``|S2| = min(round(multiplier * s), n)``; must be ``>= 1``.
     alpha : float, default=1.5
         Safety factor on the shift (the paper's alpha, "> 1", typically 1.5).
         Values in ``[0, 1)`` raise a ``UserWarning``: the core may then be
@@ -130,11 +151,24 @@ def sms_nystrom(oracle, s, random_state=None, *, multiplier=2, alpha=1.5, eigen_
         The extra evaluations beyond classic Nyström are the
         ``m (m + 1) / 2`` entries of ``K[S2 \\ S1, S2 \\ S1]``, ``m = |S2| - s``.
 
+    Notes
+    -----
+    With :math:`S_1 \\subset S_2`, :math:`|S_1| = s`, :math:`|S_2| = \\lceil m s \\rceil`
+    (``multiplier`` m) and :math:`e = \\min(0, \\lambda_{\\min}(K_{S_2 S_2}))`,
+
+    .. math::
+
+        \\tilde K = K_{:, S_1}\\, (K_{S_1 S_1} - \\alpha e I)^{+}\\, K_{S_1, :}.
+
+    Eigenvalue interlacing gives :math:`\\lambda_{\\min}(K_{S_1 S_1}) \\ge e`, so the
+    shifted core has eigenvalues at least :math:`(\\alpha - 1)|e|`: none near zero
+    for :math:`\\alpha > 1`. The cost is :math:`ns` evaluations plus the
+    :math:`O(s^2)` of :math:`K_{S_2 S_2}`, and one extreme eigenvalue.
+
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import nystrom, relative_frobenius_error, sms_nystrom
-    >>> X = np.random.default_rng(0).standard_normal((300, 10))
+    >>> X = rng.standard_normal((300, 10))
     >>> K = np.tanh(X @ X.T / 5 + 1)  # a sigmoid kernel: indefinite
     >>> round(float(np.linalg.eigvalsh(K)[0]), 2)
     -9.86
@@ -149,7 +183,7 @@ def sms_nystrom(oracle, s, random_state=None, *, multiplier=2, alpha=1.5, eigen_
     oracle = as_oracle(oracle)
     require_symmetric(oracle, "sms_nystrom")
     n = oracle.n
-    s = check_sample_size(s, n)
+    s = landmark_count(s, n)
     check_number(multiplier, "multiplier", minimum=1)
     check_number(alpha, "alpha", minimum=0)
     check_choice(eigen_solver, "eigen_solver", EIGEN_SOLVERS)
@@ -158,10 +192,7 @@ def sms_nystrom(oracle, s, random_state=None, *, multiplier=2, alpha=1.5, eigen_
         warnings.warn(f"`alpha` = {alpha} < 1: the shifted core K[S1, S1] - alpha * e * I is "
                       "no longer guaranteed to be PSD (the paper uses alpha > 1, "
                       "typically 1.5)", UserWarning, stacklevel=2)
-    s2 = int(round(multiplier * s))
-    if s2 > n:
-        raise ArgumentValueError(f"`multiplier` * `s` = {multiplier} * {s} = {s2} must be <= n = "
-                                 f"{n}", ("multiplier", "s"))
+    s2 = min(int(round(multiplier * s)), n)  # S2 is at most every item
     rng = check_random_state(random_state)
     start = oracle.evaluations
     S2 = draw_order(rng, n)[:s2]
@@ -194,22 +225,27 @@ def shifted_nystrom_exact(oracle, s, random_state=None, *, lambda_min_K=None, rt
     Parameters
     ----------
     oracle : SimilarityOracle or ndarray of shape (n, n)
+        A symmetric similarity oracle (an array is wrapped in a DenseOracle).
     s : int
+        Number of landmarks, at least 1; ``s >= n`` uses every item (with a
+        warning).
     random_state : int, RandomState or None
+        Seeds the landmarks.
     lambda_min_K : float, optional
         ``lambda_min(K)`` if already known (saves forming ``K`` again when
         sweeping ``s`` and seeds).
     rtol : float, optional
+        Pseudo-inverse tolerance, as in :func:`nystrom`.
 
     Returns
     -------
     LowRankApprox
+        ``info`` holds ``shift`` (= ``min(0, lambda_min(K))``) and ``lambda_min_K``.
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import shifted_nystrom_exact
-    >>> X = np.random.default_rng(0).standard_normal((50, 5))
+    >>> X = rng.standard_normal((50, 5))
     >>> K = np.tanh(X @ X.T / 5)
     >>> approx = shifted_nystrom_exact(K, 10, random_state=0)
     >>> approx.evaluations == 50 * 51 // 2
@@ -220,7 +256,7 @@ def shifted_nystrom_exact(oracle, s, random_state=None, *, lambda_min_K=None, rt
     oracle = as_oracle(oracle)
     require_symmetric(oracle, "shifted_nystrom_exact")
     n = oracle.n
-    s = check_sample_size(s, n)
+    s = landmark_count(s, n)
     rtol = check_rtol(rtol)
     lambda_min_K = check_number(lambda_min_K, "lambda_min_K", none_ok=True)
     rng = check_random_state(random_state)

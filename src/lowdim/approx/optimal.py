@@ -22,6 +22,7 @@ def optimal(oracle, s, random_state=None, *, eigenpairs=None):
     Parameters
     ----------
     oracle : SimilarityOracle or ndarray of shape (n, n)
+        The symmetric matrix, formed whole.
     s : int
         Rank, ``1 <= s < n``.
     random_state : None
@@ -39,7 +40,6 @@ def optimal(oracle, s, random_state=None, *, eigenpairs=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx import optimal, relative_frobenius_error
     >>> K = np.diag([4.0, -3.0, 1.0, 0.5])
     >>> approx = optimal(K, 2)

@@ -45,6 +45,7 @@ def random_documents(n_docs, d_max, dim, low, high, unit_norm=True, random_state
     unit_norm : bool, default=True
         Scale each random word vector to unit length (the authors' code).
     random_state : int, RandomState or None
+        Seeds the lengths and the word vectors.
 
     Returns
     -------
@@ -52,7 +53,6 @@ def random_documents(n_docs, d_max, dim, low, high, unit_norm=True, random_state
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx.wme import random_documents
     >>> docs = random_documents(3, d_max=4, dim=2, low=-1.0, high=1.0, random_state=0)
     >>> [d.shape for d in docs]
@@ -87,6 +87,7 @@ def wme_similarities(docs, table, random_docs, n_jobs=1):
     docs : list of (ndarray of int, ndarray of float)
         Rows of ``table`` and their counts per document (:func:`document_bags`).
     table : ndarray of shape (m, dim)
+        Word vectors, one per row, indexed by the documents' bags.
     random_docs : list of ndarray of shape (D_r, dim)
         From :func:`random_documents`.
     n_jobs : int, default=1
@@ -100,7 +101,6 @@ def wme_similarities(docs, table, random_docs, n_jobs=1):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx.wme import random_documents, wme_similarities
     >>> table = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])
     >>> docs = [(np.array([0, 1]), np.array([1.0, 1.0])), (np.array([2]), np.array([3.0]))]
@@ -147,7 +147,6 @@ def wme_features(S, gamma, n_components=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.approx.wme import wme_features
     >>> S = np.array([[1.0, 0.25], [0.5, 0.5]])
     >>> wme_features(S, gamma=0.5)

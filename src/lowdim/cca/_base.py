@@ -80,11 +80,14 @@ class BaseCCA(TransformerMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like or scipy.sparse matrix of shape (n_samples, p1)
+            First view.
         Y : array-like or scipy.sparse matrix of shape (n_samples, p2)
+            Second view, the same rows.
 
         Returns
         -------
-        self
+        self : BaseCCA
+            The fitted estimator.
         """
         X, Y, k = self._check_fit_inputs(X, Y)
         Wx, Wy, flops = self._fit(X, Y, k)
@@ -104,7 +107,9 @@ class BaseCCA(TransformerMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like or sparse of shape (n_samples, p1)
+            First view, the columns of ``fit``.
         Y : array-like or sparse of shape (n_samples, p2), optional
+            Second view; projected too when given.
 
         Returns
         -------
@@ -122,23 +127,74 @@ class BaseCCA(TransformerMixin, BaseEstimator):
     def fit_transform(self, X, Y=None, y=None):
         """Fit, then return ``(x_scores, y_scores)`` for the training views.
 
-        ``y`` is an alias of ``Y`` for scikit-learn's tooling.
+        Parameters
+        ----------
+        X : array-like or scipy.sparse matrix of shape (n_samples, p1)
+            First view.
+        Y : array-like or scipy.sparse matrix of shape (n_samples, p2)
+            Second view, the same rows.
+        y : array-like or scipy.sparse matrix of shape (n_samples, p2), optional
+            An alias of ``Y`` for scikit-learn's tooling.
+
+        Returns
+        -------
+        x_scores, y_scores : ndarray of shape (n_samples, n_components)
+            The training views projected on the canonical weights.
         """
         Y = y if Y is None else Y
         return self.fit(X, Y).transform(X, Y)
 
-    def score(self, X, Y=None, y=None):
-        """Canonical correlations per component between ``X @ x_weights_`` and ``Y @ y_weights_``.
+    def score_components(self, X, Y=None, y=None):
+        """Canonical correlation of each component on the given views.
 
-        ``y`` is an alias of ``Y`` for scikit-learn's tooling.
+        Parameters
+        ----------
+        X : array-like or scipy.sparse matrix of shape (n_samples, p1)
+            First view, the same columns as in ``fit``.
+        Y : array-like or scipy.sparse matrix of shape (n_samples, p2)
+            Second view, the same rows as ``X``.
+        y : array-like or scipy.sparse matrix of shape (n_samples, p2), optional
+            An alias of ``Y`` for scikit-learn's tooling (``GridSearchCV`` passes the
+            second view as ``y``).
 
         Returns
         -------
         rho : ndarray of shape (n_components,)
-            Uncentred canonical correlations of the projected views, decreasing;
-            their sum is :func:`~lowdim.cca.metrics.tcc`.
+            Uncentred correlation between ``X @ x_weights_[:, j]`` and
+            ``Y @ y_weights_[:, j]`` for each component ``j``, after aligning the
+            pairs within the fitted spans (:func:`~lowdim.cca.canonical_correlations`),
+            decreasing; their sum is the total correlation captured,
+            :func:`~lowdim.cca.tcc`.
         """
-        Y = y if Y is None else Y
+        x_scores, y_scores = self._scores(X, Y if Y is not None else y)
+        return canonical_correlations(x_scores, y_scores)
+
+    def score(self, X, Y=None, y=None):
+        """Mean canonical correlation of the components on the given views.
+
+        The one number scikit-learn's tools (``cross_val_score``, ``GridSearchCV``)
+        maximise: ``score_components(X, Y).mean()``, the total correlation captured
+        divided by ``n_components`` (so at most 1). Held-out views give the
+        out-of-sample correlation.
+
+        Parameters
+        ----------
+        X : array-like or scipy.sparse matrix of shape (n_samples, p1)
+            First view, the same columns as in ``fit``.
+        Y : array-like or scipy.sparse matrix of shape (n_samples, p2)
+            Second view, the same rows as ``X``.
+        y : array-like or scipy.sparse matrix of shape (n_samples, p2), optional
+            An alias of ``Y`` for scikit-learn's tooling.
+
+        Returns
+        -------
+        score : float
+            Mean of :meth:`score_components`, in [0, 1].
+        """
+        return float(np.mean(self.score_components(X, Y, y)))
+
+    def _scores(self, X, Y):
+        """``(x_scores, y_scores)`` of two views with as many rows."""
         if Y is None:
             raise ArgumentValueError("`Y` is required to score: canonical correlations need both "
                                      "views", "Y")
@@ -146,4 +202,4 @@ class BaseCCA(TransformerMixin, BaseEstimator):
         if x_scores.shape[0] != y_scores.shape[0]:
             raise ArgumentValueError(f"`Y` must have as many rows as `X` ({x_scores.shape[0]}), "
                                      f"got {y_scores.shape[0]} rows", ("Y", "X"))
-        return canonical_correlations(x_scores, y_scores)
+        return x_scores, y_scores

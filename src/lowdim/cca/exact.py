@@ -41,9 +41,23 @@ def exact_cca_memory(n: int, p1: int, p2: int, k: int, method: str, sparse_gram_
     views, their Q factors and R. ``sparse_gram_entries`` adds the sparse
     ``XᵀX`` that is densified (12 bytes per stored entry).
 
+    Parameters
+    ----------
+    n : int
+        Rows of the views.
+    p1, p2 : int
+        Columns of the two views.
+    k : int
+        Canonical pairs.
+    method : {'cholesky', 'eigh', 'qr'}
+        Whitening (see :class:`ExactCCA`).
+    sparse_gram_entries : int, default=0
+        Stored entries of the sparse Gram matrices that get densified.
+
     Returns
     -------
     bytes : int
+        Bytes of float64 arrays alive at the peak.
 
     Examples
     --------
@@ -133,6 +147,19 @@ def exact_cca_from_grams(Sx, Sy, Sxy, k: int, reg: float, method: str = "cholesk
     ``Ψ = W_yᵀV_k`` (Lemma 1.1 of the paper) and correlations ``D_k``.
     All three inputs are overwritten.
 
+    Parameters
+    ----------
+    Sx, Sy : ndarray of shape (p1, p1), (p2, p2)
+        Second moments ``XᵀX/n`` and ``YᵀY/n`` (overwritten).
+    Sxy : ndarray of shape (p1, p2)
+        Cross moments ``XᵀY/n`` (overwritten).
+    k : int
+        Canonical pairs.
+    reg : float
+        Ridge λ added to the diagonals of ``Sx`` and ``Sy``.
+    method : {'cholesky', 'eigh'}, default='cholesky'
+        Whitening of each view.
+
     Returns
     -------
     Wx : ndarray of shape (p1, k)
@@ -145,9 +172,7 @@ def exact_cca_from_grams(Sx, Sy, Sxy, k: int, reg: float, method: str = "cholesk
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca.exact import exact_cca_from_grams
-    >>> rng = np.random.default_rng(0)
     >>> X = rng.standard_normal((400, 3))
     >>> Y = X[:, :2] + 0.5 * rng.standard_normal((400, 2))
     >>> n = len(X)
@@ -202,6 +227,7 @@ class ExactCCA(BaseCCA):
     Parameters
     ----------
     n_components : int, default=2
+        Canonical pairs k.
     reg : float, default=0.005
         Ridge λ; 0 is allowed (rank-deficient views then use the eigh
         pseudo-inverse).
@@ -233,12 +259,8 @@ class ExactCCA(BaseCCA):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca import ExactCCA
-    >>> rng = np.random.default_rng(0)
-    >>> Z = rng.standard_normal((500, 2))
-    >>> X = np.hstack([Z, rng.standard_normal((500, 3))])
-    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
+    >>> X, Y = two_views
     >>> cca = ExactCCA(n_components=2).fit(X, Y)
     >>> cca.canonical_correlations_.round(2)
     array([0.89, 0.87])

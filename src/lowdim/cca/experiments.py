@@ -48,7 +48,6 @@ class Views:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca.experiments import Views
     >>> views = Views(np.ones((8, 3)), np.ones((8, 2)), np.ones((2, 3)), np.ones((2, 2)))
     >>> [a.shape for a in views.heldout]
@@ -137,14 +136,11 @@ def load_views(path, settings: dict):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.cca.experiments import load_views
     >>> from lowdim.data import get_spec, save_dataset
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     path = save_dataset(get_spec("digits_halves").prepare(n_rows=100), Path(tmp) / "d.npz")
-    ...     name, views = load_views(path, {"rescale": "none", "heldout_fraction": 0.2,
-    ...                                     "split_seed": 0})
+    >>> path = save_dataset(get_spec("digits_halves").prepare(n_rows=100), tmp / "d.npz")
+    >>> name, views = load_views(path, {"rescale": "none", "heldout_fraction": 0.2,
+    ...                                 "split_seed": 0})
     >>> name, views.X.shape, views.X_test.shape
     ('digits_halves', (80, 32), (20, 32))
     """
@@ -162,7 +158,6 @@ def dataset_stats(name: str, views: Views) -> dict:
 
     Examples
     --------
-    >>> import numpy as np
     >>> import scipy.sparse as sp
     >>> from lowdim.cca.experiments import Views, dataset_stats
     >>> views = Views(sp.eye(4, 6, format="csr"), np.ones((4, 2)))
@@ -182,7 +177,7 @@ def dataset_stats(name: str, views: Views) -> dict:
 
 
 def _tcc(est, X, Y) -> float:
-    return float(np.sum(est.score(X, Y))) if X is not None else np.nan
+    return float(np.sum(est.score_components(X, Y))) if X is not None else np.nan
 
 
 def run_exact(views: Views, *, n_components: int, reg: float, method: str = "auto") -> dict:
@@ -195,13 +190,9 @@ def run_exact(views: Views, *, n_components: int, reg: float, method: str = "aut
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca.experiments import Views, run_exact
-    >>> rng = np.random.default_rng(0)
-    >>> Z = rng.standard_normal((600, 2))
-    >>> X = np.hstack([Z, rng.standard_normal((600, 3))])
-    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((600, 2)), rng.standard_normal((600, 2))])
-    >>> row = run_exact(Views(X[:500], Y[:500], X[500:], Y[500:]), n_components=2, reg=0.005)
+    >>> X, Y = two_views
+    >>> row = run_exact(Views(X[:400], Y[:400], X[400:], Y[400:]), n_components=2, reg=0.005)
     >>> round(row["tcc_in"], 2), round(row["tcc_out"], 2), row["flops"] > 0
     (1.78, 1.8, True)
     """
@@ -231,13 +222,9 @@ def run_appgrad(views: Views, *, method: str, n_components: int, reg: float, ste
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca.experiments import Views, run_appgrad
-    >>> rng = np.random.default_rng(0)
-    >>> Z = rng.standard_normal((600, 2))
-    >>> X = np.hstack([Z, rng.standard_normal((600, 3))])
-    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((600, 2)), rng.standard_normal((600, 2))])
-    >>> trace = run_appgrad(Views(X[:500], Y[:500], X[500:], Y[500:]), method="appgrad",
+    >>> X, Y = two_views
+    >>> trace = run_appgrad(Views(X[:400], Y[:400], X[400:], Y[400:]), method="appgrad",
     ...                     n_components=2, reg=0.005, step_size="auto", max_iter=100,
     ...                     checkpoints=[1, 10, 100])
     >>> trace[["iteration", "tcc_in"]].round(2).to_numpy().tolist()
@@ -268,16 +255,12 @@ def run_heuristic(views: Views, *, method: str, n_components: int, reg: float,
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca.experiments import Views, run_heuristic
-    >>> rng = np.random.default_rng(0)
-    >>> Z = rng.standard_normal((600, 2))
-    >>> X = np.hstack([Z, rng.standard_normal((600, 3))])
-    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((600, 2)), rng.standard_normal((600, 2))])
+    >>> X, Y = two_views
     >>> row = run_heuristic(Views(X, Y), method="pca_cca", n_components=2, reg=0.005,
     ...                     n_pca_components=4, seed=0)
     >>> row["method"], row["setting"], round(row["tcc_in"], 2)
-    ('pca_cca', 'm=4', 1.55)
+    ('pca_cca', 'm=4', 1.64)
     """
     if method not in HEURISTIC_METHODS:
         raise ArgumentValueError(f"`method` must be one of {sorted(HEURISTIC_METHODS)}, got "
@@ -307,7 +290,6 @@ def add_pcc(trace: pd.DataFrame, exact: pd.DataFrame) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.cca.experiments import add_pcc
     >>> trace = pd.DataFrame({"dataset": ["a", "a"], "tcc_in": [1.0, 1.8],
     ...                       "tcc_out": [0.9, 1.5], "flops": [1e6, 1e7]})
@@ -349,13 +331,8 @@ def tcc_points(traces, heuristics) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import numpy as np
-    >>> import pandas as pd
     >>> from lowdim.cca.experiments import Views, run_appgrad, run_heuristic, tcc_points
-    >>> rng = np.random.default_rng(0)
-    >>> Z = rng.standard_normal((600, 2))
-    >>> X = np.hstack([Z, rng.standard_normal((600, 3))])
-    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((600, 2)), rng.standard_normal((600, 2))])
+    >>> X, Y = two_views
     >>> views = Views(X, Y)
     >>> trace = run_appgrad(views, method="sappgrad", n_components=2, reg=0.005, step_size="auto",
     ...                     max_iter=100, checkpoints=[10, 100], batch_size=50).assign(dataset="toy")
@@ -376,7 +353,6 @@ def table_datasets(stats: pd.DataFrame) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.cca.experiments import table_datasets
     >>> stats = pd.DataFrame([{"dataset": "toy", "n_train": 80, "n_test": 20, "p1": 6, "p2": 2,
     ...                        "sparsity_x": 0.8333, "sparsity_y": 0.0, "storage": "sparse"}])

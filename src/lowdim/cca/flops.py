@@ -52,6 +52,22 @@ __all__ = [
 def appgrad_batch_flops(n: int, p1: int, p2: int, k: int, iterations: int = 1) -> float:
     """Batch AppGrad, the authors' count: ``10·k·n·(p1+p2)`` per iteration.
 
+    Parameters
+    ----------
+    n : int
+        Rows of the views.
+    p1, p2 : int
+        Columns of the two views.
+    k : int
+        Canonical pairs.
+    iterations : int, default=1
+        Iterations counted.
+
+    Returns
+    -------
+    flops : float
+        ``iterations · 10·k·n·(p1 + p2)``.
+
     Examples
     --------
     >>> from lowdim.cca.flops import appgrad_batch_flops
@@ -65,6 +81,24 @@ def appgrad_stochastic_flops(p1: int, p2: int, k: int, batch_size: int,
                              normalization_size: int, iterations: int = 1) -> float:
     """Stochastic AppGrad, the authors' count: ``k·(p1+p2)·(8b + 2s)`` per iteration.
 
+    Parameters
+    ----------
+    p1, p2 : int
+        Columns of the two views.
+    k : int
+        Canonical pairs.
+    batch_size : int
+        Minibatch rows b.
+    normalization_size : int
+        Rows s of the normalisation subsample.
+    iterations : int, default=1
+        Iterations counted.
+
+    Returns
+    -------
+    flops : float
+        ``iterations · k·(p1 + p2)·(8b + 2s)``.
+
     Examples
     --------
     >>> from lowdim.cca.flops import appgrad_stochastic_flops
@@ -76,6 +110,18 @@ def appgrad_stochastic_flops(p1: int, p2: int, k: int, batch_size: int,
 
 def gram_flops(n: int, p1: int, p2: int) -> float:
     """Forming ``XᵀX``, ``YᵀY`` and ``XᵀY`` as general products.
+
+    Parameters
+    ----------
+    n : int
+        Rows of the views.
+    p1, p2 : int
+        Columns of the two views.
+
+    Returns
+    -------
+    flops : float
+        ``2n(p1² + p2² + p1·p2)``.
 
     Examples
     --------
@@ -89,6 +135,16 @@ def gram_flops(n: int, p1: int, p2: int) -> float:
 def cholesky_flops(p: int) -> float:
     """Cholesky factorisation of a p×p matrix.
 
+    Parameters
+    ----------
+    p : int
+        Order of the matrix.
+
+    Returns
+    -------
+    flops : float
+        ``p³/3``.
+
     Examples
     --------
     >>> from lowdim.cca.flops import cholesky_flops
@@ -100,6 +156,16 @@ def cholesky_flops(p: int) -> float:
 
 def eigh_flops(p: int) -> float:
     """Symmetric eigendecomposition with eigenvectors of a p×p matrix.
+
+    Parameters
+    ----------
+    p : int
+        Order of the matrix.
+
+    Returns
+    -------
+    flops : float
+        ``9p³``, the usual count for tridiagonalisation and QR iteration with vectors.
 
     Examples
     --------
@@ -113,6 +179,16 @@ def eigh_flops(p: int) -> float:
 def svd_flops(m: int, n: int) -> float:
     """Thin SVD with both singular-vector factors of an m×n matrix.
 
+    Parameters
+    ----------
+    m, n : int
+        Shape of the matrix.
+
+    Returns
+    -------
+    flops : float
+        The usual Golub-Van Loan count of a thin SVD with both factors.
+
     Examples
     --------
     >>> from lowdim.cca.flops import svd_flops
@@ -125,6 +201,16 @@ def svd_flops(m: int, n: int) -> float:
 
 def qr_flops(m: int, n: int) -> float:
     """Householder QR of an m×n matrix (m >= n) with the thin Q formed.
+
+    Parameters
+    ----------
+    m, n : int
+        Shape of the matrix, ``m >= n``.
+
+    Returns
+    -------
+    flops : float
+        Householder factorisation plus forming the thin Q.
 
     Examples
     --------
@@ -151,6 +237,11 @@ def randomized_svd_flops(product_cost: float, n_products: int, m: int, n: int,
     width : int
         Block width ``k + oversample``.
 
+    Returns
+    -------
+    flops : float
+        The products plus the QR factorisations of the blocks and the small SVD.
+
     Examples
     --------
     >>> from lowdim.cca.flops import randomized_svd_flops
@@ -164,6 +255,22 @@ def randomized_svd_flops(product_cost: float, n_products: int, m: int, n: int,
 
 def exact_cca_flops(n: int, p1: int, p2: int, k: int, method: str) -> float:
     """Exact CCA: whitening, SVD of the whitened cross-covariance, back-mapping.
+
+    Parameters
+    ----------
+    n : int
+        Rows of the views.
+    p1, p2 : int
+        Columns of the two views.
+    k : int
+        Canonical pairs.
+    method : {'cholesky', 'eigh', 'qr'}
+        Whitening (see :class:`~lowdim.cca.ExactCCA`).
+
+    Returns
+    -------
+    flops : float
+        Dense-equivalent count of the whole solve, Gram matrices included.
 
     Examples
     --------
@@ -193,9 +300,18 @@ def exact_cca_flops(n: int, p1: int, p2: int, k: int, method: str) -> float:
 def stored_entries(A) -> int:
     """Entries a product with ``A`` reads: its non-zeros if sparse, all of them if dense.
 
+    Parameters
+    ----------
+    A : ndarray or scipy.sparse matrix
+        The matrix.
+
+    Returns
+    -------
+    entries : int
+        ``A.nnz`` for sparse ``A``, ``A.size`` otherwise.
+
     Examples
     --------
-    >>> import numpy as np
     >>> import scipy.sparse as sp
     >>> from lowdim.cca.flops import stored_entries
     >>> stored_entries(np.ones((3, 4))), stored_entries(sp.eye(3, 4, format="csr"))
@@ -210,6 +326,20 @@ def normalisation_flops(rows: int, p: int, k: int) -> float:
     ``ZᵀZ`` (``rows`` high: n, the subsample s, or p on the Gram path),
     ``Φ̃ᵀΦ̃`` and ``Φ̃M`` (p×k), and the k×k eigendecomposition with the
     inverse square root formed (``9k³ + 2k³``).
+
+    Parameters
+    ----------
+    rows : int
+        Rows of ``Z`` (n, the subsample s, or p on the Gram path).
+    p : int
+        Columns of the view.
+    k : int
+        Canonical pairs.
+
+    Returns
+    -------
+    flops : float
+        FLOPs of the normalisation.
 
     Examples
     --------

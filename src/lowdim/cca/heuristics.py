@@ -73,11 +73,12 @@ class _CrossSVDCCA(BaseCCA):
 
 
 class NWCCA(_CrossSVDCCA):
-    """Non-whitening CCA: top-k singular vectors of ``XᵀY`` (Witten et al., 2009).
+    r"""Non-whitening CCA: top-k singular vectors of ``XᵀY`` (Witten et al., 2009).
 
     Parameters
     ----------
     n_components : int, default=2
+        Canonical pairs k.
     reg : float, default=0.005
         Ridge used only when aligning the output pairs.
     oversample : int, default=10
@@ -85,24 +86,42 @@ class NWCCA(_CrossSVDCCA):
     n_iter : int, default=4
         Power iterations of the randomized SVD.
     random_state : int, RandomState instance or None, default=None
+        Seeds the randomized SVD.
 
     Attributes
     ----------
     x_weights_, y_weights_ : ndarray of shape (p1, k), (p2, k)
+        Canonical weights, aligned to canonical pairs within their spans.
     flops_ : float
         Dense-equivalent count (see :mod:`lowdim.cca.flops`).
 
+    Notes
+    -----
+    Whitening is skipped altogether: the weights are the top-k singular vectors
+    of the cross-moment matrix,
+
+    .. math::
+
+        \frac{X^\top Y}{n} \approx U_k D_k V_k^\top, \qquad
+        \Phi = U_k, \quad \Psi = V_k,
+
+    i.e. the maximiser of :math:`\operatorname{tr}(\Phi^\top X^\top Y \Psi)/n`
+    under :math:`\Phi^\top\Phi = \Psi^\top\Psi = I_k` instead of CCA's
+    :math:`\Phi^\top S_x \Phi = I_k`. It is exact CCA only when
+    :math:`S_x` and :math:`S_y` are multiples of the identity; directions of large
+    variance dominate otherwise. Cost: a randomized SVD of an operator applied by
+    products with :math:`X` and :math:`Y`, :math:`O(\mathrm{nnz} \cdot (k + o))` per
+    power iteration.
+
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca import ExactCCA, NWCCA
-    >>> rng = np.random.default_rng(0)
     >>> Z = rng.standard_normal((500, 2))
     >>> X = np.hstack([Z, 3 * rng.standard_normal((500, 3))])  # loud noise columns
     >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
     >>> nw = NWCCA(n_components=2, random_state=0).fit(X, Y)
     >>> exact = ExactCCA(n_components=2).fit(X, Y)
-    >>> round(float(nw.score(X, Y).sum()), 2), round(float(exact.score(X, Y).sum()), 2)
+    >>> round(float(nw.score_components(X, Y).sum()), 2), round(float(exact.score_components(X, Y).sum()), 2)
     (1.61, 1.77)
     """
 
@@ -111,23 +130,55 @@ class NWCCA(_CrossSVDCCA):
 
 
 class DWCCA(_CrossSVDCCA):
-    """Diagonal-whitening CCA (Lu & Foster, 2014).
+    r"""Diagonal-whitening CCA (Lu & Foster, 2014).
 
     Approximates ``S_x^{-1/2}`` by ``(diag(S_x) + λ)^{-1/2}``, takes the top-k
     singular vectors ``U, V`` of ``D_x^{-1/2} XᵀY D_y^{-1/2}``, and returns
-    ``Φ = D_x^{-1/2}U``, ``Ψ = D_y^{-1/2}V``. Parameters as :class:`NWCCA`.
+    ``Φ = D_x^{-1/2}U``, ``Ψ = D_y^{-1/2}V``.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+        Canonical pairs k.
+    reg : float, default=0.005
+        Ridge λ added to the diagonal of each view's second moments.
+    oversample : int, default=10
+        Extra columns of the randomized SVD.
+    n_iter : int, default=4
+        Power iterations of the randomized SVD.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the randomized SVD.
+
+    Attributes
+    ----------
+    x_weights_, y_weights_ : ndarray of shape (p1, k), (p2, k)
+        Canonical weights, aligned to canonical pairs within their spans.
+    flops_ : float
+        Dense-equivalent count (see :mod:`lowdim.cca.flops`).
+
+    Notes
+    -----
+    With :math:`D_x = \operatorname{diag}(S_x) + \lambda I` and
+    :math:`D_y = \operatorname{diag}(S_y) + \lambda I` in place of the whitening
+    matrices,
+
+    .. math::
+
+        D_x^{-1/2} \frac{X^\top Y}{n} D_y^{-1/2} \approx U_k D_k V_k^\top, \qquad
+        \Phi = D_x^{-1/2} U_k, \quad \Psi = D_y^{-1/2} V_k,
+
+    which is exact regularised CCA when the columns of each view are uncorrelated
+    (diagonal :math:`S_x`, :math:`S_y`), as for very sparse, nearly disjoint features.
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca import DWCCA, ExactCCA
-    >>> rng = np.random.default_rng(0)
     >>> Z = rng.standard_normal((500, 2))
     >>> X = np.hstack([Z, 3 * rng.standard_normal((500, 3))])  # loud noise columns
     >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
     >>> dw = DWCCA(n_components=2, random_state=0).fit(X, Y)
     >>> exact = ExactCCA(n_components=2).fit(X, Y)
-    >>> round(float(dw.score(X, Y).sum()), 2), round(float(exact.score(X, Y).sum()), 2)
+    >>> round(float(dw.score_components(X, Y).sum()), 2), round(float(exact.score_components(X, Y).sum()), 2)
     (1.77, 1.77)
     """
 
@@ -141,7 +192,7 @@ class DWCCA(_CrossSVDCCA):
 
 
 class PCACCA(BaseCCA):
-    """CCA on the leading principal directions of each view ("PCA-CCA").
+    r"""CCA on the leading principal directions of each view ("PCA-CCA").
 
     Projects each view on its top ``m`` right singular vectors (uncentred
     PCA by randomized SVD, Halko et al. 2011), solves exact regularised CCA
@@ -151,28 +202,47 @@ class PCACCA(BaseCCA):
     Parameters
     ----------
     n_components : int, default=2
+        Canonical pairs k.
     n_pca_components : int, default=100
         m, capped at each view's width; must be at least ``n_components``.
     reg : float, default=0.005
+        Ridge λ of the CCA between the projections.
     oversample : int, default=10
+        Extra columns of each randomized SVD.
     n_iter : int, default=4
+        Power iterations of each randomized SVD.
     random_state : int, RandomState instance or None, default=None
+        Seeds the two randomized SVDs.
 
     Attributes
     ----------
     x_weights_, y_weights_ : ndarray of shape (p1, k), (p2, k)
+        Canonical weights ``V_x A`` and ``V_y B``.
     flops_ : float
+        Dense-equivalent count (see :mod:`lowdim.cca.flops`).
+
+    Notes
+    -----
+    With :math:`V_x \in \mathbb{R}^{p_1 \times m}` the top right singular vectors
+    of :math:`X` (and :math:`V_y` of :math:`Y`), PCA-CCA solves regularised CCA in
+    their span:
+
+    .. math::
+
+        \max_{A, B}\ \operatorname{tr}\bigl(A^\top V_x^\top \tfrac{X^\top Y}{n} V_y B\bigr)
+        \quad \text{s.t.} \quad
+        A^\top V_x^\top (S_x + \lambda I) V_x A = B^\top V_y^\top (S_y + \lambda I) V_y B = I_k,
+
+    an exact :math:`m \times m` problem, and returns :math:`\Phi = V_x A`,
+    :math:`\Psi = V_y B`. Correlations carried by low-variance directions, outside
+    the top ``m``, are lost.
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca import PCACCA
-    >>> rng = np.random.default_rng(0)
-    >>> Z = rng.standard_normal((500, 2))
-    >>> X = np.hstack([Z, rng.standard_normal((500, 3))])
-    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
+    >>> X, Y = two_views
     >>> pca_cca = PCACCA(n_components=2, n_pca_components=3, random_state=0).fit(X, Y)
-    >>> pca_cca.score(X, Y).round(2), pca_cca.x_weights_.shape
+    >>> pca_cca.score_components(X, Y).round(2), pca_cca.x_weights_.shape
     (array([0.88, 0.36]), (5, 2))
     """
 

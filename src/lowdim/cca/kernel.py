@@ -28,11 +28,12 @@ import scipy.sparse as sp
 from sklearn.preprocessing import KernelCenterer
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import ArgumentValueError
-from ..approx import LowRankApprox, lambda_min, nystrom, pinv_symmetric, sms_nystrom
+from .._validation import ArgumentValueError, check_matrix
+from ..approx import nystrom, sms_nystrom
+from ..approx._linalg import landmark_count
 from ..approx.features import feature_map
 from ..seeding import spawn_seeds
-from ..similarity import SimilarityOracle, full_matrix
+from ..similarity import SimilarityOracle
 from ._base import BaseCCA, flip_signs
 from ._validation import check_positive, check_view, check_views
 from .appgrad import AppGradCCA
@@ -60,6 +61,7 @@ def make_oracle(kernel, rows, *, gamma=None, degree=3, coef0=1.0, n_jobs=1, name
         A :class:`~lowdim.similarity.KernelOracle` kernel name, or a factory
         ``kernel(rows) -> SimilarityOracle``.
     rows : ndarray or sparse matrix of shape (m, p)
+        The items of the oracle, one per row.
     gamma, degree, coef0, n_jobs
         Of a named kernel (see :class:`~lowdim.similarity.KernelOracle`).
     name : str
@@ -72,7 +74,6 @@ def make_oracle(kernel, rows, *, gamma=None, degree=3, coef0=1.0, n_jobs=1, name
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca.kernel import make_oracle
     >>> oracle = make_oracle("rbf", np.eye(3), gamma=0.5)
     >>> oracle([0, 1], [1, 2]).round(3), oracle.evaluations
@@ -110,8 +111,9 @@ class KernelCCA(BaseCCA):
     CCA with ridge ``reg`` runs on them (see the module docstring for the
     problem in kernel form). A new row costs ``n_landmarks`` similarity
     evaluations per view; ``fit_transform`` reuses the training features.
-    ``score`` (canonical correlations of the scores of new rows) is
-    :class:`~lowdim.cca._base.BaseCCA`'s.
+    ``score`` (the mean canonical correlation of new rows' scores) and
+    ``score_components`` (one correlation per component) are those of the
+    other CCA estimators.
 
     Parameters
     ----------
@@ -138,8 +140,10 @@ class KernelCCA(BaseCCA):
     coef0 : float, default=1.0
         Constant of ``poly`` and ``sigmoid``.
     n_landmarks : int, default=200
-        Landmark rows s. ``s >= n_samples`` uses every training row: the full
-        ``n x n`` matrix, i.e. exact kernel CCA for a PSD kernel.
+        Landmark rows s. ``s >= n_samples`` uses every training row, with a
+        ``UserWarning``, as :func:`~lowdim.approx.nystrom` and
+        :func:`~lowdim.approx.sms_nystrom` do: the full ``n x n`` matrix, i.e.
+        exact kernel CCA for a PSD kernel.
     approximation : {"nystrom", "sms_nystrom"}, default="nystrom"
         Classic Nyström, or SMS-Nyström for indefinite similarities.
     multiplier : float, default=2
@@ -190,18 +194,43 @@ class KernelCCA(BaseCCA):
     n_iter_ : int
         AppGrad iterations run (1 for the exact solver: one direct solve).
     n_features_in_ : int
+        Columns of ``X`` seen by ``fit``.
     n_features_y_ : int
+        Columns of ``Y`` seen by ``fit``.
+
+    Notes
+    -----
+    Each view gets Nyström features of its similarity: with landmarks
+    :math:`S_1` and :math:`WW^\top = (K_{S_1 S_1} - \sigma I)^{+}` (positive part),
+
+    .. math::
+
+        z(x) = K(x, S_1)\, W, \qquad Z Z^\top = \tilde K
+        = K_{:, S_1} (K_{S_1 S_1} - \sigma I)^{+} K_{S_1, :},
+
+    and linear CCA with ridge λ runs on the centred features :math:`Z_c`. With
+    :math:`w = Z_c^\top \alpha` that is regularised kernel CCA of
+    :math:`\tilde K_c = H\tilde K H`:
+
+    .. math::
+
+        \max_{\alpha, \beta}\ \frac{1}{n}\alpha^\top \tilde K_{x,c} \tilde K_{y,c} \beta
+        \quad \text{s.t.} \quad
+        \alpha^\top \Bigl(\frac{\tilde K_{x,c}^2}{n} + \lambda \tilde K_{x,c}\Bigr)\alpha
+        = \beta^\top \Bigl(\frac{\tilde K_{y,c}^2}{n} + \lambda \tilde K_{y,c}\Bigr)\beta = 1,
+
+    exact regularised kernel CCA (:func:`exact_kernel_cca`) when every row is a
+    landmark and :math:`K` is PSD. Fitting costs about :math:`2ns` similarity
+    evaluations per view instead of :math:`n^2`, and :math:`O(ns^2)` time.
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca import KernelCCA
-    >>> rng = np.random.default_rng(0)
     >>> t = rng.uniform(0, 2 * np.pi, 600)
     >>> X = np.c_[np.cos(t), np.sin(t)] + 0.05 * rng.standard_normal((600, 2))
     >>> Y = np.c_[np.cos(2 * t), np.sin(2 * t)] + 0.05 * rng.standard_normal((600, 2))
     >>> kcca = KernelCCA(n_components=2, n_landmarks=50, random_state=0).fit(X[:500], Y[:500])
-    >>> bool(kcca.score(X[500:], Y[500:])[0] > 0.9)
+    >>> bool(kcca.score_components(X[500:], Y[500:])[0] > 0.9)
     True
     """
 
@@ -292,29 +321,12 @@ class KernelCCA(BaseCCA):
 
     # -- features -----------------------------------------------------------------------
     def _approximate(self, oracle, s, seed):
-        """Nyström or SMS-Nyström of the training oracle with ``s`` landmarks."""
-        n = oracle.n
-        if s >= n:
-            return self._full_approximation(oracle, seed)
+        """Nyström or SMS-Nyström of the training oracle with ``s <= n`` landmarks (``s = n``:
+        every row, the whole matrix; SMS-Nyström caps ``|S_2|`` at ``n`` itself)."""
         if self.approximation == "nystrom":
             oracle.cache = False  # one block call: nothing is asked for twice
             return nystrom(oracle, s, seed)
-        # |S2| is capped at n (a multiplier that would need more rows than there are)
-        multiplier = min(float(self.multiplier), n / s)
-        return sms_nystrom(oracle, s, seed, multiplier=multiplier, alpha=self.alpha)
-
-    def _full_approximation(self, oracle, seed):
-        """Every training row a landmark: the whole matrix, with SMS's shift from all of it."""
-        oracle.cache = False  # full_matrix asks for each entry once
-        start = oracle.evaluations
-        K = full_matrix(oracle)
-        shift = 0.0
-        if self.approximation == "sms_nystrom":
-            shift = float(self.alpha) * min(0.0, lambda_min(K, random_state=seed))
-        core, kept = pinv_symmetric(K - shift * np.eye(K.shape[0]))
-        info = {"shift": shift, "core_rank": kept}
-        return LowRankApprox(K, core, K.T, oracle.evaluations - start,
-                             np.arange(K.shape[0], dtype=np.int64), self.approximation, True, info)
+        return sms_nystrom(oracle, s, seed, multiplier=self.multiplier, alpha=self.alpha)
 
     def _fit_view(self, view, A, s, seeds):
         """Landmarks, feature map and training features of one view."""
@@ -334,11 +346,14 @@ class KernelCCA(BaseCCA):
         Parameters
         ----------
         X : array-like or scipy.sparse matrix of shape (n_samples, p1)
+            First view: the items of the first similarity.
         Y : array-like or scipy.sparse matrix of shape (n_samples, p2)
+            Second view, the same rows.
 
         Returns
         -------
-        self
+        self : KernelCCA
+            The fitted estimator.
         """
         self._fit(X, Y)
         return self
@@ -348,7 +363,21 @@ class KernelCCA(BaseCCA):
 
         Reuses the training features of ``fit``: no similarity is evaluated
         again (``fit(X, Y).transform(X, Y)`` would cost ``n_landmarks`` more
-        per row and view). ``y`` is an alias of ``Y`` for scikit-learn's tooling.
+        per row and view).
+
+        Parameters
+        ----------
+        X : array-like or scipy.sparse matrix of shape (n_samples, p1)
+            First view.
+        Y : array-like or scipy.sparse matrix of shape (n_samples, p2)
+            Second view, the same rows.
+        y : array-like or scipy.sparse matrix of shape (n_samples, p2), optional
+            An alias of ``Y`` for scikit-learn's tooling.
+
+        Returns
+        -------
+        x_scores, y_scores : ndarray of shape (n_samples, n_components)
+            Canonical scores of the training rows.
         """
         Zx, Zy = self._fit(X, y if Y is None else Y)
         return Zx @ self.x_weights_, Zy @ self.y_weights_
@@ -359,7 +388,8 @@ class KernelCCA(BaseCCA):
         self._check_params()
         k = check_positive(self.n_components, "n_components", integer=True)
         seeds = spawn_seeds(self.random_state, 4)  # gamma of x, gamma of y, landmarks, CCA
-        s = int(self.n_landmarks)
+        # n_landmarks >= n: every row, with a warning, as the Nyström functions do
+        s = landmark_count(self.n_landmarks, X.shape[0], "n_landmarks", stacklevel=4)
         # the same landmark seed in both views: the same rows S1 (the views are paired)
         views = [self._fit_view(v, A, s, (seeds[v], seeds[2])) for v, A in enumerate((X, Y))]
         for name, fitted in zip("XY", views):
@@ -412,7 +442,9 @@ class KernelCCA(BaseCCA):
         Parameters
         ----------
         X : array-like or sparse of shape (n_samples, p1)
+            New rows of the first view.
         Y : array-like or sparse of shape (n_samples, p2), optional
+            New rows of the second view; scored too when given.
 
         Returns
         -------
@@ -457,9 +489,11 @@ def exact_kernel_cca(Kx, Ky, n_components, *, reg, center=True):
         Symmetric PSD kernel matrices of the training rows (their negative
         eigenvalues, if any, are dropped).
     n_components : int
+        Canonical pairs k.
     reg : float
         Ridge λ, as :class:`KernelCCA`'s ``reg``; must be positive.
     center : bool, default=True
+        Centre the kernels in feature space, ``H K H`` (centred kernel CCA).
 
     Returns
     -------
@@ -472,10 +506,8 @@ def exact_kernel_cca(Kx, Ky, n_components, *, reg, center=True):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from sklearn.metrics.pairwise import rbf_kernel
     >>> from lowdim.cca import exact_kernel_cca
-    >>> rng = np.random.default_rng(0)
     >>> t = rng.uniform(0, 2 * np.pi, 300)
     >>> X = np.c_[np.cos(t), np.sin(t)] + 0.05 * rng.standard_normal((300, 2))
     >>> Y = np.c_[np.cos(2 * t), np.sin(2 * t)] + 0.05 * rng.standard_normal((300, 2))
@@ -483,18 +515,20 @@ def exact_kernel_cca(Kx, Ky, n_components, *, reg, center=True):
     >>> rho.round(2), alpha.shape
     (array([0.98, 0.98]), (300, 2))
     """
+    # the matrices first (NaN, shape), then the parameters
+    Kx = check_matrix(Kx, "Kx", square=True, accept_sparse=False)
+    Ky = check_matrix(Ky, "Ky", square=True, accept_sparse=False)
     reg = check_positive(reg, "reg")
+    k = check_positive(n_components, "n_components", integer=True)
     duals = []
     for name, K in (("Kx", Kx), ("Ky", Ky)):
-        K = np.asarray(K, dtype=np.float64)
-        if K.ndim != 2 or K.shape[0] != K.shape[1] or K.shape[0] != np.shape(Kx)[0]:
+        if K.shape[0] != Kx.shape[0]:
             raise ArgumentValueError(f"`{name}` must be a square matrix of the n = "
-                                     f"{np.shape(Kx)[0]} training rows, got shape {K.shape}", name)
+                                     f"{Kx.shape[0]} training rows, got shape {K.shape}", name)
         Kc = KernelCenterer().fit_transform(K) if center else K
         duals.append(_regularised_root((Kc + Kc.T) / 2.0, reg))
     n = np.shape(Kx)[0]
     A, rho, Bt = la.svd(duals[0][2] @ duals[1][2], check_finite=False)
-    k = int(n_components)
     weights = []
     for (w, U, _), V in ((duals[0], A[:, :k]), (duals[1], Bt[:k].T)):
         weights.append((U / np.sqrt(w * w / n + reg * w)) @ (U.T @ V))

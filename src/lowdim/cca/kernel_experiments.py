@@ -191,7 +191,7 @@ def run_kernel_cca(views, *, kernel, gamma=None, approximation, n_landmarks, n_c
                     approximation=approximation, solver=solver, reg=reg, max_iter=max_iter,
                     tol=tol, random_state=seed)
     train_scores = est.fit_transform(views.X, views.Y)  # no similarity evaluated twice
-    rho_out = est.score(views.X_test, views.Y_test)
+    rho_out = est.score_components(views.X_test, views.Y_test)
     seconds = time.perf_counter() - start
     s = est.landmark_indices_.size
     heldout = 2 * views.X_test.shape[0] * s  # each held-out row against the s landmarks, per view
@@ -215,9 +215,9 @@ def run_linear_cca(views, *, n_components, reg) -> dict:
     start = time.perf_counter()
     mx, my = views.X.mean(axis=0), views.Y.mean(axis=0)
     est = ExactCCA(n_components, reg=reg).fit(views.X - mx, views.Y - my)
-    rho_out = est.score(views.X_test - mx, views.Y_test - my)
+    rho_out = est.score_components(views.X_test - mx, views.Y_test - my)
     seconds = time.perf_counter() - start
-    tcc_in = float(np.sum(est.score(views.X - mx, views.Y - my)))
+    tcc_in = float(np.sum(est.score_components(views.X - mx, views.Y - my)))
     return _row("linear_cca", "", 0, 0, views, n_components, reg, 0, 0, seconds, tcc_in, rho_out)
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
 
-from .._validation import ArgumentValueError
+from .._validation import ArgumentValueError, check_matrix
 
 __all__ = ["canonical_correlations", "canonical_correlations_from_moments", "tcc", "pcc"]
 
@@ -53,17 +53,16 @@ def canonical_correlations(A, B) -> np.ndarray:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca import canonical_correlations
-    >>> rng = np.random.default_rng(0)
     >>> A = rng.standard_normal((1000, 2))
     >>> B = np.c_[A[:, 0], rng.standard_normal(1000)]
     >>> canonical_correlations(A, B).round(2)
     array([1.  , 0.02])
     """
-    A = np.asarray(A.toarray() if sp.issparse(A) else A, dtype=np.float64)
-    B = np.asarray(B.toarray() if sp.issparse(B) else B, dtype=np.float64)
-    if A.ndim != 2 or B.ndim != 2 or A.shape[0] != B.shape[0]:
+    A, B = check_matrix(A, "A"), check_matrix(B, "B")  # finite, 2-D, named
+    A = A.toarray() if sp.issparse(A) else A
+    B = B.toarray() if sp.issparse(B) else B
+    if A.shape[0] != B.shape[0]:
         raise ArgumentValueError("`A` and `B` must be 2-D with the same rows, got shapes "
                                  f"{A.shape} and {B.shape}", ("A", "B"))
     k = min(A.shape[1], B.shape[1])
@@ -91,15 +90,23 @@ def canonical_correlations_from_moments(Caa, Cbb, Cab) -> np.ndarray:
     Less accurate than :func:`canonical_correlations` when the projections
     are nearly collinear (the condition number is squared).
 
+    Parameters
+    ----------
+    Caa : ndarray of shape (k1, k1)
+        Second moments of the first projection.
+    Cbb : ndarray of shape (k2, k2)
+        Second moments of the second projection.
+    Cab : ndarray of shape (k1, k2)
+        Their cross moments.
+
     Returns
     -------
     rho : ndarray of shape (min(k1, k2),)
+        Canonical correlations in decreasing order, in [0, 1].
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca.metrics import canonical_correlations, canonical_correlations_from_moments
-    >>> rng = np.random.default_rng(0)
     >>> A = rng.standard_normal((1000, 2))
     >>> B = A + rng.standard_normal((1000, 2))
     >>> moments = canonical_correlations_from_moments(A.T @ A, B.T @ B, A.T @ B)
@@ -124,9 +131,13 @@ def tcc(X, Y, Wx, Wy) -> float:
     Parameters
     ----------
     X : ndarray or scipy.sparse matrix of shape (n_samples, p1)
+        First view.
     Y : ndarray or scipy.sparse matrix of shape (n_samples, p2)
+        Second view, the same rows.
     Wx : ndarray of shape (p1, k)
+        Weights of the first view.
     Wy : ndarray of shape (p2, k)
+        Weights of the second view.
 
     Returns
     -------
@@ -135,12 +146,8 @@ def tcc(X, Y, Wx, Wy) -> float:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca import ExactCCA, tcc
-    >>> rng = np.random.default_rng(0)
-    >>> Z = rng.standard_normal((500, 2))
-    >>> X = np.hstack([Z, rng.standard_normal((500, 3))])
-    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
+    >>> X, Y = two_views
     >>> cca = ExactCCA(n_components=2).fit(X, Y)
     >>> round(tcc(X, Y, cca.x_weights_, cca.y_weights_), 3)
     1.775
@@ -161,6 +168,7 @@ def pcc(X, Y, Wx, Wy, Wx_exact, Wy_exact) -> float:
     Parameters
     ----------
     X, Y : views of shape (n_samples, p1) and (n_samples, p2)
+        The two views, the same rows.
     Wx, Wy : ndarray of shape (p1, k) and (p2, k)
         Estimated weights.
     Wx_exact, Wy_exact : ndarray of shape (p1, k) and (p2, k)
@@ -169,15 +177,12 @@ def pcc(X, Y, Wx, Wy, Wx_exact, Wy_exact) -> float:
     Returns
     -------
     pcc : float
+        The fraction (the paper plots 100 times it).
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca import AppGradCCA, ExactCCA, pcc
-    >>> rng = np.random.default_rng(0)
-    >>> Z = rng.standard_normal((500, 2))
-    >>> X = np.hstack([Z, rng.standard_normal((500, 3))])
-    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 2))])
+    >>> X, Y = two_views
     >>> exact = ExactCCA(n_components=2).fit(X, Y)
     >>> appgrad = AppGradCCA(n_components=2, max_iter=20, tol=0, random_state=0).fit(X, Y)
     >>> round(pcc(X, Y, appgrad.x_weights_, appgrad.y_weights_,

@@ -39,6 +39,7 @@ class RandomizedCCA(BaseCCA):
     Parameters
     ----------
     n_components : int, default=2
+        Canonical pairs k.
     reg : float, default=0.005
         Ridge λ of ``S_x + λI`` and ``S_y + λI`` in the final solve.
     oversample : int, default=100
@@ -49,6 +50,7 @@ class RandomizedCCA(BaseCCA):
         Range-finder passes over the data (the algorithm then makes one more,
         so 1 is the two-pass algorithm). The authors: "2 is sometimes better".
     random_state : int, RandomState instance or None, default=None
+        Seeds the sketches.
 
     Attributes
     ----------
@@ -66,9 +68,7 @@ class RandomizedCCA(BaseCCA):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca import ExactCCA, RandomizedCCA
-    >>> rng = np.random.default_rng(0)
     >>> Z = rng.standard_normal((500, 2))
     >>> X = np.hstack([Z, rng.standard_normal((500, 30))])
     >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((500, 2)), rng.standard_normal((500, 20))])

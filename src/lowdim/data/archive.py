@@ -40,14 +40,8 @@ class ArchiveError(ValueError):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from lowdim.data.replicas import zip_bytes
-    >>> tmp = Path(tempfile.mkdtemp())
-    >>> archive = tmp / "corpus.zip"
-    >>> _ = archive.write_bytes(zip_bytes({"corpus/a.txt": b"alpha", "corpus/b.txt": b"beta"}))
     >>> from lowdim.data import ArchiveError, list_members
-    >>> _ = (tmp / "notes.txt").write_text("not an archive")
+    >>> _ = (tmp / "notes.txt").write_text("not an corpus_zip")
     >>> try:
     ...     list_members(tmp / "notes.txt", dataset="toy")
     ... except ArchiveError as err:
@@ -61,11 +55,8 @@ class UnsafeArchiveError(ArchiveError):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.data import UnsafeArchiveError, safe_extract
     >>> from lowdim.data.replicas import zip_bytes
-    >>> tmp = Path(tempfile.mkdtemp())
     >>> _ = (tmp / "evil.zip").write_bytes(zip_bytes({"../outside.txt": b"x"}))
     >>> try:
     ...     safe_extract(tmp / "evil.zip", tmp / "out", dataset="toy")
@@ -84,15 +75,9 @@ class MissingMemberError(KeyError):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from lowdim.data.replicas import zip_bytes
-    >>> tmp = Path(tempfile.mkdtemp())
-    >>> archive = tmp / "corpus.zip"
-    >>> _ = archive.write_bytes(zip_bytes({"corpus/a.txt": b"alpha", "corpus/b.txt": b"beta"}))
     >>> from lowdim.data import MissingMemberError, read_member
     >>> try:
-    ...     read_member(archive, "corpus/c.txt", dataset="toy")
+    ...     read_member(corpus_zip, "corpus/c.txt", dataset="toy")
     ... except MissingMemberError as err:
     ...     print(isinstance(err, KeyError), err.member)
     True corpus/c.txt
@@ -209,14 +194,8 @@ def list_members(archive, *, dataset: str = "") -> list[str]:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from lowdim.data.replicas import zip_bytes
-    >>> tmp = Path(tempfile.mkdtemp())
-    >>> archive = tmp / "corpus.zip"
-    >>> _ = archive.write_bytes(zip_bytes({"corpus/a.txt": b"alpha", "corpus/b.txt": b"beta"}))
     >>> from lowdim.data import list_members
-    >>> list_members(archive)
+    >>> list_members(corpus_zip)
     ['corpus/a.txt', 'corpus/b.txt']
     """
     with _Reader(archive, dataset) as reader:
@@ -234,14 +213,8 @@ def read_member(archive, member: str, *, dataset: str = "") -> bytes:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from lowdim.data.replicas import zip_bytes
-    >>> tmp = Path(tempfile.mkdtemp())
-    >>> archive = tmp / "corpus.zip"
-    >>> _ = archive.write_bytes(zip_bytes({"corpus/a.txt": b"alpha", "corpus/b.txt": b"beta"}))
     >>> from lowdim.data import read_member
-    >>> read_member(archive, "corpus/b.txt")
+    >>> read_member(corpus_zip, "corpus/b.txt")
     b'beta'
     """
     with _Reader(archive, dataset) as reader:
@@ -264,14 +237,8 @@ def iter_members(archive, *, prefix: str = "", dataset: str = "") -> Iterator[tu
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from lowdim.data.replicas import zip_bytes
-    >>> tmp = Path(tempfile.mkdtemp())
-    >>> archive = tmp / "corpus.zip"
-    >>> _ = archive.write_bytes(zip_bytes({"corpus/a.txt": b"alpha", "corpus/b.txt": b"beta"}))
     >>> from lowdim.data import iter_members
-    >>> list(iter_members(archive, prefix="corpus/"))
+    >>> list(iter_members(corpus_zip, prefix="corpus/"))
     [('corpus/a.txt', b'alpha'), ('corpus/b.txt', b'beta')]
     """
     with _Reader(archive, dataset) as reader:
@@ -353,14 +320,8 @@ def safe_extract(archive, dest, members: list[str] | None = None, *,
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> from lowdim.data.replicas import zip_bytes
-    >>> tmp = Path(tempfile.mkdtemp())
-    >>> archive = tmp / "corpus.zip"
-    >>> _ = archive.write_bytes(zip_bytes({"corpus/a.txt": b"alpha", "corpus/b.txt": b"beta"}))
     >>> from lowdim.data import safe_extract
-    >>> paths = safe_extract(archive, tmp / "out")
+    >>> paths = safe_extract(corpus_zip, tmp / "out")
     >>> [p.relative_to(tmp / "out").as_posix() for p in paths], paths[0].read_text()
     (['corpus/a.txt', 'corpus/b.txt'], 'alpha')
     """

@@ -38,10 +38,9 @@ class CorruptFileError(ValueError):
 
     Examples
     --------
-    >>> import gzip, tempfile
-    >>> from pathlib import Path
+    >>> import gzip
     >>> from lowdim.data.integrity import CorruptFileError, check_container
-    >>> path = Path(tempfile.mkdtemp()) / "cut.gz"
+    >>> path = tmp / "cut.gz"
     >>> _ = path.write_bytes(gzip.compress(b"x" * 1000)[:20])   # truncated
     >>> try:
     ...     check_container(path)
@@ -87,10 +86,8 @@ def check_container(path, filename: str | None = None) -> bool:
 
     Examples
     --------
-    >>> import gzip, tempfile
-    >>> from pathlib import Path
+    >>> import gzip
     >>> from lowdim.data.integrity import check_container
-    >>> tmp = Path(tempfile.mkdtemp())
     >>> _ = (tmp / "whole.gz").write_bytes(gzip.compress(b"x" * 1000))
     >>> _ = (tmp / "notes.txt").write_text("no container")
     >>> check_container(tmp / "whole.gz"), check_container(tmp / "notes.txt")

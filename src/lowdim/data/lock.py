@@ -79,10 +79,8 @@ def read_lock(lockfile=None) -> dict:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.data.lock import pin, read_lock
-    >>> lockfile = Path(tempfile.mkdtemp()) / "lock.json"
+    >>> lockfile = tmp / "lock.json"
     >>> read_lock(lockfile)
     {}
     >>> _ = pin("toy", "a.txt", sha256="ab" * 32, size=3, url="file:///a.txt", lockfile=lockfile)
@@ -107,10 +105,8 @@ def get_pin(dataset: str, filename: str, lockfile=None) -> dict | None:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.data.lock import get_pin, pin
-    >>> lockfile = Path(tempfile.mkdtemp()) / "lock.json"
+    >>> lockfile = tmp / "lock.json"
     >>> get_pin("toy", "a.txt", lockfile=lockfile) is None
     True
     >>> _ = pin("toy", "a.txt", sha256="ab" * 32, size=3, url="file:///a.txt", lockfile=lockfile)
@@ -148,10 +144,8 @@ def pin(dataset: str, filename: str, *, sha256: str, size: int, url: str,
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.data.lock import pin
-    >>> lockfile = Path(tempfile.mkdtemp()) / "lock.json"
+    >>> lockfile = tmp / "lock.json"
     >>> first = pin("toy", "a.txt", sha256="ab" * 32, size=3, url="file:///a.txt", lockfile=lockfile)
     >>> second = pin("toy", "a.txt", sha256="cd" * 32, size=3, url="file:///b.txt", lockfile=lockfile)
     >>> second["sha256"] == "ab" * 32   # the first pin stays; the caller compares

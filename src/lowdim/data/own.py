@@ -208,9 +208,7 @@ def own_files(name: str, options) -> list[str]:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> path = Path(tempfile.mkdtemp()) / "mine.csv"
+    >>> path = tmp / "mine.csv"
     >>> _ = path.write_text("a,b,label\\n1.0,2.0,x\\n3.0,4.0,y\\n5.0,6.5,x\\n")
     >>> from lowdim.data.own import own_files
     >>> [Path(p).name for p in own_files("mine", {"file": str(path), "label": "label"})]
@@ -238,9 +236,7 @@ def own_spec(name: str, options) -> DatasetSpec:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> path = Path(tempfile.mkdtemp()) / "mine.csv"
+    >>> path = tmp / "mine.csv"
     >>> _ = path.write_text("a,b,label\\n1.0,2.0,x\\n3.0,4.0,y\\n5.0,6.5,x\\n")
     >>> from lowdim.data.own import own_spec
     >>> spec = own_spec("mine", {"file": str(path), "label": "label"})
@@ -336,10 +332,8 @@ def dataset_spec(name: str, options=None) -> DatasetSpec:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.data import dataset_spec
-    >>> path = Path(tempfile.mkdtemp()) / "mine.csv"
+    >>> path = tmp / "mine.csv"
     >>> _ = path.write_text("a,b,label\\n1,2,x\\n3,4,y\\n")
     >>> dataset_spec("digits").name
     'digits'

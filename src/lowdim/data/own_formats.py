@@ -44,7 +44,6 @@ class OwnDataError(ValueError):
 
     Examples
     --------
-    >>> from pathlib import Path
     >>> from lowdim.data.own_formats import OwnDataError, guess_format
     >>> try:
     ...     guess_format(Path("mine.xlsx"), "datasets.mine.file")
@@ -67,15 +66,11 @@ class MatrixFile:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> tmp = Path(tempfile.mkdtemp())
-    >>> path = tmp / "mine.csv"
-    >>> _ = path.write_text("a,b,label\\n1.0,2.0,x\\n3.0,4.0,y\\n")
     >>> from lowdim.data.own_formats import inspect_matrix
-    >>> info = inspect_matrix(path, "csv", "datasets.mine.file", label="label")
+    >>> np.save(tmp / "X.npy", rng.random((5, 3)))
+    >>> info = inspect_matrix(tmp / "X.npy", "npy", "datasets.mine.file")
     >>> info.format, info.labelled, info.shape_x, info.X is None
-    ('csv', True, (None, 2), True)
+    ('npy', False, (5, 3), True)
     """
 
     format: str
@@ -97,7 +92,6 @@ def guess_format(path: Path, key: str) -> str:
 
     Examples
     --------
-    >>> from pathlib import Path
     >>> from lowdim.data.own_formats import guess_format
     >>> [guess_format(Path(name), "datasets.mine.file") for name in
     ...  ("x.npy", "x.csv.gz", "x.libsvm", "x.mat")]
@@ -124,9 +118,6 @@ def inspect_matrix(path: Path, fmt: str, key: str, *, features=None, label=None,
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> tmp = Path(tempfile.mkdtemp())
     >>> path = tmp / "mine.csv"
     >>> _ = path.write_text("a,b,label\\n1.0,2.0,x\\n3.0,4.0,y\\n")
     >>> from lowdim.data.own_formats import inspect_matrix
@@ -269,10 +260,7 @@ def inspect_folder(path: Path, key: str) -> tuple[list[Path], list[str] | None]:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.data.own_formats import inspect_folder
-    >>> tmp = Path(tempfile.mkdtemp())
     >>> for label, name in (("neg", "a.txt"), ("pos", "b.txt"), ("pos", "c.txt")):
     ...     (tmp / label).mkdir(exist_ok=True)
     ...     _ = (tmp / label / name).write_text("some words")
@@ -309,9 +297,6 @@ def read_matrix(path: Path, info: MatrixFile, key: str, *, encoding="utf-8") -> 
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> tmp = Path(tempfile.mkdtemp())
     >>> path = tmp / "mine.csv"
     >>> _ = path.write_text("a,b,label\\n1.0,2.0,x\\n3.0,4.0,y\\n")
     >>> from lowdim.data.own_formats import inspect_matrix, read_matrix
@@ -426,10 +411,8 @@ def read_folder(files, key: str, encoding="utf-8") -> list[str]:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.data.own_formats import read_folder
-    >>> path = Path(tempfile.mkdtemp()) / "a.txt"
+    >>> path = tmp / "a.txt"
     >>> _ = path.write_bytes("café".encode("latin-1"))
     >>> read_folder([path], "datasets.mine.file", encoding="latin-1")
     ['café']

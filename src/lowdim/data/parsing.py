@@ -64,11 +64,9 @@ def member_bytes(archive, member: str, dataset: str) -> bytes:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.data.parsing import member_bytes
     >>> from lowdim.data.replicas import zip_bytes
-    >>> path = Path(tempfile.mkdtemp()) / "a.zip"
+    >>> path = tmp / "a.zip"
     >>> _ = path.write_bytes(zip_bytes({"d/x.txt": b"1"}))
     >>> member_bytes(path, "d/x.txt", "toy")
     b'1'
@@ -88,11 +86,9 @@ def members_under(archive, prefix: str, dataset: str):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.data.parsing import members_under
     >>> from lowdim.data.replicas import zip_bytes
-    >>> path = Path(tempfile.mkdtemp()) / "a.zip"
+    >>> path = tmp / "a.zip"
     >>> _ = path.write_bytes(zip_bytes({"train/x.txt": b"1", "test/y.txt": b"2"}))
     >>> list(members_under(path, "train/", "toy"))
     [('train/x.txt', b'1')]
@@ -120,12 +116,9 @@ def load_mat(path, dataset: str, required=(), any_of=()):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> import scipy.io
     >>> from lowdim.data.parsing import load_mat
-    >>> path = Path(tempfile.mkdtemp()) / "x.mat"
+    >>> path = tmp / "x.mat"
     >>> scipy.io.savemat(path, {"X": np.eye(2), "the_words": np.array(["a", "b"])})
     >>> mat = load_mat(path, "toy", required=["X"], any_of=[["words", "the_words"]])
     >>> mat["X"].shape
@@ -256,7 +249,6 @@ def split_indices(is_train, rows=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.data.parsing import split_indices
     >>> split_indices(np.array([True, True, False, True, False]))
     (array([[0, 1, 3]]), array([[2, 4]]))

@@ -75,11 +75,8 @@ def write_prepared(dataset, npz_path, summary_path) -> dict:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.data import load_dataset
     >>> from lowdim.data.pipeline import prepare_dataset, write_prepared
-    >>> tmp = Path(tempfile.mkdtemp())
     >>> summary = write_prepared(prepare_dataset("digits", {"n_rows": 100}), tmp / "digits.npz",
     ...                          tmp / "digits.csv")
     >>> summary["n"], load_dataset(tmp / "digits.npz").X.shape

@@ -80,7 +80,6 @@ class Dataset:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.data import Dataset
     >>> data = Dataset(name="toy", kind="dense", X=np.eye(3), y=np.array([0, 1, 1]))
     >>> data.n, data.validate() is data
@@ -185,12 +184,9 @@ def save_dataset(dataset: Dataset, path) -> Path:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.data import Dataset, load_dataset, save_dataset
     >>> data = Dataset(name="toy", kind="dense", X=np.eye(2), y=np.array([0, 1]))
-    >>> path = save_dataset(data, Path(tempfile.mkdtemp()) / "toy.npz")
+    >>> path = save_dataset(data, tmp / "toy.npz")
     >>> load_dataset(path).X.tolist()
     [[1.0, 0.0], [0.0, 1.0]]
     """
@@ -234,10 +230,8 @@ def read_dataset(path, name: str | None = None) -> Dataset:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.data import get_spec, load_dataset, save_dataset
-    >>> path = save_dataset(get_spec("pang_lee").prepare(), Path(tempfile.mkdtemp()) / "p.npz")
+    >>> path = save_dataset(get_spec("pang_lee").prepare(), tmp / "p.npz")
     >>> data = load_dataset(path)
     >>> data.name, data.kind, data.bow.shape[0], len(data.texts)
     ('pang_lee', 'text', 200, 200)

@@ -119,7 +119,6 @@ class DatasetSpec:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.data import Dataset, DatasetSpec
     >>> spec = DatasetSpec(
     ...     name="squares", kind="dense", description="the squares of 0..n-1", source="numpy",
@@ -286,16 +285,13 @@ def load_dataset(path, name: str | None = None) -> Dataset:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.data import get_spec, load_dataset, save_dataset
-    >>> folder = Path(tempfile.mkdtemp())
-    >>> path = save_dataset(get_spec("pang_lee").prepare(), folder / "pang_lee.npz")
+    >>> path = save_dataset(get_spec("pang_lee").prepare(), tmp / "pang_lee.npz")
     >>> data = load_dataset(path)                  # must hold pang_lee: the file is named after it
     >>> data.name, data.kind, data.bow.shape[0], len(data.texts)
     ('pang_lee', 'text', 200, 200)
-    >>> _ = save_dataset(get_spec("digits").prepare(n_rows=10), folder / "lee.npz")
-    >>> load_dataset(folder / "lee.npz")
+    >>> _ = save_dataset(get_spec("digits").prepare(n_rows=10), tmp / "lee.npz")
+    >>> load_dataset(tmp / "lee.npz")
     Traceback (most recent call last):
         ...
     lowdim.io.CorruptFileError: .../lee.npz: it holds dataset 'digits', not 'lee'; ...

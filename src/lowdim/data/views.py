@@ -32,7 +32,6 @@ def split_image_halves(X, image_shape, split: str = "left_right"):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.data.views import split_image_halves
     >>> image = np.arange(16).reshape(1, 16)       # one 4 x 4 image, flattened
     >>> left, right = split_image_halves(image, (4, 4))

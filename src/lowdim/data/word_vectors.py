@@ -37,7 +37,6 @@ class WordVectors:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.data.word_vectors import WordVectors
     >>> table = WordVectors(["cat", "dog"], np.array([[1.0, 0.0], [0.0, 1.0]]), name="toy")
     >>> len(table), table.dim, "cat" in table, table.vocab["dog"]
@@ -126,12 +125,9 @@ def load_word2vec_binary(path, limit: int | None = None, name: str | None = None
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.data.replicas import write_word2vec
     >>> from lowdim.data.word_vectors import load_word2vec_binary
-    >>> files, truth = write_word2vec(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> files, truth = write_word2vec(tmp, rng)
     >>> vectors = load_word2vec_binary(files["word2vec-google-news-300.gz"], limit=4)
     >>> len(vectors), vectors.dim
     (4, 5)

@@ -18,7 +18,20 @@ class EmbeddingEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Base
     _accepts_sparse = True
 
     def fit_transform(self, X, y=None):
-        """Fit and return ``embedding_`` of shape (n_samples, n_components)."""
+        """Fit and return ``embedding_``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to embed.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        embedding : ndarray of shape (n_samples, n_components)
+            ``embedding_`` of the fitted estimator.
+        """
         return self.fit(X).embedding_
 
     @property

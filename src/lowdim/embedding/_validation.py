@@ -17,8 +17,9 @@ __all__ = ["check_embedding_input", "check_int", "check_float", "check_n_compone
            "check_n_neighbors", "check_choice"]
 
 
-def check_embedding_input(estimator, X, accept_sparse=True, min_samples=2):
-    """Validate ``X`` for ``estimator.fit``; set ``n_features_in_``.
+def check_embedding_input(estimator, X, accept_sparse=True, min_samples=2, reset=True):
+    """Validate ``X`` for ``estimator.fit`` (set ``n_features_in_``) or, with
+    ``reset=False``, for ``transform`` (check it against ``n_features_in_``).
 
     Rejects an empty matrix, NaN and inf with a message naming ``X``.
     Sparse input is returned as CSR (never densified) when ``accept_sparse``.
@@ -31,7 +32,7 @@ def check_embedding_input(estimator, X, accept_sparse=True, min_samples=2):
     with naming("X"):
         return validate_data(estimator, X, accept_sparse="csr" if accept_sparse else False,
                              dtype=[np.float64, np.float32], ensure_min_samples=min_samples,
-                             ensure_all_finite=True)
+                             ensure_all_finite=True, reset=reset)
 
 
 def check_int(value, name, min_val=None, max_val=None):

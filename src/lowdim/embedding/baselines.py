@@ -6,6 +6,9 @@ and classical MDS (:mod:`.mds`), Isomap, LLE, Laplacian Eigenmaps (scikit-learn
 wrapper has ``fit``, ``fit_transform`` and ``embedding_`` (float64), takes
 ``n_components`` and, where the method has them, ``n_neighbors``,
 ``random_state`` and ``n_jobs``; the fitted library object is ``estimator_``.
+PCA, Isomap, LLE and UMAP also have ``transform``, which embeds new rows with
+the wrapped library's own out-of-sample map; MDS, classical MDS and Laplacian
+Eigenmaps are fit-only (their libraries embed only the rows they were fitted on).
 :func:`make_embedder` builds any method, Vec2vec included, by name.
 """
 
@@ -17,6 +20,8 @@ import logging
 import numpy as np
 import scipy.sparse as sp
 from scipy import linalg
+
+from sklearn.utils.validation import check_is_fitted
 
 from .._numba_cache import cache_jit_functions
 from .._validation import ArgumentTypeError, ArgumentValueError
@@ -41,7 +46,20 @@ class _LibraryEmbedding(EmbeddingEstimator):
     _n_neighbors_none_ok = False
 
     def fit(self, X, y=None):
-        """Compute the embedding of ``X`` of shape (n_samples, n_features); ``y`` is ignored."""
+        """Compute the embedding of ``X``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to embed (sparse only where the method takes it).
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : EmbeddingEstimator
+            The fitted estimator, with ``embedding_`` and ``estimator_``.
+        """
         X = check_embedding_input(self, X, accept_sparse=self._accepts_sparse)
         check_n_components(self.n_components, X.shape[0])
         if hasattr(self, "n_neighbors") and (self.n_neighbors is not None
@@ -56,33 +74,67 @@ class _LibraryEmbedding(EmbeddingEstimator):
         return X
 
 
-class PCAEmbedding(_LibraryEmbedding):
+class _OutOfSampleEmbedding(_LibraryEmbedding):
+    """A baseline whose library maps new rows into a fitted embedding."""
+
+    def transform(self, X):
+        """Embed new rows with the fitted library estimator's own ``transform``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            New rows, with the features of the rows given to ``fit``.
+
+        Returns
+        -------
+        embedding : ndarray of shape (n_samples, n_components)
+            Their coordinates in the fitted embedding, float64.
+        """
+        check_is_fitted(self)
+        X = check_embedding_input(self, X, accept_sparse=self._accepts_sparse, min_samples=1,
+                                  reset=False)
+        return np.asarray(self.estimator_.transform(self._prepare_new(X)), dtype=np.float64)
+
+    def _prepare_new(self, X):
+        return self._prepare(X)
+
+
+class PCAEmbedding(_OutOfSampleEmbedding):
     """PCA scores of the centred data, sparse input included.
 
     Sparse input stays sparse: scikit-learn's ARPACK solver centres it
     implicitly (a linear operator ``X - 1 mean^T``), which gives the PCA of
     the densified matrix, as the authors computed it, without the n x D copy.
+    ``transform`` projects new rows on the fitted components (scikit-learn's
+    ``PCA.transform``).
 
     Parameters
     ----------
     n_components : int, default=2
+        Dimension d of the embedding.
     random_state : int, RandomState instance or None, default=None
         For the randomized solvers.
 
+    Attributes
+    ----------
+    embedding_ : ndarray of shape (n_samples, n_components)
+        The PCA scores of the rows given to ``fit``.
+    estimator_ : sklearn.decomposition.PCA
+        The fitted scikit-learn estimator.
+    n_features_in_ : int
+        Number of features seen by ``fit``.
+
     Examples
     --------
-    >>> from sklearn.datasets import load_digits
-    >>> from lowdim.evaluate.classification import knn_cv_accuracy
-    >>> X, y = load_digits(return_X_y=True)
-    >>> X, y = X[:500], y[:500]
     >>> import scipy.sparse as sp
     >>> from lowdim.embedding import PCAEmbedding
+    >>> from lowdim.evaluate.classification import knn_cv_accuracy
+    >>> X, y = digits
     >>> Z = PCAEmbedding(n_components=10, random_state=0).fit_transform(X)
     >>> Z.shape, round(knn_cv_accuracy(Z, y, random_state=0).mean, 2)
-    ((500, 10), 0.9...)
-    >>> Z_sparse = PCAEmbedding(n_components=2, random_state=0).fit_transform(sp.csr_matrix(X))
-    >>> Z_sparse.shape
-    (500, 2)
+    ((300, 10), 0.9...)
+    >>> PCAEmbedding(n_components=2, random_state=0).fit_transform(sp.csr_matrix(X)).shape
+    (300, 2)
     """
 
     def __init__(self, n_components=2, *, random_state=None):
@@ -104,25 +156,39 @@ class PCAEmbedding(_LibraryEmbedding):
         return PCA(self.n_components, random_state=self.random_state)
 
 
-class IsomapEmbedding(_LibraryEmbedding):
+class IsomapEmbedding(_OutOfSampleEmbedding):
     """Isomap (scikit-learn): geodesic distances on the kNN graph + kernel PCA.
+
+    ``transform`` embeds new rows by scikit-learn's out-of-sample extension:
+    their geodesic distances to the training rows through their nearest
+    training neighbours, mapped by the fitted kernel PCA.
 
     Parameters
     ----------
     n_components : int, default=2
+        Dimension d of the embedding.
     n_neighbors : int, default=5
+        Neighbours of each row in the kNN graph.
     n_jobs : int or None, default=None
+        Processes of the neighbour search (None: one).
+
+    Attributes
+    ----------
+    embedding_ : ndarray of shape (n_samples, n_components)
+        The embedding of the rows given to ``fit``.
+    estimator_ : sklearn.manifold.Isomap
+        The fitted scikit-learn estimator.
+    n_features_in_ : int
+        Number of features seen by ``fit``.
 
     Examples
     --------
-    >>> from sklearn.datasets import load_digits
-    >>> from lowdim.evaluate.classification import knn_cv_accuracy
-    >>> X, y = load_digits(return_X_y=True)
-    >>> X, y = X[:500], y[:500]
     >>> from lowdim.embedding import IsomapEmbedding
-    >>> Z = IsomapEmbedding(n_components=10, n_neighbors=10).fit_transform(X)
-    >>> Z.shape, round(knn_cv_accuracy(Z, y, random_state=0).mean, 2)
-    ((500, 10), 0.9...)
+    >>> from lowdim.evaluate.classification import knn_cv_accuracy
+    >>> X, y = digits
+    >>> Z = IsomapEmbedding(n_components=10, n_neighbors=15).fit_transform(X)
+    >>> round(knn_cv_accuracy(Z, y, random_state=0).mean, 2)
+    0.9...
     """
 
     def __init__(self, n_components=2, *, n_neighbors=5, n_jobs=None):
@@ -146,9 +212,19 @@ def isometric_dense_rows(X):
     an n x D dense copy. Sparse input with D <= n is densified; dense input is
     returned as is.
 
+    Parameters
+    ----------
+    X : {ndarray, sparse matrix} of shape (n, D)
+        Rows to map.
+
+    Returns
+    -------
+    Z : ndarray of shape (n, r)
+        ``r = D`` for dense input or sparse input with ``D <= n``; otherwise
+        ``r <= n``, the rank of ``X``.
+
     Examples
     --------
-    >>> import numpy as np
     >>> import scipy.sparse as sp
     >>> from lowdim.embedding import isometric_dense_rows
     >>> X = sp.random(5, 1000, density=0.01, random_state=0, format="csr")
@@ -156,42 +232,72 @@ def isometric_dense_rows(X):
     >>> Z.shape, np.allclose(Z @ Z.T, (X @ X.T).toarray())
     ((5, 5), True)
     """
+    return _isometry(X)[0]
+
+
+def _isometry(X):
+    """``(Z, row_map)``: :func:`isometric_dense_rows` and, when it replaced wide sparse
+    rows, ``row_map = V L^{-1/2}``, which sends any row ``x`` to ``(x X^T) row_map``
+    (``Z`` itself for the rows of ``X``); None otherwise."""
     if not sp.issparse(X):
-        return X
+        return X, None
     n, d = X.shape
     if d <= n:
-        return X.toarray()
+        return X.toarray(), None
     gram = (X @ X.T).toarray().astype(np.float64)
     w, V = linalg.eigh(gram)
     keep = w > max(w[-1], 0.0) * n * np.finfo(np.float64).eps
-    return V[:, keep] * np.sqrt(w[keep])
+    return V[:, keep] * np.sqrt(w[keep]), V[:, keep] / np.sqrt(w[keep])
 
 
-class LLEEmbedding(_LibraryEmbedding):
+class LLEEmbedding(_OutOfSampleEmbedding):
     """Standard locally linear embedding (scikit-learn).
 
     scikit-learn's LLE needs dense input; sparse wide input is first mapped
     to at most n dense columns with the same inner products
     (:func:`isometric_dense_rows`), which leaves LLE's result unchanged.
 
+    ``transform`` embeds new rows as scikit-learn's ``LocallyLinearEmbedding``
+    does: barycentre weights over their nearest training rows, applied to
+    ``embedding_``. After a fit on sparse wide rows, new rows go through the
+    same map, which keeps their inner products with the training rows and
+    drops their part outside the training rows' span: the neighbours and the
+    local Gram matrix change by a constant only, so the weights change only
+    through LLE's regulariser (``reg`` times the Gram matrix's trace).
+
     Parameters
     ----------
     n_components : int, default=2
+        Dimension d of the embedding.
     n_neighbors : int, default=5
+        Neighbours of each row whose barycentre reconstructs it.
     random_state : int, RandomState instance or None, default=None
         Seeds the ARPACK start vector.
     n_jobs : int or None, default=None
+        Processes of the neighbour search (None: one).
+
+    Attributes
+    ----------
+    embedding_ : ndarray of shape (n_samples, n_components)
+        The embedding of the rows given to ``fit``.
+    estimator_ : sklearn.manifold.LocallyLinearEmbedding
+        The fitted scikit-learn estimator (fitted on the mapped rows when the
+        input was sparse and wide).
+    isometry_ : tuple (training rows, row map) or None
+        For sparse wide input, what ``transform`` maps new rows with.
+    n_features_in_ : int
+        Number of features seen by ``fit``.
 
     Examples
     --------
-    >>> from sklearn.datasets import load_digits
-    >>> from lowdim.evaluate.classification import knn_cv_accuracy
-    >>> X, y = load_digits(return_X_y=True)
-    >>> X, y = X[:500], y[:500]
+    Sparse input as wide as TF-IDF rows is first turned into dense rows of equal inner
+    products (:func:`isometric_dense_rows`):
+
+    >>> import scipy.sparse as sp
     >>> from lowdim.embedding import LLEEmbedding
-    >>> Z = LLEEmbedding(n_components=10, n_neighbors=20, random_state=0).fit_transform(X)
-    >>> Z.shape, round(knn_cv_accuracy(Z, y, random_state=0).mean, 2)
-    ((500, 10), 0.9...)
+    >>> X = sp.random(60, 5000, density=0.01, random_state=0, format="csr")
+    >>> LLEEmbedding(n_components=3, n_neighbors=10, random_state=0).fit_transform(X).shape
+    (60, 3)
     """
 
     def __init__(self, n_components=2, *, n_neighbors=5, random_state=None, n_jobs=None):
@@ -208,35 +314,63 @@ class LLEEmbedding(_LibraryEmbedding):
                                       random_state=self.random_state, n_jobs=self.n_jobs)
 
     def _prepare(self, X):
-        X = isometric_dense_rows(X)
+        Z, row_map = _isometry(X)
+        self.isometry_ = None if row_map is None else (X, row_map)
+        X = Z
         if self.n_components > X.shape[1]:
             raise ArgumentValueError(f"`n_components` must be <= n_features = {X.shape[1]} for "
                                      "LLE (the rank of X when it is sparse and wide), got "
                                      f"{self.n_components}", "n_components")
         return X
 
+    def _prepare_new(self, X):
+        if self.isometry_ is None:
+            return X.toarray() if sp.issparse(X) else X
+        rows, row_map = self.isometry_
+        return np.asarray(X @ rows.T @ row_map) if sp.issparse(X) else (rows @ X.T).T @ row_map
+
 
 class LaplacianEigenmaps(_LibraryEmbedding):
     """Laplacian Eigenmaps: scikit-learn ``SpectralEmbedding`` on the kNN graph.
 
+    Fit-only: there is no ``transform``. The embedding is the bottom
+    eigenvectors of the graph Laplacian of the fitted rows, and scikit-learn's
+    ``SpectralEmbedding`` has no out-of-sample map for new rows (a new row
+    changes the graph and so every eigenvector); refit on all the rows.
+
     Parameters
     ----------
     n_components : int, default=2
+        Dimension d of the embedding.
     n_neighbors : int or None, default=None
-        None: scikit-learn's default, max(n_samples / 10, 1).
+        Neighbours of each row in the kNN graph; None: scikit-learn's default,
+        max(n_samples / 10, 1).
     random_state : int, RandomState instance or None, default=None
+        Seeds the eigensolver's start vector.
     n_jobs : int or None, default=None
+        Processes of the neighbour search (None: one).
+
+    Attributes
+    ----------
+    embedding_ : ndarray of shape (n_samples, n_components)
+        The embedding of the rows given to ``fit``.
+    estimator_ : sklearn.manifold.SpectralEmbedding
+        The fitted scikit-learn estimator.
+    n_features_in_ : int
+        Number of features seen by ``fit``.
 
     Examples
     --------
-    >>> from sklearn.datasets import load_digits
-    >>> from lowdim.evaluate.classification import knn_cv_accuracy
-    >>> X, y = load_digits(return_X_y=True)
-    >>> X, y = X[:500], y[:500]
+    Dense and sparse input give the same kNN graph, so embeddings that agree up to sign and
+    the eigensolver's tolerance:
+
+    >>> import scipy.sparse as sp
     >>> from lowdim.embedding import LaplacianEigenmaps
-    >>> Z = LaplacianEigenmaps(n_components=10, n_neighbors=10, random_state=0).fit_transform(X)
-    >>> Z.shape, round(knn_cv_accuracy(Z, y, random_state=0).mean, 2)
-    ((500, 10), 0.9...)
+    >>> X, _ = digits
+    >>> le = LaplacianEigenmaps(n_components=2, n_neighbors=15, random_state=0)
+    >>> dense, sparse = le.fit_transform(X), le.fit_transform(sp.csr_matrix(X))
+    >>> np.allclose(abs(dense), abs(sparse), atol=1e-3)
+    True
     """
 
     _n_neighbors_none_ok = True
@@ -275,23 +409,40 @@ class LaplacianEigenmaps(_LibraryEmbedding):
         return 0.5 * (graph + graph.T)
 
 
-class UMAPEmbedding(_LibraryEmbedding):
+class UMAPEmbedding(_OutOfSampleEmbedding):
     """UMAP (umap-learn) with its defaults but for the swept ``n_neighbors``.
+
+    ``transform`` embeds new rows by umap-learn's ``UMAP.transform``: their
+    neighbours among the training rows (through the fitted nearest-neighbour
+    index) give an initial position, refined by a few epochs of the same
+    layout optimisation with the training rows held fixed.
 
     Parameters
     ----------
     n_components : int, default=2
+        Dimension d of the embedding.
     n_neighbors : int, default=15
+        Neighbours of each row in UMAP's fuzzy graph.
     min_dist : float, default=0.1
+        Smallest distance between embedded points.
     metric : str, default="euclidean"
+        Metric of the input space (umap-learn's names, or a numba function).
     random_state : int, RandomState instance or None, default=None
         A fixed seed makes umap-learn single-threaded (reproducible).
     n_jobs : int or None, default=None
         Threads when ``random_state`` is None (None -> all).
 
+    Attributes
+    ----------
+    embedding_ : ndarray of shape (n_samples, n_components)
+        The embedding of the rows given to ``fit``.
+    estimator_ : umap.UMAP
+        The fitted umap-learn estimator.
+    n_features_in_ : int
+        Number of features seen by ``fit``.
+
     Examples
     --------
-    >>> import numpy as np
     >>> from sklearn.datasets import make_blobs
     >>> from lowdim.embedding import UMAPEmbedding
     >>> X, y = make_blobs(100, n_features=8, centers=2, random_state=0)
@@ -353,6 +504,22 @@ def make_embedder(method, *, random_state=None, n_jobs=None, **params):
     """Build the estimator of ``method`` with ``params``.
 
     ``random_state`` and ``n_jobs`` are passed only to methods that take them.
+
+    Parameters
+    ----------
+    method : str
+        A key of :data:`METHODS` (``"vec2vec"``, ``"pca"``, ``"umap"``, ...).
+    random_state : int, RandomState instance or None, default=None
+        Seed of the methods that take one.
+    n_jobs : int or None, default=None
+        Threads of the methods that take them.
+    **params
+        Further parameters of the method's estimator.
+
+    Returns
+    -------
+    estimator : EmbeddingEstimator
+        The unfitted estimator.
 
     Raises
     ------

@@ -116,7 +116,6 @@ def window_cooccurrences(walks, n_nodes, window, n_jobs=1):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.embedding import window_cooccurrences
     >>> C = window_cooccurrences(np.array([[0, 1, 2]]), n_nodes=3, window=2)
     >>> C.toarray()
@@ -151,7 +150,6 @@ def keep_probabilities(counts, sample):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.embedding.cooccurrence import keep_probabilities
     >>> keep_probabilities(np.array([1000, 10, 10]), sample=0.001).round(3)
     array([0.033, 0.421, 0.421])
@@ -245,7 +243,6 @@ def cooccurrence_sgns(walks, n_nodes, n_components, *, window=10, negative=5, sa
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.embedding import cooccurrence_sgns
     >>> walks = np.array([[0, 1, 0, 1, 2, 3, 2, 3]] * 20)  # nodes 0, 1 and 2, 3 co-occur most
     >>> Z = cooccurrence_sgns(walks, 4, 2, window=1, sample=0, seed=0)

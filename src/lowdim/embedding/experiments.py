@@ -84,9 +84,7 @@ def fit_embedding(X, method, *, n_components, params=None, random_state=None, n_
 
     Examples
     --------
-    >>> from sklearn.datasets import load_digits
-    >>> X, y = load_digits(return_X_y=True)
-    >>> X, y = X[:300], y[:300]
+    >>> X, y = digits
     >>> from lowdim.embedding.experiments import fit_embedding
     >>> Z, seconds = fit_embedding(X, "pca", n_components=5, random_state=0)
     >>> Z.shape, seconds > 0
@@ -137,9 +135,7 @@ def embed_sweep(X, method, *, n_components, settings, params=None, random_state=
 
     Examples
     --------
-    >>> from sklearn.datasets import load_digits
-    >>> X, y = load_digits(return_X_y=True)
-    >>> X, y = X[:300], y[:300]
+    >>> X, y = digits
     >>> from lowdim.embedding.experiments import embed_sweep, sweep_settings
     >>> settings = sweep_settings("isomap", [5, 10], n_samples=len(X))
     >>> sweep = embed_sweep(X, "isomap", n_components=5, settings=settings)
@@ -212,9 +208,7 @@ def score_sweep(embeddings, settings, y, *, k_grid=KNN_K_GRID, n_splits=4, stand
 
     Examples
     --------
-    >>> from sklearn.datasets import load_digits
-    >>> X, y = load_digits(return_X_y=True)
-    >>> X, y = X[:300], y[:300]
+    >>> X, y = digits
     >>> from lowdim.embedding.experiments import embed_sweep, score_sweep, sweep_settings
     >>> sweep = embed_sweep(X, "isomap", n_components=5,
     ...                     settings=sweep_settings("isomap", [5, 10], n_samples=len(X)))
@@ -315,9 +309,7 @@ def sensitivity_scores(X, y, *, parameter, value, n_components, params, k_grid=K
 
     Examples
     --------
-    >>> from sklearn.datasets import load_digits
-    >>> X, y = load_digits(return_X_y=True)
-    >>> X, y = X[:300], y[:300]
+    >>> X, y = digits
     >>> from lowdim.embedding.experiments import sensitivity_scores
     >>> rows = sensitivity_scores(X, y, parameter="topk", value=10, n_components=8,
     ...                           params={"solver": "cooccurrence"}, random_state=0, n_jobs=1)
@@ -347,9 +339,7 @@ def sensitivity_sweep(X, y, *, parameter, values, **kwargs):
 
     Examples
     --------
-    >>> from sklearn.datasets import load_digits
-    >>> X, y = load_digits(return_X_y=True)
-    >>> X, y = X[:300], y[:300]
+    >>> X, y = digits
     >>> from lowdim.embedding.experiments import sensitivity_sweep
     >>> rows = sensitivity_sweep(X, y, parameter="n_components", values=[2, 8], n_components=8,
     ...                          params={"solver": "cooccurrence"}, random_state=0, n_jobs=1)
@@ -373,16 +363,11 @@ def save_sweep(path, sweep, *, dataset, method, y, meta=None):
 
     Examples
     --------
-    >>> from sklearn.datasets import load_digits
-    >>> X, y = load_digits(return_X_y=True)
-    >>> X, y = X[:300], y[:300]
-    >>> import tempfile
-    >>> from pathlib import Path
+    >>> X, y = digits
     >>> from lowdim.embedding.experiments import embed_sweep, load_sweep, save_sweep
     >>> sweep = embed_sweep(X, "pca", n_components=2, settings=[{}], random_state=0)
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     save_sweep(Path(tmp) / "pca.npz", sweep, dataset="digits", method="pca", y=y)
-    ...     loaded = load_sweep(Path(tmp) / "pca.npz")
+    >>> save_sweep(tmp / "pca.npz", sweep, dataset="digits", method="pca", y=y)
+    >>> loaded = load_sweep(tmp / "pca.npz")
     >>> loaded["embeddings"].shape, loaded["settings"], loaded["info"]["method"]
     ((1, 300, 2), ['default'], 'pca')
     """
@@ -399,19 +384,13 @@ def load_sweep(path):
 
     Examples
     --------
-    >>> from sklearn.datasets import load_digits
-    >>> X, y = load_digits(return_X_y=True)
-    >>> X, y = X[:300], y[:300]
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
-    >>> from lowdim.embedding.experiments import embed_sweep, load_sweep, save_sweep
-    >>> sweep = embed_sweep(X, "pca", n_components=2, settings=[{}], random_state=0)
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     save_sweep(Path(tmp) / "pca.npz", sweep, dataset="digits", method="pca", y=y)
-    ...     loaded = load_sweep(Path(tmp) / "pca.npz")
-    >>> np.array_equal(loaded["embeddings"], sweep["embeddings"]), loaded["info"]["dataset"]
-    (True, 'digits')
+    >>> from lowdim.embedding.experiments import load_sweep, save_sweep
+    >>> sweep = {"embeddings": rng.random((2, 5, 2)), "settings": ["k=5", "k=10"],
+    ...          "seconds": [0.1, 0.2], "errors": ["", ""]}
+    >>> save_sweep(tmp / "umap.npz", sweep, dataset="toy", method="umap", y=np.arange(5))
+    >>> loaded = load_sweep(tmp / "umap.npz")
+    >>> np.array_equal(loaded["embeddings"], sweep["embeddings"]), loaded["settings"]
+    (True, ['k=5', 'k=10'])
     """
     arrays, info = load_npz(path)
     return {"embeddings": arrays["embeddings"], "settings": arrays["settings"].tolist(),

@@ -42,6 +42,7 @@ def tfidf_features(dataset: Dataset, *, stem=True, min_df=1, sublinear_tf=False)
     dataset : Dataset
         Kind "text", with ``texts`` or ``bow``.
     stem : bool, default=True
+        Porter-stem the tokens.
     min_df : int, default=1
         Drop terms in fewer documents.
     sublinear_tf : bool, default=False
@@ -56,7 +57,6 @@ def tfidf_features(dataset: Dataset, *, stem=True, min_df=1, sublinear_tf=False)
     --------
     >>> from lowdim.data import Dataset
     >>> from lowdim.embedding.features import tfidf_features
-    >>> import numpy as np
     >>> texts = np.array(["The cats sat.", "A cat sits on the mat.", "Dogs bark."])
     >>> X, vocabulary = tfidf_features(Dataset(name="toy", kind="text", texts=texts))
     >>> X.shape, vocabulary.tolist()
@@ -142,6 +142,16 @@ def embedding_features(dataset: Dataset, *, max_samples=0, seed=0, stem=True, mi
 
 def features_summary(dataset: Dataset) -> dict:
     """One row of Table 2 for a feature dataset from :func:`embedding_features`.
+
+    Parameters
+    ----------
+    dataset : Dataset
+        A feature dataset.
+
+    Returns
+    -------
+    row : dict
+        ``dataset``, ``n`` and ``n_features``.
 
     Examples
     --------

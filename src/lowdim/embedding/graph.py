@@ -32,7 +32,7 @@ import scipy.sparse as sp
 from sklearn.neighbors import NearestNeighbors
 
 from .._numba_cache import cache_jit_functions
-from .._validation import ArgumentValueError
+from .._validation import ArgumentValueError, check_matrix, check_number
 
 __all__ = ["CSRGraph", "as_csr_graph", "cosine_knn_graph", "add_self_loops_to_isolated",
            "topk_cosine_neighbors", "resolve_knn", "APPROXIMATE_FROM",
@@ -62,6 +62,18 @@ KNN_MODES = ("auto", "exact", "approximate")
 def resolve_knn(knn, n_samples):
     """The neighbour search ``knn`` ("auto", "exact" or "approximate") means for n samples.
 
+    Parameters
+    ----------
+    knn : {"auto", "exact", "approximate"}
+        The search asked for.
+    n_samples : int
+        Rows searched.
+
+    Returns
+    -------
+    knn : {"exact", "approximate"}
+        The search that runs.
+
     Examples
     --------
     >>> from lowdim.embedding.graph import resolve_knn
@@ -80,9 +92,17 @@ logger = logging.getLogger("lowdim")
 class CSRGraph(NamedTuple):
     """A weighted graph in the kernels' CSR convention (see module docstring).
 
+    Parameters
+    ----------
+    indptr : ndarray of int64 of shape (n + 1,)
+        Row ``u``'s edges are ``indptr[u]:indptr[u + 1]``.
+    indices : ndarray of int32 of shape (nnz,)
+        Their target nodes.
+    data : ndarray of float64 of shape (nnz,)
+        Their weights.
+
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.embedding import as_csr_graph
     >>> graph = as_csr_graph(np.array([[0.0, 2.0], [1.0, 0.0]]))
     >>> graph.indptr, graph.indices, graph.data
@@ -119,7 +139,6 @@ def as_csr_graph(adjacency) -> CSRGraph:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.embedding import as_csr_graph
     >>> graph = as_csr_graph(np.array([[0.0, 0.5, 0.5], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]))
     >>> graph.indptr.tolist(), graph.indices.tolist(), graph.data.tolist()
@@ -176,7 +195,6 @@ def topk_cosine_neighbors(X, topk, knn="auto", n_jobs=None, random_state=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.embedding.graph import topk_cosine_neighbors
     >>> X = np.array([[1.0, 0.0], [1.0, 0.1], [0.0, 1.0], [0.1, 1.0]])
     >>> indices, similarities = topk_cosine_neighbors(X, topk=2)
@@ -220,6 +238,7 @@ def cosine_knn_graph(X, topk, knn="auto", n_jobs=None, random_state=None):
     Parameters
     ----------
     X : ndarray or CSR matrix of shape (n_samples, n_features)
+        The rows, the graph's nodes; sparse rows stay sparse.
     topk, knn, n_jobs, random_state
         As in :func:`topk_cosine_neighbors`.
 
@@ -230,7 +249,6 @@ def cosine_knn_graph(X, topk, knn="auto", n_jobs=None, random_state=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.embedding import cosine_knn_graph
     >>> X = np.array([[1.0, 0.0], [1.0, 0.1], [0.0, 1.0], [0.1, 1.0]])
     >>> cosine_knn_graph(X, topk=1).toarray().round(3)
@@ -239,7 +257,9 @@ def cosine_knn_graph(X, topk, knn="auto", n_jobs=None, random_state=None):
            [0.   , 0.   , 0.   , 0.995],
            [0.   , 0.   , 0.995, 0.   ]])
     """
+    X = check_matrix(X, "X")  # finite rows, before topk and the search are checked
     n = X.shape[0]
+    topk = check_number(topk, "topk", integer=True, minimum=1, maximum=n - 1)
     ind, sim = topk_cosine_neighbors(X, topk, knn=knn, n_jobs=n_jobs, random_state=random_state)
     rows = np.repeat(np.arange(n, dtype=np.int64), ind.shape[1])
     keep = (sim.ravel() > 0) & (ind.ravel() != rows)
@@ -251,6 +271,11 @@ def cosine_knn_graph(X, topk, knn="auto", n_jobs=None, random_state=None):
 def add_self_loops_to_isolated(adjacency):
     """Give every node without an edge a self-loop of weight 1.
 
+    Parameters
+    ----------
+    adjacency : scipy.sparse matrix of shape (n, n)
+        The graph.
+
     Returns
     -------
     adjacency : csr_matrix
@@ -260,7 +285,6 @@ def add_self_loops_to_isolated(adjacency):
 
     Examples
     --------
-    >>> import numpy as np
     >>> import scipy.sparse as sp
     >>> from lowdim.embedding import add_self_loops_to_isolated
     >>> adjacency, isolated = add_self_loops_to_isolated(sp.csr_matrix(np.array(

@@ -14,7 +14,7 @@ from scipy import linalg
 from sklearn.metrics import euclidean_distances
 from sklearn.utils.extmath import svd_flip
 
-from .._validation import ArgumentValueError
+from .._validation import ArgumentValueError, check_matrix, check_number
 from ._base import EmbeddingEstimator
 from ._validation import check_embedding_input, check_int, check_n_components
 
@@ -35,6 +35,7 @@ def classical_mds(squared_distances, n_components):
     squared_distances : ndarray of shape (n, n)
         Symmetric squared distances; overwritten with ``B``.
     n_components : int
+        Dimension d of the embedding, at most n.
 
     Returns
     -------
@@ -45,7 +46,6 @@ def classical_mds(squared_distances, n_components):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.embedding import classical_mds
     >>> points = np.array([[0.0, 0.0], [3.0, 0.0], [0.0, 4.0]])
     >>> D2 = ((points[:, None] - points[None]) ** 2).sum(-1)
@@ -55,8 +55,9 @@ def classical_mds(squared_distances, n_components):
            [ 9.,  0., 25.],
            [16., 25.,  0.]])
     """
-    B = np.asarray(squared_distances, dtype=np.float64)
+    B = check_matrix(squared_distances, "squared_distances", square=True, accept_sparse=False)
     n = B.shape[0]
+    n_components = check_number(n_components, "n_components", integer=True, minimum=1, maximum=n)
     B -= B.mean(axis=0, keepdims=True)
     B -= B.mean(axis=1, keepdims=True)
     B *= -0.5
@@ -78,9 +79,16 @@ class ClassicalMDS(EmbeddingEstimator):
     With Euclidean distances the result equals the PCA scores up to signs; the
     paper's lower CMDS numbers come from scikit-learn's SMACOF ``MDS``.
 
+    Fit-only: there is no ``transform``. Classical MDS embeds the rows whose
+    distances it was given; its out-of-sample extensions (Gower's formula,
+    landmark MDS) are in none of the libraries the workflow compares and the
+    paper uses none. On Euclidean distances :class:`PCAEmbedding` gives the
+    same embedding and has ``transform``.
+
     Parameters
     ----------
     n_components : int, default=2
+        Dimension d of the embedding.
 
     Attributes
     ----------
@@ -90,9 +98,8 @@ class ClassicalMDS(EmbeddingEstimator):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.embedding import ClassicalMDS, PCAEmbedding
-    >>> X = np.random.default_rng(0).standard_normal((50, 5))
+    >>> X = rng.standard_normal((50, 5))
     >>> Z = ClassicalMDS(n_components=2).fit_transform(X)
     >>> P = PCAEmbedding(n_components=2).fit_transform(X)
     >>> np.allclose(np.abs(Z), np.abs(P))  # PCA's scores, up to signs
@@ -103,7 +110,20 @@ class ClassicalMDS(EmbeddingEstimator):
         self.n_components = n_components
 
     def fit(self, X, y=None):
-        """Compute the embedding of ``X`` (n_samples, n_features); ``y`` is ignored."""
+        """Compute the embedding of ``X``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to embed; sparse rows are not densified.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : ClassicalMDS
+            The fitted estimator, with ``embedding_``.
+        """
         X = check_embedding_input(self, X)
         k = check_n_components(self.n_components, X.shape[0])
         D2 = euclidean_distances(X, squared=True)
@@ -122,9 +142,15 @@ class MDSEmbedding(EmbeddingEstimator):
     Time and memory are O(n^2) per iteration; sparse input is not densified
     (only the n x n distance matrix is dense).
 
+    Fit-only: there is no ``transform``. SMACOF moves every point against
+    every other to lower the stress of the fitted rows; scikit-learn's ``MDS``
+    has no map for new rows (placing one would be a new stress minimisation
+    with the fitted points held fixed). Refit on all the rows.
+
     Parameters
     ----------
     n_components : int, default=2
+        Dimension d of the embedding.
     n_init : int, default=4
         SMACOF runs from different random starts.
     max_iter : int, default=300
@@ -143,10 +169,9 @@ class MDSEmbedding(EmbeddingEstimator):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from scipy.spatial.distance import pdist
     >>> from lowdim.embedding import MDSEmbedding
-    >>> X = np.random.default_rng(0).standard_normal((40, 3))
+    >>> X = rng.standard_normal((40, 3))
     >>> mds = MDSEmbedding(n_components=3, n_init=1, random_state=0)
     >>> Z = mds.fit_transform(X)
     >>> Z.shape, bool(np.corrcoef(pdist(Z), pdist(X))[0, 1] > 0.99)
@@ -162,7 +187,20 @@ class MDSEmbedding(EmbeddingEstimator):
         self.n_jobs = n_jobs
 
     def fit(self, X, y=None):
-        """Compute the embedding of ``X`` (n_samples, n_features); ``y`` is ignored."""
+        """Compute the embedding of ``X``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to embed; sparse rows are not densified.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : MDSEmbedding
+            The fitted estimator, with ``embedding_``.
+        """
         from sklearn.manifold import MDS
 
         X = check_embedding_input(self, X)

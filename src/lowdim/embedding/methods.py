@@ -21,6 +21,16 @@ def methods_sweeping(*parameters: str) -> tuple:
     """The methods whose swept neighbourhood size is one of ``parameters`` (``"topk"``,
     ``"n_neighbors"``).
 
+    Parameters
+    ----------
+    *parameters : str
+        Names of neighbourhood parameters.
+
+    Returns
+    -------
+    methods : tuple of str
+        In the order of :data:`NEIGHBOR_PARAMETER`.
+
     Examples
     --------
     >>> from lowdim.embedding.methods import methods_sweeping

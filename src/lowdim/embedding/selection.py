@@ -33,7 +33,6 @@ def select_best(scores: pd.DataFrame):
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.embedding.selection import select_best
     >>> scores = pd.DataFrame({
     ...     "dataset": "toy", "method": "isomap",
@@ -61,16 +60,27 @@ def select_best(scores: pd.DataFrame):
 def significance_tests(classification, clustering, reference="vec2vec", alpha=0.1):
     """Paired t-tests of ``reference`` against each method across datasets.
 
+    Parameters
+    ----------
+    classification : DataFrame
+        Selected kNN accuracies, one row per dataset, method and fold
+        (:func:`select_best`).
+    clustering : DataFrame
+        Selected ARIs, one row per dataset and method.
+    reference : str, default="vec2vec"
+        The method tested against the others.
+    alpha : float, default=0.1
+        Significance level of the tests (the paper's).
+
     Returns
     -------
-    DataFrame
+    tests : DataFrame
         Rows (task, method, t, p, H, alpha, n_pairs, mean_difference, reason) for task
         "classification" (mean accuracy per dataset) and "clustering" (best ARI); ``reason``
         says why a test was not computed (its t, p and H are NaN), else is empty.
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.embedding.selection import significance_tests
     >>> classification = pd.DataFrame({
     ...     "dataset": ["a", "a", "b", "b", "c", "c"] * 2,

@@ -61,13 +61,9 @@ def write_walk_corpus(walks, path, n_nodes=None):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.embedding.skipgram import write_walk_corpus
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     write_walk_corpus(np.array([[0, 1, 2], [2, 1, 0]]), Path(tmp) / "walks.txt")
-    ...     print((Path(tmp) / "walks.txt").read_text())
+    >>> write_walk_corpus(np.array([[0, 1, 2], [2, 1, 0]]), tmp / "walks.txt")
+    >>> print((tmp / "walks.txt").read_text())
     0 1 2
     2 1 0
     """
@@ -88,7 +84,9 @@ def walk_corpus_file(walks, n_nodes=None, dir=None):
     Parameters
     ----------
     walks : ndarray of int of shape (n_walks, walk_length)
+        The walks, one sentence each.
     n_nodes : int, optional
+        Nodes, to check the ids against.
     dir : str or Path, optional
         Directory of the file (default: :func:`tempfile.gettempdir`, i.e. ``TMPDIR``).
 
@@ -98,8 +96,6 @@ def walk_corpus_file(walks, n_nodes=None, dir=None):
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from pathlib import Path
     >>> from lowdim.embedding.skipgram import walk_corpus_file
     >>> with walk_corpus_file(np.array([[0, 1], [1, 0]])) as path:
     ...     print(Path(path).read_text())
@@ -150,8 +146,11 @@ def skipgram_embedding(walks, n_nodes, n_components, *, window=10, epochs=10, ne
     walks : ndarray of int of shape (n_walks, walk_length)
         Every node in ``range(n_nodes)`` must occur at least once.
     n_nodes : int
+        Nodes, the ids ``0 .. n_nodes - 1``.
     n_components : int
-    window, epochs, negative, sample : see :class:`~lowdim.embedding.Vec2Vec`
+        Dimension d of the vectors.
+    window, epochs, negative, sample : int, int, int, float
+        As in :class:`~lowdim.embedding.Vec2Vec`.
     alpha : float, default=0.025
         Initial learning rate (gensim's default), decayed linearly to 1e-4.
     seed : int
@@ -169,7 +168,6 @@ def skipgram_embedding(walks, n_nodes, n_components, *, window=10, epochs=10, ne
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.embedding import skipgram_embedding
     >>> walks = np.array([[0, 1, 0, 1, 2, 3, 2, 3]] * 50)
     >>> Z = skipgram_embedding(walks, 4, 2, window=1, epochs=5, sample=0, seed=0)

@@ -43,11 +43,13 @@ def timing_data(axis, value, fixed, seed=0):
     Parameters
     ----------
     axis : {"n_samples", "n_features"}
+        What grows: the rows or the features.
     value : int
         n (axis "n_samples") or D (axis "n_features").
     fixed : int
         D of the blobs (axis "n_samples") or n of the lifted blobs (axis "n_features").
     seed : int
+        Seeds the blobs.
 
     Returns
     -------
@@ -79,6 +81,22 @@ def timing_values(axis, values, fixed, max_samples=None):
     Values whose problem has more than ``max_samples`` rows are dropped (e.g.
     SMACOF MDS, whose cost grows as n^2 per iteration); None keeps them all.
 
+    Parameters
+    ----------
+    axis : {"n_samples", "n_features"}
+        What grows: the rows or the features.
+    values : list of int
+        The n (or D) of each point.
+    fixed : int
+        D (axis "n_samples") or n (axis "n_features").
+    max_samples : int or None, default=None
+        The method's cap on n.
+
+    Returns
+    -------
+    values : list of int
+        The values kept, in order.
+
     Examples
     --------
     >>> from lowdim.embedding.timing import timing_values
@@ -101,11 +119,23 @@ def timing_sweep(axis, values, method, *, fixed, n_components, n_neighbors, para
     Parameters
     ----------
     axis : {"n_samples", "n_features"}
+        What grows: the rows or the features.
     values : list of int
         The n (or D) of each timed fit.
     method : str
+        A method of :data:`lowdim.embedding.METHODS`.
     fixed : int
         D (axis "n_samples") or n (axis "n_features").
+    n_components : int
+        Dimension d of the embeddings.
+    n_neighbors : int
+        Neighbours of the methods that take them.
+    params : dict, optional
+        Further parameters of the method (Vec2vec's ``topk``, ...).
+    seed : int, default=0
+        Seeds the data and the method.
+    n_jobs : int or None, default=None
+        Threads of the methods that take them.
     warmup_samples : int, default=300
         Rows of the warm-up problem (at most the largest timed n), of the same
         kind as the first timed one. Methods whose code path changes with n
@@ -252,16 +282,12 @@ def timing_table(runs, benchmarks) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import pandas as pd
     >>> from lowdim.embedding.timing import timing_sweep, timing_table
     >>> records = timing_sweep("n_samples", [100, 200], "pca", fixed=16, n_components=2,
     ...                        n_neighbors=5, warmup_samples=50, repeats=1)
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     benchmark = Path(tmp) / "pca.tsv"
-    ...     pd.DataFrame({"s": [3.5], "max_rss": [210.0]}).to_csv(benchmark, sep=chr(9))
-    ...     table = timing_table([records], [benchmark])
+    >>> benchmark = tmp / "pca.tsv"
+    >>> pd.DataFrame({"s": [3.5], "max_rss": [210.0]}).to_csv(benchmark, sep=chr(9))
+    >>> table = timing_table([records], [benchmark])
     >>> table[["method", "value", "job_seconds", "max_rss_mb", "fixed"]].to_numpy().tolist()
     [['pca', 100, 3.5, 210.0, 'D = 16'], ['pca', 200, 3.5, 210.0, 'D = 16']]
     """

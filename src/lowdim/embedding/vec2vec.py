@@ -43,9 +43,8 @@ class IsolatedSamplesWarning(UserWarning):
     Examples
     --------
     >>> import warnings
-    >>> import numpy as np
     >>> from lowdim.embedding import IsolatedSamplesWarning, Vec2Vec
-    >>> X = np.vstack([np.random.default_rng(0).random((30, 4)), np.zeros((1, 4))])
+    >>> X = np.vstack([rng.random((30, 4)), np.zeros((1, 4))])
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
     ...     model = Vec2Vec(n_components=2, solver="cooccurrence", random_state=0,
@@ -77,6 +76,12 @@ class Vec2Vec(EmbeddingEstimator):
     The defaults are the authors' (paper and public code): ``topk=5``,
     10 walks of length 20 per node, window 10, 10 epochs, 5 negative samples,
     downsampling threshold 1e-3.
+
+    Fit-only: there is no ``transform``. Each vector is learned from the
+    walks through its own node, so a new row has no vector until it is a node
+    of the graph; it would change its neighbours' edges and walks too. The
+    paper defines no out-of-sample map, and none is invented here: refit on
+    all the rows (``fit_transform``).
 
     Parameters
     ----------
@@ -139,11 +144,33 @@ class Vec2Vec(EmbeddingEstimator):
         Wall seconds of the stages "graph", "walks" and "skipgram" (gensim), or
         "graph", "walks", "tables" and "sgd" (co-occurrence).
     n_features_in_ : int
+        Columns of ``X`` seen by ``fit``.
+
+    Notes
+    -----
+    The graph joins each row to its ``topk`` most cosine-similar rows, in both
+    directions, with weight :math:`w_{ij} = \\cos(x_i, x_j) > 0`; a walk moves from
+    node :math:`i` to :math:`j` with probability :math:`w_{ij} / \\sum_l w_{il}`. With
+    :math:`z_i` the vector of node :math:`i` (``embedding_``), :math:`\\theta_j` its
+    context vector, :math:`\\mathcal{C}(i)` the nodes within ``window`` steps of
+    :math:`i` on the walks and :math:`P_n` the noise distribution (walk counts to
+    the power 3/4), skip-gram with negative sampling maximises
+
+    .. math::
+
+        \\sum_{i} \\sum_{j \\in \\mathcal{C}(i)} \\Bigl[\\log \\sigma(z_i^\\top \\theta_j)
+        + \\sum_{k=1}^{K} \\mathbb{E}_{j' \\sim P_n} \\log \\sigma(-z_i^\\top \\theta_{j'})\\Bigr],
+
+    :math:`K` = ``negative``, by SGD: rows that co-occur on walks, i.e. rows close
+    in the cosine graph, get vectors with large inner products. Building the
+    graph costs :math:`O(n^2 D)` exactly (or about :math:`O(n \\log n \\, D)` with
+    ``knn="approximate"``); the walks and the skip-gram are linear in :math:`n`.
 
     References
     ----------
-    Wang, D. et al. A Local Similarity-Preserving Framework for Nonlinear
-    Dimensionality Reduction with Neural Networks (Vec2vec).
+    Wang, X., Li, X., Zhu, J. et al. A Local Similarity-Preserving Framework for
+    Nonlinear Dimensionality Reduction with Neural Networks. Database Systems for
+    Advanced Applications (DASFAA 2021), Springer, pp. 376-391.
 
     Examples
     --------
@@ -200,7 +227,8 @@ class Vec2Vec(EmbeddingEstimator):
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Sparse input (e.g. TF-IDF) is never densified.
-        y : Ignored
+        y : None
+            Ignored.
 
         Returns
         -------

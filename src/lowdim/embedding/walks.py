@@ -28,6 +28,16 @@ BLOCK_SIZE = 2048
 def effective_n_jobs(n_jobs) -> int:
     """Threads for ``n_jobs`` (scikit-learn meaning: None -> 1, -1 -> all).
 
+    Parameters
+    ----------
+    n_jobs : int or None
+        Threads asked for.
+
+    Returns
+    -------
+    n_threads : int
+        At least 1, at most numba's thread count.
+
     Examples
     --------
     >>> from lowdim.embedding.walks import effective_n_jobs
@@ -45,6 +55,11 @@ def effective_n_jobs(n_jobs) -> int:
 @contextlib.contextmanager
 def numba_threads(n_threads: int):
     """Run numba parallel regions with ``n_threads`` threads (at most numba's), then restore.
+
+    Parameters
+    ----------
+    n_threads : int
+        Threads of the parallel regions inside the block.
 
     Yields
     ------
@@ -83,6 +98,7 @@ def random_walks(graph, walks_per_node=10, walk_length=20, random_state=None, n_
     graph : CSRGraph, sparse matrix or ndarray of shape (n, n)
         Non-negative weights, at least one edge per node.
     walks_per_node : int, default=10
+        Walks started from every node.
     walk_length : int, default=20
         Nodes per walk, the start included.
     random_state : int, RandomState, Generator or None
@@ -98,7 +114,6 @@ def random_walks(graph, walks_per_node=10, walk_length=20, random_state=None, n_
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.embedding import random_walks
     >>> ring = np.roll(np.eye(5), 1, axis=1) + np.roll(np.eye(5), -1, axis=1)
     >>> walks = random_walks(ring, walks_per_node=2, walk_length=4, random_state=0)

@@ -30,6 +30,13 @@ KNN_K_GRID = (1, 3, 5, 7, 9, 11)
 class KNNAccuracy:
     """Per-fold accuracies of :func:`knn_cv_accuracy`.
 
+    Parameters
+    ----------
+    fold_accuracy : ndarray of shape (n_splits,)
+        Test accuracy of each outer fold.
+    best_k : ndarray of int of shape (n_splits,)
+        k chosen on each outer fold's training part.
+
     Attributes
     ----------
     fold_accuracy : ndarray of shape (n_splits,)
@@ -39,7 +46,6 @@ class KNNAccuracy:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.evaluate.classification import KNNAccuracy
     >>> score = KNNAccuracy(fold_accuracy=np.array([0.9, 0.8, 0.85, 0.95]), best_k=np.array([1, 3, 3, 5]))
     >>> round(score.mean, 3), round(score.two_std, 3)
@@ -63,6 +69,17 @@ class KNNAccuracy:
 @dataclass(frozen=True)
 class KNNSelection:
     """Result of :func:`knn_cv_select`: one embedding and k chosen per outer fold.
+
+    Parameters
+    ----------
+    fold_accuracy : ndarray of shape (n_splits,)
+        Test accuracy of the chosen (embedding, k) on each outer fold.
+    chosen : ndarray of int of shape (n_splits,)
+        Index of the embedding chosen on each outer fold.
+    best_k : ndarray of int of shape (n_splits,)
+        k chosen with it.
+    per_embedding : list of KNNAccuracy
+        Each embedding on its own.
 
     Attributes
     ----------
@@ -140,12 +157,11 @@ def knn_cv_select(embeddings, y, *, k_grid=KNN_K_GRID, n_splits=4, standardize=T
 
     Examples
     --------
-    >>> from sklearn.datasets import load_digits
     >>> from sklearn.decomposition import PCA
     >>> from lowdim.evaluate.classification import knn_cv_select
-    >>> X, y = load_digits(return_X_y=True)
-    >>> candidates = [PCA(n_components=d, random_state=0).fit_transform(X[:400]) for d in (2, 10)]
-    >>> selection = knn_cv_select(candidates, y[:400], random_state=0)
+    >>> X, y = digits
+    >>> candidates = [PCA(n_components=d, random_state=0).fit_transform(X) for d in (2, 10)]
+    >>> selection = knn_cv_select(candidates, y, random_state=0)
     >>> selection.chosen.tolist(), selection.best_k.size   # 10-D PCA chosen on every fold
     ([1, 1, 1, 1], 4)
     """
@@ -178,6 +194,7 @@ def knn_cv_accuracy(embedding, y, *, k_grid=KNN_K_GRID, n_splits=4, standardize=
     Parameters
     ----------
     embedding : ndarray of shape (n_samples, n_components)
+        The embedded rows.
     y : ndarray of shape (n_samples,)
         Class labels.
     k_grid : sequence of int, default=(1, 3, 5, 7, 9, 11)
@@ -196,14 +213,12 @@ def knn_cv_accuracy(embedding, y, *, k_grid=KNN_K_GRID, n_splits=4, standardize=
     Returns
     -------
     KNNAccuracy
+        Per-fold accuracies and k; ``.mean`` and ``.two_std`` summarise them.
 
     Examples
     --------
-    >>> from sklearn.datasets import load_digits
-    >>> from sklearn.decomposition import PCA
     >>> from lowdim.evaluate.classification import knn_cv_accuracy
-    >>> X, y = load_digits(return_X_y=True)
-    >>> score = knn_cv_accuracy(PCA(n_components=10).fit_transform(X), y, random_state=0)
+    >>> score = knn_cv_accuracy(digits[0], digits[1], random_state=0)   # on the 64 pixels
     >>> round(score.mean, 2), score.best_k.size   # k chosen on each of the 4 folds
     (0.9..., 4)
     """

@@ -44,6 +44,7 @@ def spectral_clustering_labels(affinity, n_clusters, random_state=None):
     affinity : ndarray of shape (n, n)
         Symmetric, non-negative; its diagonal is ignored.
     n_clusters : int
+        Clusters wanted.
     random_state : int, RandomState instance or None
         Seeds k-means.
 
@@ -53,7 +54,6 @@ def spectral_clustering_labels(affinity, n_clusters, random_state=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.evaluate.clustering import spectral_clustering_labels
     >>> affinity = np.kron(np.eye(2), np.ones((3, 3))) + 0.01
     >>> spectral_clustering_labels(affinity, n_clusters=2, random_state=0).tolist()
@@ -84,7 +84,9 @@ def spectral_ari(embedding, y, gamma, *, n_clusters=None, random_state=None):
     Parameters
     ----------
     embedding : ndarray of shape (n_samples, n_components)
+        The embedded rows.
     y : ndarray of shape (n_samples,)
+        Class labels, the reference partition.
     gamma : float
         RBF kernel coefficient, in 1 / (embedding units)^2.
     n_clusters : int or None
@@ -129,6 +131,7 @@ def spectral_ari_sweep(embedding, y, *, gammas=GAMMA_GRID, standardize=False, n_
     embedding, y
         As in :func:`spectral_ari`.
     gammas : sequence of float, default=1e-6 ... 1e1
+        RBF kernel coefficients, one clustering each.
     standardize : bool, default=False
         Scale coordinates to unit variance first (the authors' clustering
         script does not; the wide gamma range absorbs the embeddings' scales).

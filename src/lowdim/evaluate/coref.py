@@ -93,6 +93,16 @@ def _ceaf_e(table):
 def conll_f1(key, response) -> float:
     """The CoNLL F1: mean of the MUC, B³ and CEAF-e F1 scores, in [0, 1].
 
+    Parameters
+    ----------
+    key, response : array-like of shape (n_items,)
+        Gold and predicted cluster label of each item.
+
+    Returns
+    -------
+    f1 : float
+        ``(MUC F1 + B³ F1 + CEAF-e F1) / 3``.
+
     Examples
     --------
     >>> from lowdim.evaluate.coref import conll_f1
@@ -108,6 +118,11 @@ def conll_f1(key, response) -> float:
 
 def coreference_scores(key, response) -> dict:
     """Precision, recall and F1 of MUC, B³ and CEAF-e, and the CoNLL F1.
+
+    Parameters
+    ----------
+    key, response : array-like of shape (n_items,)
+        Gold and predicted cluster label of each item.
 
     Returns
     -------

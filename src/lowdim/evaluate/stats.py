@@ -90,6 +90,7 @@ def ttests_against(scores: pd.DataFrame, reference="vec2vec", alpha=0.1) -> pd.D
     reference : str
         Column tested against the others.
     alpha : float
+        Significance level of each test.
 
     Returns
     -------
@@ -100,7 +101,6 @@ def ttests_against(scores: pd.DataFrame, reference="vec2vec", alpha=0.1) -> pd.D
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.evaluate.stats import ttests_against
     >>> scores = pd.DataFrame({"vec2vec": [0.90, 0.80, 0.75], "pca": [0.85, 0.78, 0.70],
     ...                        "umap": [0.91, 0.82, 0.74], "lle": [0.80, 0.70, 0.65]},

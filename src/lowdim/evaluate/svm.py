@@ -33,10 +33,16 @@ def check_class_counts(y, where="the training data", minimum=2) -> np.ndarray:
     Parameters
     ----------
     y : array-like of shape (n,)
+        Class labels.
     where : str
         Names the data in the error, e.g. ``"the training part of split 3"``.
     minimum : int, default=2
         Cross-validation stratified by class needs at least two items per class.
+
+    Returns
+    -------
+    counts : ndarray of int
+        Items per class, in the order of ``np.unique(y)``.
 
     Raises
     ------
@@ -150,7 +156,14 @@ class TunedSVM(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n, d), or (n, n) Gram matrix for ``kernel="precomputed"``
+            Training features, or their kernel values against each other.
         y : array-like of shape (n,)
+            Class labels.
+
+        Returns
+        -------
+        self : TunedSVM
+            The fitted estimator.
         """
         grid = self._check_params()
         if y is None:
@@ -208,7 +221,18 @@ class TunedSVM(ClassifierMixin, BaseEstimator):
                          random_state=seed)
 
     def predict(self, X):
-        """Class of each row of ``X`` (features, or kernel values against the training items)."""
+        """Class of each row of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (m, d), or (m, n) for ``kernel="precomputed"``
+            Features, or kernel values against the n training items.
+
+        Returns
+        -------
+        labels : ndarray of shape (m,)
+            Predicted class of each row.
+        """
         check_is_fitted(self, "estimator_")
         X = validate_data(self, X, accept_sparse="csr" if self.kernel == "linear" else False,
                           dtype=np.float64, reset=False)

@@ -38,16 +38,10 @@ def figure_pcc(trace: pd.DataFrame, datasets=None, title_suffix: str = "",
 
     Examples
     --------
-    >>> import matplotlib.pyplot as plt
-    >>> import numpy as np
-    >>> import pandas as pd
     >>> from lowdim.cca.experiments import Views, add_pcc, run_appgrad, run_exact
     >>> from lowdim.plots.cca import figure_pcc
-    >>> rng = np.random.default_rng(0)
-    >>> Z = rng.standard_normal((600, 2))
-    >>> X = np.hstack([Z, rng.standard_normal((600, 3))])
-    >>> Y = np.hstack([Z + 0.5 * rng.standard_normal((600, 2)), rng.standard_normal((600, 2))])
-    >>> views = Views(X[:500], Y[:500], X[500:], Y[500:])
+    >>> X, Y = two_views
+    >>> views = Views(X[:400], Y[:400], X[400:], Y[400:])
     >>> trace = pd.concat([run_appgrad(views, method=m, n_components=2, reg=0.005, step_size="auto",
     ...                                max_iter=200, checkpoints=[1, 10, 100, 200], batch_size=50)
     ...                    for m in ("appgrad", "sappgrad")]).assign(dataset="toy")
@@ -103,7 +97,6 @@ def published_flops(trace: pd.DataFrame, iterations) -> np.ndarray:
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.plots.cca import published_flops
     >>> trace = pd.DataFrame({"iteration": [1, 10, 100], "flops": [2e6, 2e7, 2e8]})
     >>> published_flops(trace, [100, 1000])       # a fixed count per iteration, extrapolated
@@ -153,9 +146,6 @@ def figure_tcc_flops(points: pd.DataFrame, dataset, title_suffix: str = ""):
 
     Examples
     --------
-    >>> import matplotlib.pyplot as plt
-    >>> import numpy as np
-    >>> import pandas as pd
     >>> from lowdim.plots.cca import figure_tcc_flops
     >>> points = pd.DataFrame({
     ...     "dataset": "sparse_two_view", "method": ["sappgrad"] * 3 + ["nw_cca", "pca_cca", "pca_cca"],

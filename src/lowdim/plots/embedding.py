@@ -50,8 +50,6 @@ def timing_figure(timing: pd.DataFrame, profile: str = "", max_samples=None):
 
     Examples
     --------
-    >>> import matplotlib.pyplot as plt
-    >>> import pandas as pd
     >>> from lowdim.embedding.timing import timing_sweep
     >>> from lowdim.plots.embedding import timing_figure
     >>> runs = [timing_sweep(axis, values, "pca", fixed=fixed, n_components=2, n_neighbors=5,
@@ -168,8 +166,6 @@ def accuracy_figure(classification: pd.DataFrame, profile: str = "", methods=Non
 
     Examples
     --------
-    >>> import matplotlib.pyplot as plt
-    >>> import pandas as pd
     >>> from lowdim.plots.embedding import accuracy_figure
     >>> folds = pd.DataFrame({"dataset": "digits", "method": ["vec2vec"] * 2 + ["pca"] * 2,
     ...                       "fold": [0, 1, 0, 1], "accuracy": [0.98, 0.96, 0.95, 0.93]})
@@ -250,8 +246,6 @@ def sensitivity_figure(sensitivity: pd.DataFrame, profile: str = ""):
 
     Examples
     --------
-    >>> import matplotlib.pyplot as plt
-    >>> import pandas as pd
     >>> from lowdim.plots.embedding import sensitivity_figure
     >>> rows = pd.DataFrame({"dataset": "digits", "parameter": ["n_components"] * 4 + ["topk"] * 4,
     ...                      "value": [2, 2, 10, 10, 5, 5, 10, 10], "fold": [0, 1] * 4,

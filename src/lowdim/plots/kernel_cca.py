@@ -71,17 +71,8 @@ def figure_kernel_cca(tidy: pd.DataFrame, settings=None, title_suffix: str = "")
 
     Examples
     --------
-    >>> import matplotlib.pyplot as plt
-    >>> from lowdim.cca.kernel_experiments import kernel_cca_experiment
-    >>> from lowdim.data import get_spec
     >>> from lowdim.plots.kernel_cca import figure_kernel_cca
-    >>> setting = {"name": "demo", "similarity": "rbf", "gamma": None,
-    ...            "approximations": ["nystrom"], "landmarks": [20, 60], "n_seeds": 2,
-    ...            "n_components": 2, "reg": 1e-3, "solver": "exact", "max_iter": 100,
-    ...            "tol": 1e-6, "rescale": "none", "n_rows": 0, "heldout_fraction": 0.2,
-    ...            "exact_max_n": 300, "mlp": {}}
-    >>> tidy = kernel_cca_experiment(get_spec("nonlinear_two_view").prepare(n=300), setting)
-    >>> fig = figure_kernel_cca(tidy)
+    >>> fig = figure_kernel_cca(kernel_cca_tidy)
     >>> len(fig.axes), "landmarks" in fig.axes[0].get_xlabel()   # TCC against s, evaluations
     (2, True)
     >>> plt.close(fig)

@@ -49,7 +49,6 @@ def matrix_labels(matrices, eigenvalues):
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.plots.similarity import matrix_labels
     >>> matrices = pd.DataFrame({"matrix": ["toy"], "kind": ["mlp"], "n": [4]})
     >>> eigenvalues = pd.DataFrame({"matrix": "toy", "rank": [1, 2, 3, 4],
@@ -82,12 +81,9 @@ def error_curves_figure(errors, matrices=None, profile="", ncols=3):
 
     Examples
     --------
-    >>> import matplotlib.pyplot as plt
-    >>> import numpy as np
-    >>> import pandas as pd
     >>> from lowdim.approx import error_curve
     >>> from lowdim.plots.similarity import error_curves_figure
-    >>> X = np.random.default_rng(0).standard_normal((100, 10))
+    >>> X = rng.standard_normal((100, 10))
     >>> K = np.tanh(X @ X.T / 5 + 1)
     >>> errors = pd.concat([error_curve(K, method, [0.1, 0.2, 0.3], 3, 0, "tanh")
     ...                     for method in ("nystrom", "sms_nystrom")])
@@ -148,11 +144,9 @@ def spectra_figure(eigenvalues, submatrices, profile=""):
 
     Examples
     --------
-    >>> import matplotlib.pyplot as plt
-    >>> import numpy as np
     >>> from lowdim.approx import spectrum_tables
     >>> from lowdim.plots.similarity import spectra_figure
-    >>> X = np.random.default_rng(0).standard_normal((60, 10))
+    >>> X = rng.standard_normal((60, 10))
     >>> eigenvalues, submatrices = spectrum_tables(np.tanh(X @ X.T / 5 + 1), [0.1, 0.5, 1.0],
     ...                                            n_draws=3, random_state=0, matrix="tanh")
     >>> fig = spectra_figure(eigenvalues, submatrices)

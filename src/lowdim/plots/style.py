@@ -113,7 +113,6 @@ def legend_below(fig, handles, labels, max_cols: int = 4) -> float:
 
     Examples
     --------
-    >>> import matplotlib.pyplot as plt
     >>> from lowdim.plots.style import legend_below
     >>> fig, ax = plt.subplots(figsize=(4, 3))
     >>> lines = [ax.plot([0, 1], [0, i])[0] for i in range(6)]
@@ -150,7 +149,6 @@ def suptitle_fitted(fig, text: str, fontsize: float = 9) -> float:
 
     Examples
     --------
-    >>> import matplotlib.pyplot as plt
     >>> from lowdim.plots.style import suptitle_fitted
     >>> fig, ax = plt.subplots(figsize=(3, 2))
     >>> height = suptitle_fitted(fig, "A title long enough to need more than one line on a narrow figure")
@@ -174,7 +172,6 @@ def fit_layout(fig, bottom: float = 0.0, top: float = 0.0) -> None:
 
     Examples
     --------
-    >>> import matplotlib.pyplot as plt
     >>> from lowdim.plots.style import fit_layout, legend_below
     >>> fig, ax = plt.subplots(figsize=(4, 3))
     >>> lines = ax.plot([0, 1], [0, 1], label="a") + ax.plot([0, 1], [1, 0], label="b")
@@ -197,7 +194,6 @@ def panel_grid(n_panels: int, ncols: int, width: float, height: float, **subplot
 
     Examples
     --------
-    >>> import matplotlib.pyplot as plt
     >>> from lowdim.plots.style import panel_grid
     >>> fig, axes = panel_grid(5, ncols=3, width=2.0, height=1.5)
     >>> len(axes), [ax.get_visible() for ax in fig.axes]
@@ -256,13 +252,10 @@ def save_figure(fig, path) -> list[Path]:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import matplotlib.pyplot as plt
     >>> from lowdim.plots import save_figure
     >>> fig, ax = plt.subplots()
     >>> _ = ax.plot([0, 1], [0, 1])
-    >>> paths = save_figure(fig, Path(tempfile.mkdtemp()) / "line.png")
+    >>> paths = save_figure(fig, tmp / "line.png")
     >>> [p.name for p in paths]
     ['line.pdf', 'line.png']
     >>> plt.close(fig)

@@ -16,16 +16,9 @@ def error_bars(tidy: pd.DataFrame) -> str:
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.plots.sweeps import error_bars
-    >>> from lowdim.sweeps import sweep_tidy
-    >>> params = {"name": "cca_reg", "key": "cca.reg", "section": "cca", "metric": "pcc_in",
-    ...           "values": [0.001, 0.01], "settings": [{}, {}]}
-    >>> traces = [pd.DataFrame({"dataset": "digits_halves", "method": "appgrad",
-    ...                         "iteration": [10, 100], "pcc_in": [0.9, pcc]})
-    ...           for pcc in (0.97, 0.99)]
-    >>> error_bars(sweep_tidy(params, traces))
-    'no error bars: one seeded run per value (sweep `seed` for the spread over seeds)'
+    >>> error_bars(pd.DataFrame({"spread": [0.01, 0.02], "summary": "mean ± 2 sd over 4 folds"}))
+    'error bars: mean ± 2 sd over 4 folds'
     """
     summary = tidy["summary"].iloc[0]  # one per sweep (lowdim.sweeps.sweep_tidy)
     has_bars = np.isfinite(tidy["spread"].to_numpy(dtype=float)).any()
@@ -66,16 +59,8 @@ def sweep_figure(tidy: pd.DataFrame, label: str = "", profile: str = "", ncols: 
 
     Examples
     --------
-    >>> import matplotlib.pyplot as plt
-    >>> import pandas as pd
     >>> from lowdim.plots.sweeps import sweep_figure
-    >>> tidy = pd.DataFrame({"sweep": "cca_reg", "key": "cca.reg", "order": [0, 1, 0, 1],
-    ...                      "value": ["0.001", "0.01"] * 2, "numeric_value": [0.001, 0.01] * 2,
-    ...                      "dataset": "digits_halves", "method": ["appgrad"] * 2 + ["sappgrad"] * 2,
-    ...                      "metric": "pcc_in", "score": [0.97, 0.99, 0.95, 0.96],
-    ...                      "spread": float("nan"), "runs": 1,
-    ...                      "summary": "one seeded run per value"})
-    >>> fig = sweep_figure(tidy, label="in-sample PCC")
+    >>> fig = sweep_figure(reg_sweep, label="in-sample PCC")
     >>> print(fig.axes[0].get_xlabel()); print(fig.axes[0].get_ylabel())
     cca.reg
     in-sample PCC

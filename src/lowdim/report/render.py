@@ -32,22 +32,10 @@ def scorecard_display(card: pd.DataFrame) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import pandas as pd
-    >>> from lowdim.report import PublishedEntry, scorecard
-    >>> root = Path(tempfile.mkdtemp())
-    >>> (root / "results").mkdir()
-    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
-    ...              ).to_csv(root / "results" / "knn.csv", index=False)
-    >>> entry = PublishedEntry(
-    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
-    ...     provenance="the authors' plotting script", published=0.9462,
-    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
-    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
-    >>> card = scorecard([entry], root=root)
+    >>> from lowdim.report import scorecard
     >>> from lowdim.report.render import scorecard_display
-    >>> scorecard_display(card).iloc[0][["published", "reproduced (mean ± sd, runs)", "verdict"]].to_dict()
+    >>> shown = scorecard_display(scorecard([knn_entry], root=knn_root)).iloc[0]
+    >>> shown[["published", "reproduced (mean ± sd, runs)", "verdict"]].to_dict()
     {'published': '0.9462', 'reproduced (mean ± sd, runs)': '0.96 ± 0.014 (2)', 'verdict': 'reproduced'}
     """
     shown = pd.DataFrame({
@@ -108,25 +96,12 @@ def write_scorecards(card: pd.DataFrame, papers: dict, csv_paths: dict, md_paths
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import pandas as pd
-    >>> from lowdim.report import PublishedEntry, scorecard
-    >>> root = Path(tempfile.mkdtemp())
-    >>> (root / "results").mkdir()
-    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
-    ...              ).to_csv(root / "results" / "knn.csv", index=False)
-    >>> entry = PublishedEntry(
-    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
-    ...     provenance="the authors' plotting script", published=0.9462,
-    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
-    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
-    >>> card = scorecard([entry], root=root)
+    >>> from lowdim.report import scorecard
     >>> from lowdim.report.render import write_scorecards
-    >>> write_scorecards(card, {"Vec2vec": "vec2vec"}, {"vec2vec": root / "card.csv"},
-    ...                  {"vec2vec": root / "card.md"}, profile="offline",
-    ...                  data="offline stand-ins (digits)")
-    >>> print((root / "card.md").read_text().splitlines()[0])
+    >>> write_scorecards(scorecard([knn_entry], root=knn_root), {"Vec2vec": "vec2vec"},
+    ...                  {"vec2vec": tmp / "card.csv"}, {"vec2vec": tmp / "card.md"},
+    ...                  profile="offline", data="offline stand-ins (digits)")
+    >>> print((tmp / "card.md").read_text().splitlines()[0])
     Scorecard, Vec2vec (profile offline; data: offline stand-ins (digits)): 1 reproduced.
     """
     for paper, stem in papers.items():
@@ -144,12 +119,11 @@ def verdict_counts(card: pd.DataFrame) -> dict:
 
     Examples
     --------
-    >>> import pandas as pd
     >>> card = pd.DataFrame({"paper": ["Vec2vec", "Vec2vec", "AppGrad CCA"],
     ...                      "verdict": ["reproduced", "not computed", "not run"]})
     >>> from lowdim.report.render import verdict_counts
     >>> verdict_counts(card)
-    {'reproduced': 1, 'differs': 0, 'ran on replica': 0, 'not computed': 1, 'not run': 1}
+    {'reproduced': 1, 'reproduced at another setting': 0, 'within noise': 0, 'differs': 0, 'not reached': 0, 'ran on replica': 0, 'not computed': 1, 'not run': 1}
     """
     return {v: int((card["verdict"] == v).sum()) for v in VERDICTS}
 
@@ -169,7 +143,6 @@ def summary_rst(parts, datasets, stages, scorecard) -> str:
 
     Examples
     --------
-    >>> import pandas as pd
     >>> card = pd.DataFrame({"paper": ["Vec2vec", "Vec2vec", "AppGrad CCA"],
     ...                      "verdict": ["reproduced", "not computed", "not run"]})
     >>> from lowdim.report.render import summary_rst
@@ -244,23 +217,22 @@ def overview_html(profile, stages, scorecard, similarity, cca) -> str:
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> card = pd.DataFrame({"paper": ["Vec2vec", "Vec2vec", "AppGrad CCA"],
-    ...                      "verdict": ["reproduced", "not computed", "not run"]})
+    >>> from lowdim.report import scorecard
     >>> from lowdim.report.render import overview_html
-    >>> stages = pd.DataFrame({"part": ["Vec2vec"], "rule": ["embedding_embed"], "jobs": [4],
-    ...                        "wall time (s)": [12.5]})
+    >>> stages = pd.DataFrame({"part": ["Vec2vec"], "rule": ["embedding_score"], "jobs": [2],
+    ...                        "wall time (s)": [3.5]})
+    >>> card = scorecard([knn_entry], root=knn_root)
     >>> page = overview_html("offline", stages, card, pd.DataFrame(), pd.DataFrame())
-    >>> page.startswith("<!DOCTYPE html>"), "<h2>Scorecard</h2>" in page, "embedding_embed" in page
+    >>> page.startswith("<!DOCTYPE html>"), "<h2>Scorecard</h2>" in page, "embedding_score" in page
     (True, True, True)
-    >>> "<td>AppGrad CCA</td>" in page
+    >>> "<td>Vec2vec</td>" in page
     True
     """
     total = stages["wall time (s)"].sum() if len(stages) else 0.0
     sections = [
-        ("Scorecard", "Published numbers per paper, by verdict: reproduced, differs, ran on "
-                      "replica, not computed or not run in this profile (details under each "
-                      "paper's <em>Scorecard</em>).",
+        ("Scorecard", "Published numbers per paper, by verdict: " + ", ".join(VERDICTS[:-1])
+                      + f" or {VERDICTS[-1]} in this profile (details under each paper's "
+                      "<em>Scorecard</em>).",
          _scorecard_counts(scorecard)),
         ("Time per stage", f"From Snakemake benchmark files: {total:,.0f} s of job time in "
                            "all; jobs may overlap.", stages),

@@ -1,58 +1,66 @@
 """Compare reproduced values with published ones: one verdict per published entry.
 
-A reproduced value is the mean (or median) over the matching rows of a tidy CSV
-(one row per seed or split); the spread is their standard deviation. The verdicts:
+A published entry names the settings it was measured at and the result it reports
+(:mod:`lowdim.report.published`); the rows scored are the tidy CSV's rows at those
+settings (:mod:`lowdim.report.selection`). A number is the mean (or median) over them
+(one row per seed or split), its spread their standard deviation, and it reproduces when
+within the metric's tolerance. A claim compares two sides read at the same setting and
+is decided beyond the noise of their repeated runs (:mod:`lowdim.report.decision`).
 
-- *reproduced*: ``|mean - published|`` is within the metric's tolerance (``abs``, or
-  ``rel`` times ``|published|``; both may be given, the looser wins), or a claim's
-  comparison goes the way the paper says;
-- *differs*: otherwise;
-- *ran on replica*: the run is a rehearsal on replicas (``replica=True``): its number is
-  kept, but a match with the paper on replica data is chance, so it is neither;
-- *not computed*: the matching rows exist but hold no number (a t-test with fewer than
-  2 pairs has NaN H), with the tidy file's own ``reason`` where it has one;
-- *not run*: this profile did not produce the value, with the reason.
-
-Every reason says what was scored: the rows (``median of 5 runs of errors.csv:
-matrix = mlp_digits, method = sms_nystrom, s/n = 0.1003``) and each setting that is not
-the published one (``scored at s/n = 0.1, nearest run to the published 0.05``). A rehearsal
-(``nearest_settings=True``) runs smaller sweeps than the papers: an entry whose
-numeric setting (e.g. ``n_samples: 20000``) was not run is scored at the nearest
-setting that was, and named so.
+Every reason says what was scored: the rows (``median of 5 runs of errors.csv: matrix =
+mlp_digits, method = sms_nystrom, s/n = 0.1003``), each setting scored in place of the
+published one, and each modified key of the run's profile its rows depend on
+(:mod:`lowdim.report.profile`). :data:`VERDICT_MEANINGS` says what each verdict means.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from .decision import CLAIM_RULE, independent_decision, paired_decision
+from .profile import affecting, profile_label
 from .published import PublishedEntry
+from .selection import EntryError, rows_text, select_sides
 
-__all__ = ["VERDICTS", "VERDICT_MEANINGS", "score_entry", "scorecard", "within_tolerance"]
+__all__ = ["CLAIM_RULE", "EntryError", "VERDICTS", "VERDICT_MEANINGS", "score_entry",
+           "scorecard", "within_tolerance"]
 
 #: The verdicts of a scorecard row, in the order the tables count them.
-VERDICTS = ("reproduced", "differs", "ran on replica", "not computed", "not run")
+VERDICTS = ("reproduced", "reproduced at another setting", "within noise", "differs",
+            "not reached", "ran on replica", "not computed", "not run")
 
-#: What each verdict says, for the README and the report.
+#: What each verdict says, for the README and the report (the single source of that list).
 VERDICT_MEANINGS = {
-    "reproduced": "our value is within the metric's tolerance of the published one, or a "
-                  "claim's comparison goes the way the paper says",
-    "differs": "our value is outside the tolerance, or the comparison goes the other way",
+    "reproduced": "at the published setting, our value is within the metric's tolerance of "
+                  "the published one, or a claim's repeated runs go the paper's way beyond "
+                  "their spread (the rule below)",
+    "reproduced at another setting": "as reproduced, but not at the published setting: a "
+                                     "setting that was not run was scored at the nearest one "
+                                     "run, or the run's profile modified a key the row "
+                                     "depends on (the profile column and the reason name "
+                                     "them)",
+    "within noise": "a claim whose repeated runs go neither way beyond their spread",
+    "differs": "our value is outside the tolerance, or a claim's repeated runs go the other "
+               "way beyond their spread",
+    "not reached": "the run never reached a result the entry is read at (the FLOPs at which "
+                   "PCC first reaches 0.95); the reason gives the best value reached",
     "ran on replica": "a rehearsal's number (replicas of the papers' datasets, smaller "
                       "settings): it checks that the step runs; a match with the paper would "
                       "be chance",
     "not computed": "the step ran but its statistic could not be computed (a t-test over "
-                    "fewer than 2 datasets, or with the same difference on each), with the "
+                    "fewer than 2 datasets, or with the same difference on each; a claim with "
+                    "fewer than 2 pairs, or fewer than 3 independent runs per side), with the "
                     "reason",
-    "not run": "this profile does not produce the value, with the reason",
+    "not run": "this profile does not produce the value, or one side of a claim was not run "
+               "at the other's setting, with the reason (naming the side)",
 }
 
-#: A ``nearest`` value within this relative distance of its target is that setting's run
-#: (s/n = round(0.05 n) / n = 0.046 for 0.05 with n = 65), not a substitute.
-_SAME_SETTING = 0.1
+#: Verdicts of a row that has a number: on replicas they all read "ran on replica".
+_SCORED = ("reproduced", "reproduced at another setting", "within noise", "differs",
+           "not reached")
 
 
 def within_tolerance(value: float, published: float, tolerance: dict) -> bool:
@@ -73,238 +81,173 @@ def within_tolerance(value: float, published: float, tolerance: dict) -> bool:
     return abs(value - published) <= allowed * (1 + 1e-9) + 1e-12
 
 
-def _is_number(value) -> bool:
-    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-
-
-def _show(value) -> str:
-    """A setting as the reason shows it: ``4000``, ``0.1003``, ``mnist``."""
-    if _is_number(value):
-        value = float(value)
-        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else f"{value:.4g}"
-    return str(value)
-
-
-@dataclass
-class Selection:
-    """The rows a source selects: their finite ``values``, or why there are none.
-
-    ``verdict`` is "" when there are values, else "not run" or "not computed" (with
-    ``reason``); ``rows`` says what matched; ``substituted`` names each setting that is
-    not the published one.
-    """
-
-    values: np.ndarray | None = None
-    verdict: str = ""
-    reason: str = ""
-    rows: str = ""
-    substituted: list = field(default_factory=list)
-
-
-def _where_mask(table, where: dict, nearest_settings: bool, substituted: list):
-    """Rows matching ``where``; a numeric setting not run is replaced by the nearest one
-    run when ``nearest_settings`` (categorical keys are matched first, numeric ones after)."""
-    mask = np.ones(len(table), dtype=bool)
-    for key, wanted in sorted(where.items(), key=lambda kv: _is_number(kv[1])):
-        hit = (table[key] == wanted).to_numpy() | (table[key].astype(str) == str(wanted)).to_numpy()
-        if nearest_settings and _is_number(wanted) and mask.any() and not (mask & hit).any():
-            values = pd.to_numeric(table[key], errors="coerce").to_numpy(dtype=float)
-            candidates = values[mask & np.isfinite(values)]
-            if candidates.size:
-                used = candidates[np.argmin(np.abs(candidates - float(wanted)))]
-                hit = values == used
-                substituted.append(f"{key} = {_show(used)}, nearest run to the published "
-                                   f"{_show(wanted)}")
-        mask &= hit
-    return mask
-
-
-def _nearest_mask(table, mask, nearest: dict, substituted: list):
-    """Keep the rows whose column is nearest its target (``.inf``: the largest, a choice
-    of the entry, which the rows' text shows, not a substitute)."""
-    for key, target in nearest.items():
-        values = pd.to_numeric(table[key], errors="coerce").to_numpy(dtype=float)
-        if not (mask & np.isfinite(values)).any():
-            continue
-        target = float(target)
-        if np.isinf(target):
-            chosen = np.nanmax(values[mask]) if target > 0 else np.nanmin(values[mask])
-            mask = mask & (values == chosen)
-            continue
-        distance = np.abs(values - target)
-        mask = mask & (distance == np.nanmin(distance[mask]))
-        used = values[mask][0]
-        if abs(used - target) > _SAME_SETTING * abs(target):
-            substituted.append(f"{key} = {_show(used)}, nearest run to the published "
-                               f"{_show(target)}")
-    return mask
-
-
-def _rows_text(table, mask, source, n_values, n_nan) -> str:
-    """``mean of 5 runs of errors.csv: matrix = mlp_digits, s/n = 0.1003`` for the selected
-    rows."""
-    keys = [*(source.get("where") or {}), *(source.get("nearest") or {})]
-    settings = []
-    for key in dict.fromkeys(keys):
-        used = pd.unique(table.loc[mask, key])
-        settings.append(f"{key} = {', '.join(_show(v) for v in used)}")
-    how = source.get("aggregate", "mean") if n_values > 1 else "value"
-    text = (f"{how} of {n_values} run{'s' if n_values != 1 else ''} of "
-            f"{Path(source['file']).name}: {', '.join(settings)}")
-    return text + (f" ({n_nan} NaN row{'s' if n_nan != 1 else ''} left out)" if n_nan else "")
-
-
-def _not_computed(table, mask, source) -> str:
-    """Why the matching rows hold no number: the tidy file's ``reason``, if it gives one."""
-    column = source["column"]
-    given = table.loc[mask, "reason"].dropna().astype(str) if "reason" in table else []
-    given = [r for r in dict.fromkeys(given) if r]
-    why = "; ".join(given) or "no reason recorded"
-    return f"{column} is NaN in {int(mask.sum())} matching row(s) of {source['file']}: {why}"
-
-
-def _missing(table, source) -> str | None:
-    for key in (source["column"], *(source.get("where") or {}), *(source.get("nearest") or {})):
-        if key not in table.columns:
-            return f"{source['file']} has no column {key!r}"
-    return None
-
-
-def select(source: dict, root: Path, cache: dict, nearest_settings: bool = False) -> Selection:
-    """The rows of ``source`` (a ``reproduced`` or ``than`` mapping) under ``root``."""
-    path = root / source["file"]
-    if not path.exists():
-        return Selection(verdict="not run", reason=f"{source['file']} was not produced by "
-                                                   f"this profile")
-    if path not in cache:
-        cache[path] = pd.read_csv(path)
-    table = cache[path]
-    missing = _missing(table, source)
-    if missing:
-        return Selection(verdict="not run", reason=missing)
-    substituted: list = []
-    mask = _where_mask(table, source.get("where") or {}, nearest_settings, substituted)
-    mask = _nearest_mask(table, mask, source.get("nearest") or {}, substituted)
-    if not mask.any():
-        return Selection(verdict="not run", reason=_why_empty(table, source))
-    raw = pd.to_numeric(table.loc[mask, source["column"]], errors="coerce").to_numpy(dtype=float)
-    finite = np.isfinite(raw)
-    if not finite.any():
-        return Selection(verdict="not computed", reason=_not_computed(table, mask, source),
-                         substituted=substituted)
-    values = raw[finite] * float(source.get("scale", 1.0))
-    rows = _rows_text(table, mask, source, int(finite.sum()), int((~finite).sum()))
-    return Selection(values=values, rows=rows, substituted=substituted)
-
-
-def _why_empty(table, source) -> str:
-    """Name the first selector value that never occurs (usually: not in this profile)."""
-    for key, wanted in (source.get("where") or {}).items():
-        present = set(table[key].astype(str))
-        if str(wanted) not in present:
-            return f"{key} {wanted!r} was not run in this profile ({source['file']})"
-    where = ", ".join(f"{k}={v}" for k, v in (source.get("where") or {}).items())
-    return f"no rows with {where} in {source['file']}"
-
-
 def _aggregate(values, source) -> float:
-    return float(np.median(values) if source.get("aggregate") == "median" else values.mean())
+    how = {"median": np.median, "max": np.max}.get(source.get("aggregate"), np.mean)
+    return float(how(values))
 
 
 def _spread(values) -> float:
     return float(np.std(values, ddof=1)) if values.size > 1 else 0.0
 
 
-def _reason(comparison: str, selections, sides=("",)) -> str:
-    """The comparison, the settings scored in place of the published ones (named by side
-    unless every side has them), and the rows of each side."""
-    shared = set.intersection(*(set(sel.substituted) for sel in selections))
-    parts = [comparison]
+def _scored_at(sides) -> list[str]:
+    """The settings scored in place of the published ones: shared ones once, the others
+    by side."""
+    shared = set.intersection(*(set(side.substituted) for side in sides))
+    parts = []
     if shared:
-        parts.append("scored at " + "; ".join(s for s in selections[0].substituted if s in shared))
-    parts += [f"{side} scored at {s}" for side, sel in zip(sides, selections)
-              for s in sel.substituted if s not in shared]
-    parts += [f"{side}: {sel.rows}" if side else sel.rows for side, sel in zip(sides, selections)]
+        parts.append("scored at " + "; ".join(s for s in sides[0].substituted if s in shared))
+    parts += [f"{side.name} scored at {s}" for side in sides for s in side.substituted
+              if s not in shared]
+    return parts
+
+
+def _reason(comparison: str, sides, entry) -> str:
+    parts = [comparison, *_scored_at(sides)]
+    parts += [f"{side.name}: {rows_text(side, entry)}" if side.name else rows_text(side, entry)
+              for side in sides]
     return "; ".join(parts)
 
 
-def _unscored(row, selection, selections=()) -> dict:
-    """A row with no number: not run or not computed, with the reason (and what was
-    substituted on the way)."""
-    substituted = [s for sel in (*selections, selection) for s in sel.substituted]
-    reason = selection.reason + (f" (scored at {'; '.join(substituted)})" if substituted else "")
-    row.update(verdict=selection.verdict, reason=reason)
+def _paired(ours, reference):
+    """The pairs of two sides by their pairing value. A side without the pairing column (a
+    deterministic method, or the best of a reference's runs) is one value, its aggregate,
+    compared with every run of the other."""
+    a, b = ours.values, reference.values
+    if not (ours.paired or reference.paired):  # one value each: a single pair
+        return (np.array([_aggregate(a.to_numpy(), ours.source)]),
+                np.array([_aggregate(b.to_numpy(), reference.source)]))
+    if not reference.paired:
+        b = pd.Series(_aggregate(b.to_numpy(), reference.source), index=a.index)
+    if not ours.paired:
+        a = pd.Series(_aggregate(a.to_numpy(), ours.source), index=b.index)
+    if ours.paired and reference.paired:  # two files may write seed 3 as 3 and 3.0
+        a, b = (_by_key(v).groupby(level=0).mean() for v in (a, b))
+    common = a.index.intersection(b.index)
+    return a[common].to_numpy(), b[common].to_numpy()
+
+
+def _by_key(values: pd.Series) -> pd.Series:
+    numeric = pd.to_numeric(pd.Series(values.index), errors="coerce")
+    keys = numeric if numeric.notna().all() else pd.Series(values.index).astype(str)
+    return pd.Series(values.to_numpy(), index=keys.to_numpy())
+
+
+def _decide_claim(entry: PublishedEntry, ours, reference):
+    if entry.independent:
+        return independent_decision(ours.values.to_numpy(), reference.values.to_numpy(),
+                                    entry.expect, unit=entry.independent)
+    a, b = _paired(ours, reference)
+    median = entry.reproduced.get("aggregate") == "median"
+    return paired_decision(a - b, entry.expect, median=median, unit=entry.paired_by)
+
+
+def _unscored(row, sides) -> dict:
+    """A row with no number: why, from the first side that has none."""
+    failed = next(side for side in sides if side.verdict)
+    scored_at = _scored_at(sides)
+    reason = failed.reason + (f" ({'; '.join(scored_at)})" if scored_at else "")
+    row.update(verdict=failed.verdict, reason=reason)
+    return row
+
+
+def _score_claim(row, entry, ours, reference) -> dict:
+    decision = _decide_claim(entry, ours, reference)
+    ref = _aggregate(reference.values.to_numpy(), entry.than)
+    row.update(difference=decision.difference, verdict=decision.verdict,
+               reason=_reason(f"ours {row['reproduced']:.4g} vs reference {ref:.4g}; "
+                              f"{decision.reason}", (ours, reference), entry))
+    return row
+
+
+def _score_number(row, entry, ours) -> dict:
+    published = float(entry.published)
+    holds = within_tolerance(row["reproduced"], published, entry.tolerance)
+    comparison = (f"ours {row['reproduced']:.4g} vs published {published:.4g}, "
+                  f"{'within' if holds else 'outside'} {row['tolerance']}")
+    row.update(difference=row["reproduced"] - published,
+               verdict="reproduced" if holds else "differs",
+               reason=_reason(comparison, (ours,), entry))
+    return row
+
+
+def _qualify(row, sides, modified, replica) -> dict:
+    """Another setting, a modified profile or replica data: never plain "reproduced"."""
+    elsewhere = any(side.substituted for side in sides)
+    if modified:
+        row["reason"] = (f"the profile modified {', '.join(modified)}, which these rows "
+                         f"depend on; {row['reason']}")
+    if row["verdict"] == "reproduced" and (elsewhere or modified):
+        row["verdict"] = "reproduced at another setting"
+    if replica and row["verdict"] in _SCORED:
+        row.update(verdict="ran on replica",
+                   reason=f"on replica data, not the paper's (the number checks that the step "
+                          f"runs; it read {row['verdict']}); {row['reason']}")
     return row
 
 
 def score_entry(entry: PublishedEntry, root=".", cache=None, nearest_settings=False,
-                replica=False, profile="") -> dict:
+                replica=False, profile="", modified=()) -> dict:
     """One scorecard row for ``entry``, reading tidy CSVs under ``root``.
 
-    With ``nearest_settings`` (rehearsals), a numeric setting that was not run is
-    replaced by the nearest one that was, and the row's reason says so. With
-    ``replica`` (data are replicas, not the papers'), a scored row's verdict is
-    "ran on replica" instead of reproduced or differs.
+    Parameters
+    ----------
+    entry : PublishedEntry
+    root : path-like, default="."
+        The run's directory.
+    cache : dict, optional
+        Tables read so far, by path (shared by the entries of one scorecard).
+    nearest_settings : bool, default=False
+        Score a setting that was not run at the nearest one run (a rehearsal's smaller
+        sweeps); the row then reads "reproduced at another setting" at best.
+    replica : bool, default=False
+        The data are replicas, not the papers': a scored row reads "ran on replica".
+    profile : str, default=""
+        The run's profile, as the profile column shows it.
+    modified : sequence of str, default=()
+        The result-changing keys the run's profile modified
+        (:func:`lowdim.report.profile.modified_keys`).
+
+    Raises
+    ------
+    EntryError
+        A setting or threshold column of the entry has no finite value in its rows.
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import pandas as pd
-    >>> from lowdim.report import PublishedEntry
-    >>> root = Path(tempfile.mkdtemp())
-    >>> (root / "results").mkdir()
-    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
-    ...              ).to_csv(root / "results" / "knn.csv", index=False)
-    >>> entry = PublishedEntry(
-    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
-    ...     provenance="the authors' plotting script", published=0.9462,
-    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
-    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
     >>> from lowdim.report.scorecard import score_entry
-    >>> row = score_entry(entry, root=root)
+    >>> row = score_entry(knn_entry, root=knn_root)   # two vec2vec rows: 0.95 and 0.97
     >>> row["reproduced"], row["runs"], row["verdict"]
     (0.96, 2, 'reproduced')
+    >>> score_entry(knn_entry, root=knn_root, modified=["cca.reg"])["verdict"]  # not its section
+    'reproduced'
     """
     cache = {} if cache is None else cache
-    root = Path(root)
     row = {"profile": profile, "paper": entry.paper, "artifact": entry.artifact,
            "metric": entry.metric, "setting": entry.setting, "unit": entry.unit,
            "published": entry.published if not entry.is_claim else f"{entry.expect} than reference",
            "provenance": entry.provenance + (" (read off a figure)" if entry.read_off_figure else ""),
            "reproduced": np.nan, "spread": np.nan, "runs": 0, "difference": np.nan,
            "tolerance": _tolerance_text(entry), "verdict": "not run", "reason": ""}
-    ours = select(entry.reproduced, root, cache, nearest_settings)
-    if ours.values is None:
-        return _unscored(row, ours)
-    mean = _aggregate(ours.values, entry.reproduced)
-    row.update(reproduced=mean, spread=_spread(ours.values), runs=int(ours.values.size))
-    if entry.is_claim:
-        reference = select(entry.than, root, cache, nearest_settings)
-        if reference.values is None:
-            return _unscored(row, reference, (ours,))
-        ref = _aggregate(reference.values, entry.than)
-        holds = mean < ref if entry.expect == "less" else mean > ref
-        row.update(difference=mean - ref, verdict="reproduced" if holds else "differs",
-                   reason=_reason(f"ours {mean:.4g} vs reference {ref:.4g}", (ours, reference),
-                                  ("ours", "reference")))
-    else:
-        published = float(entry.published)
-        holds = within_tolerance(mean, published, entry.tolerance)
-        row.update(difference=mean - published, verdict="reproduced" if holds else "differs",
-                   reason=_reason(f"ours {mean:.4g} vs published {published:.4g}, "
-                                  f"{'within' if holds else 'outside'} {row['tolerance']}",
-                                  (ours,)))
-    if replica:
-        row.update(verdict="ran on replica",
-                   reason="on replica data, not the paper's (the number checks that the step "
-                          "runs); " + row["reason"])
-    return row
+    sides = select_sides(entry, Path(root), cache, nearest_settings)
+    mine = affecting(entry, modified)
+    if any(side.verdict for side in sides):
+        return _qualify(_unscored(row, sides), sides, mine, replica)
+    ours = sides[0]
+    values = ours.values.to_numpy()
+    row.update(reproduced=_aggregate(values, entry.reproduced), spread=_spread(values),
+               runs=int(values.size))
+    row = _score_claim(row, entry, *sides) if entry.is_claim else _score_number(row, entry, ours)
+    return _qualify(row, sides, mine, replica)
 
 
 def _tolerance_text(entry: PublishedEntry) -> str:
     if entry.is_claim:
-        return "sign of the difference"
+        if entry.independent:
+            return f"one-sided Mann-Whitney at 0.05, ≥ 3 per side (per {entry.independent})"
+        test = "Wilcoxon signed-rank" if entry.reproduced.get("aggregate") == "median" \
+            else "paired t-test"
+        return f"one-sided {test} at 0.05, per {entry.paired_by}"
     parts = []
     if "abs" in entry.tolerance:
         parts.append(f"±{entry.tolerance['abs']:g}")
@@ -313,31 +256,24 @@ def _tolerance_text(entry: PublishedEntry) -> str:
     return " or ".join(parts)
 
 
-def scorecard(entries, root=".", nearest_settings=False, replica=False, profile="") -> pd.DataFrame:
+def scorecard(entries, root=".", nearest_settings=False, replica=False, profile="",
+              modified=()) -> pd.DataFrame:
     """The scorecard table: one row per published entry (see :func:`score_entry`), with
-    a ``profile`` column naming the run.
+    a ``profile`` column naming the run's profile and the keys it modified.
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import pandas as pd
-    >>> from lowdim.report import PublishedEntry, scorecard
-    >>> root = Path(tempfile.mkdtemp())
-    >>> (root / "results").mkdir()
-    >>> pd.DataFrame({"method": ["vec2vec", "vec2vec", "pca"], "accuracy": [0.95, 0.97, 0.93]}
-    ...              ).to_csv(root / "results" / "knn.csv", index=False)
-    >>> entry = PublishedEntry(
-    ...     paper="Vec2vec", artifact="Figure 4", metric="accuracy", setting="MNIST",
-    ...     provenance="the authors' plotting script", published=0.9462,
-    ...     reproduced={"file": "results/knn.csv", "column": "accuracy",
-    ...                 "where": {"method": "vec2vec"}}, tolerance={"abs": 0.02})
-    >>> card = scorecard([entry], root=root, profile="offline")
+    >>> from lowdim.report import scorecard
+    >>> card = scorecard([knn_entry], root=knn_root, profile="offline")
     >>> card[["profile", "artifact", "published", "reproduced", "runs", "verdict"]].to_dict("records")
     [{'profile': 'offline', 'artifact': 'Figure 4', 'published': 0.9462, 'reproduced': 0.96, 'runs': 2, 'verdict': 'reproduced'}]
-    >>> scorecard([entry], root=root, replica=True)["verdict"].tolist()
+    >>> scorecard([knn_entry], root=knn_root, replica=True)["verdict"].tolist()
     ['ran on replica']
+    >>> modified = scorecard([knn_entry], root=knn_root, profile="paper", modified=["embedding.topk"])
+    >>> modified[["profile", "verdict"]].to_dict("records")
+    [{'profile': 'paper (modified: embedding.topk)', 'verdict': 'reproduced at another setting'}]
     """
     cache: dict = {}
-    return pd.DataFrame([score_entry(e, root, cache, nearest_settings, replica, profile)
+    label = profile_label(profile, list(modified))
+    return pd.DataFrame([score_entry(e, root, cache, nearest_settings, replica, label, modified)
                          for e in entries])

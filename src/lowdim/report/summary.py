@@ -45,15 +45,12 @@ def stage_times(benchmark_root) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.report.summary import stage_times
-    >>> root = Path(tempfile.mkdtemp())
     >>> for rule, seconds in (("embedding_embed", 3.5), ("embedding_embed", 4.0), ("cca_exact", 9.0)):
-    ...     path = root / rule / f"job{seconds}.tsv"
+    ...     path = tmp / rule / f"job{seconds}.tsv"
     ...     path.parent.mkdir(exist_ok=True)
     ...     _ = path.write_text(f"s\\th:m:s\\tmax_rss\\tcpu_time\\n{seconds}\\t0:00:04\\t100\\t{seconds}\\n")
-    >>> print(stage_times(root).to_string(index=False))
+    >>> print(stage_times(tmp).to_string(index=False))
            part            rule  jobs  wall time (s)  longest job (s)  CPU time (s)  peak memory (MB)
     AppGrad CCA       cca_exact     1            9.0              9.0           9.0             100.0
         Vec2vec embedding_embed     2            7.5              4.0           7.5             100.0
@@ -101,7 +98,6 @@ def similarity_savings(errors: pd.DataFrame, matrices: pd.DataFrame,
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.report.summary import similarity_savings
     >>> errors = pd.DataFrame({"matrix": "wmd_lee", "method": ["nystrom", "sms_nystrom"],
     ...                        "s/n": 0.1, "evaluations": [1625, 1950], "error": [0.3, 0.2]})
@@ -145,7 +141,6 @@ def cca_savings(trace: pd.DataFrame, exact: pd.DataFrame, targets=(0.95, 0.99)) 
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.report.summary import cca_savings
     >>> trace = pd.DataFrame({"dataset": "digits_halves", "method": "sappgrad",
     ...                       "iteration": [10, 100, 1000], "flops": [1e6, 1e7, 1e8],

@@ -24,8 +24,7 @@ from __future__ import annotations
 from . import cca, data, embedding, kernel_cca, models, report, similarity, sms_tasks
 from ._core import (CHECKS, DatasetFacts, Job, check_config, config_check, config_keys,
                     config_problems, dataset_facts, job_kinds, job_resources, job_settings,
-                    own_data_problems, parse_key, problem, resource_keys, setting,
-                    values)
+                    own_data_problems, parse_key, problem, setting, values)
 from .cca import cca_datasets, cca_figure_datasets, cca_heuristic_runs, cca_settings
 from .kernel_cca import kernel_cca_settings
 from .sms_tasks import wmd_corpus_settings
@@ -34,5 +33,5 @@ __all__ = ["CHECKS", "DatasetFacts", "Job", "cca", "cca_datasets", "cca_figure_d
            "cca_heuristic_runs", "cca_settings", "check_config", "config_check", "config_keys",
            "config_problems", "data", "dataset_facts", "embedding", "job_kinds", "job_resources",
            "job_settings", "kernel_cca", "kernel_cca_settings", "models", "own_data_problems",
-           "parse_key", "problem", "report", "resource_keys", "setting", "similarity",
+           "parse_key", "problem", "report", "setting", "similarity",
            "sms_tasks", "values", "wmd_corpus_settings"]

@@ -21,8 +21,7 @@ from ..seeding import derive_seed
 
 __all__ = ["CHECKS", "DatasetFacts", "Job", "check_config", "config_check", "config_keys",
            "config_problems", "dataset_facts", "job", "job_kinds", "job_resources",
-           "job_settings", "own_data_problems", "parse_key", "problem", "resource_keys",
-           "setting", "values"]
+           "job_settings", "own_data_problems", "parse_key", "problem", "setting", "values"]
 
 
 def values(settings: dict) -> dict:
@@ -174,23 +173,6 @@ def job_resources(part: str, kind: str) -> tuple:
     ('threads', 'mem_mb', 'runtime', 'gpu', 'gpu_model')
     """
     return _registered(part, kind)[1]
-
-
-#: Resources the workflow sets itself, never a config key (the timing jobs' exclusive one).
-_WORKFLOW_RESOURCES = ("timing",)
-
-
-def resource_keys() -> set:
-    """The names of config keys that set only what a job asks of the scheduler (threads,
-    memory, runtime, GPUs): they never change a result.
-
-    Examples
-    --------
-    >>> from lowdim.settings import resource_keys
-    >>> sorted(resource_keys())
-    ['gpu', 'gpu_model', 'mem_mb', 'runtime', 'threads']
-    """
-    return {name for _, names in _JOBS.values() for name in names} - set(_WORKFLOW_RESOURCES)
 
 
 def _registered(part, kind):

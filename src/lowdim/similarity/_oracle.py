@@ -28,6 +28,16 @@ _PROGRESS_MIN_PAIRS = 20_000
 def check_n_jobs(n_jobs) -> int:
     """Return a positive worker count for ``n_jobs`` (``-1`` or ``None`` = all cores).
 
+    Parameters
+    ----------
+    n_jobs : int or None
+        Workers asked for: a positive int, ``-1`` or None for every core.
+
+    Returns
+    -------
+    n_jobs : int
+        The positive worker count.
+
     Raises
     ------
     ValueError
@@ -86,7 +96,6 @@ class SimilarityOracle:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.similarity import DenseOracle, SimilarityOracle
     >>> oracle = DenseOracle(np.arange(16.0).reshape(4, 4), symmetrize=True)
     >>> isinstance(oracle, SimilarityOracle), oracle.n, oracle.symmetric
@@ -153,9 +162,15 @@ class SimilarityOracle:
         Parameters
         ----------
         rows, cols : array-like of int
+            Indices of the rows and columns of the block.
         record : bool, default=True
             If False, bypass the cache and the counter: used to measure an
             approximation's error without charging it for the evaluations.
+
+        Returns
+        -------
+        block : ndarray of shape (len(rows), len(cols))
+            The entries, float64.
         """
         rows = self._check_index(rows, "rows")
         cols = self._check_index(cols, "cols")

@@ -39,6 +39,7 @@ class CrossEncoderOracle(SimilarityOracle):
     Parameters
     ----------
     sentences : sequence of str of shape (n,)
+        The items, one sentence each.
     model : str or path
         Hugging Face model name or local directory holding a
         sequence-classification model and its tokenizer.
@@ -50,6 +51,7 @@ class CrossEncoderOracle(SimilarityOracle):
         Output used for multi-class models (``-1``: the last, conventionally
         "similar"/"paraphrase").
     symmetrize : bool, default=True
+        Serve ``(K + K.T) / 2`` (needed by the Nyström methods).
     batch_size : int, default=32
         Pairs per forward pass.
     max_length : int, default=256
@@ -57,7 +59,9 @@ class CrossEncoderOracle(SimilarityOracle):
     n_jobs : int, default=1
         Torch intra-op threads while a block is evaluated.
     cache : bool, default=True
+        Keep evaluated entries, so none is paid for twice.
     device : str, default="cpu"
+        Torch device of the model.
 
     Attributes
     ----------
@@ -66,15 +70,12 @@ class CrossEncoderOracle(SimilarityOracle):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.similarity import CrossEncoderOracle
     >>> from lowdim.similarity.tiny_crossencoder import build_tiny_crossencoder
     >>> sentences = ["a cat sat", "a dog sat", "the sea is calm"]
-    >>> with tempfile.TemporaryDirectory() as tmp:  # a tiny random model, built locally
-    ...     oracle = CrossEncoderOracle(sentences, build_tiny_crossencoder(Path(tmp) / "m"))
-    ...     K = oracle(np.arange(3), np.arange(3))
+    >>> model = build_tiny_crossencoder(tmp / "m")  # a tiny random model, built locally
+    >>> oracle = CrossEncoderOracle(sentences, model)
+    >>> K = oracle(np.arange(3), np.arange(3))
     >>> K.shape, np.allclose(K, K.T), oracle.evaluations
     ((3, 3), True, 6)
     """

@@ -46,7 +46,6 @@ class DenseOracle(SimilarityOracle):
 
     Examples
     --------
-    >>> import numpy as np
     >>> oracle = DenseOracle(np.eye(3))
     >>> oracle([0, 1], [1, 2]).shape, oracle.evaluations
     ((2, 2), 4)

@@ -21,15 +21,17 @@ def full_matrix(oracle, block_rows=256):
     Parameters
     ----------
     oracle : SimilarityOracle
+        The oracle to evaluate in full.
     block_rows : int, default=256
+        Rows asked for at a time.
 
     Returns
     -------
     K : ndarray of shape (n, n), float64
+        The whole matrix.
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.similarity import KernelOracle, full_matrix
     >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0]])
     >>> oracle = KernelOracle(X, "linear")

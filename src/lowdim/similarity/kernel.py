@@ -15,9 +15,9 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.metrics.pairwise import (paired_cosine_distances, paired_euclidean_distances,
                                       paired_manhattan_distances)
-from sklearn.utils import check_array, check_random_state
+from sklearn.utils import check_random_state
 
-from .._validation import ArgumentValueError
+from .._validation import ArgumentValueError, check_matrix
 from ._oracle import SimilarityOracle
 
 __all__ = ["KERNELS", "KernelOracle", "median_gamma", "MEDIAN_SAMPLE"]
@@ -89,17 +89,19 @@ class KernelOracle(SimilarityOracle):
     X : array-like or scipy.sparse matrix of shape (n, p)
         Items, one per row; sparse rows stay sparse.
     kernel : {"rbf", "laplacian", "linear", "poly", "sigmoid", "cosine"}, default="rbf"
+        The kernel, with scikit-learn's formulas above.
     gamma : float, optional
         Width of ``rbf``, ``laplacian``, ``poly`` and ``sigmoid`` (required for
         them; see :func:`median_gamma`); ignored by the others.
     degree : int, default=3
+        Degree of ``poly``.
     coef0 : float, default=1.0
+        Constant of ``poly`` and ``sigmoid``.
     n_jobs, cache, chunk_size
         See :class:`~lowdim.similarity.SimilarityOracle`.
 
     Examples
     --------
-    >>> import numpy as np
     >>> oracle = KernelOracle(np.eye(3), "rbf", gamma=0.5)
     >>> oracle([0, 1], [0, 1]).round(3), oracle.evaluations
     (array([[1.   , 0.368],
@@ -109,8 +111,9 @@ class KernelOracle(SimilarityOracle):
     def __init__(self, X, kernel="rbf", *, gamma=None, degree=3, coef0=1.0, n_jobs=1, cache=True,
                  chunk_size=8192):
         super().__init__(n_jobs=n_jobs, cache=cache, chunk_size=chunk_size)
+        # the data first: a NaN in X is the error to report, whatever gamma says
+        self.X = check_matrix(X, "X")
         _check_kernel(kernel, gamma, degree, coef0)
-        self.X = check_array(X, accept_sparse="csr", dtype=np.float64, input_name="X")
         self.kernel, self.gamma, self.degree, self.coef0 = kernel, gamma, degree, float(coef0)
         self._n = self.X.shape[0]
 
@@ -139,13 +142,18 @@ def median_gamma(X, kernel="rbf", n_samples=MEDIAN_SAMPLE, random_state=None):
     Parameters
     ----------
     X : array-like or scipy.sparse matrix of shape (n, p)
+        The rows whose distances set the width.
     kernel : {"rbf", "laplacian", "poly", "sigmoid"}, default="rbf"
+        The kernel whose gamma is set.
     n_samples : int, default=200
+        Rows in the subsample, at least 2.
     random_state : int, RandomState or None
+        Seeds the subsample.
 
     Returns
     -------
     gamma : float
+        The width.
     evaluations : int
         Distances (or squared norms) computed: ``m (m - 1) / 2`` (``m``).
 
@@ -156,13 +164,13 @@ def median_gamma(X, kernel="rbf", n_samples=MEDIAN_SAMPLE, random_state=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.similarity import median_gamma
     >>> X = np.array([[0.0], [1.0], [3.0]])
     >>> gamma, evaluations = median_gamma(X)  # distances 1, 2, 3: median 2
     >>> gamma, evaluations
     (0.25, 3)
     """
+    X = check_matrix(X, "X")  # the data first, before any parameter
     if kernel not in GAMMA_KERNELS:
         raise ArgumentValueError(f"`kernel` must be one of {list(GAMMA_KERNELS)} to have a "
                                  f"gamma, got {kernel!r}", "kernel")
@@ -170,7 +178,6 @@ def median_gamma(X, kernel="rbf", n_samples=MEDIAN_SAMPLE, random_state=None):
             or n_samples < 2:
         raise ArgumentValueError(f"`n_samples` must be an integer >= 2, got {n_samples!r}",
                                  "n_samples")
-    X = check_array(X, accept_sparse="csr", dtype=np.float64, input_name="X")
     rng = check_random_state(random_state)
     m = min(X.shape[0], int(n_samples))
     rows = np.sort(rng.choice(X.shape[0], size=m, replace=False))

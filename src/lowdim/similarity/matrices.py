@@ -214,9 +214,11 @@ def build_oracle(spec, dataset, seed=0, n_jobs=1):
         item), ``split`` (only items of this ``extra["split"]``; empty = all)
         and the kind's options under ``spec[kind]`` (see config/README.md).
     dataset : lowdim.data.Dataset
+        The prepared dataset whose items the oracle is over.
     seed : int
         Seeds item sampling and training.
     n_jobs : int
+        Workers of the oracle.
 
     Returns
     -------
@@ -259,23 +261,34 @@ def build_oracle(spec, dataset, seed=0, n_jobs=1):
 def build_matrix(spec, dataset, seed=0, n_jobs=1):
     """Build the oracle of ``spec`` and evaluate its whole matrix.
 
+    Parameters
+    ----------
+    spec : dict
+        A matrix spec, as :func:`build_oracle` takes it.
+    dataset : lowdim.data.Dataset
+        The prepared dataset whose items the matrix is over.
+    seed : int, default=0
+        Seeds item sampling and training.
+    n_jobs : int, default=1
+        Workers of the oracle.
+
     Returns
     -------
     K : ndarray of shape (n, n)
+        The whole matrix.
     items : ndarray of int64
+        The dataset items of its rows.
     info : dict
         :func:`build_oracle`'s info plus ``seconds`` (to evaluate ``K``),
         ``evaluations``, ``entries_per_second``, ``seed`` and ``version`` (of lowdim).
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.data import get_spec
     >>> from lowdim.similarity.matrices import build_matrix
-    >>> digits = get_spec("digits").prepare(n_rows=200)
-    >>> spec = {"kind": "mlp", "n_items": 40, "mlp": {"train_items": 150, "n_pairs": 2000,
-    ...                                                "hidden_layer_sizes": [16], "max_iter": 20}}
-    >>> K, items, info = build_matrix(spec, digits, seed=0)
+    >>> spec = {"kind": "mlp", "n_items": 40,
+    ...         "mlp": {"train_items": 150, "n_pairs": 2000, "hidden_layer_sizes": [16], "max_iter": 20}}
+    >>> K, items, info = build_matrix(spec, get_spec("digits").prepare(n_rows=200), seed=0)
     >>> K.shape, np.allclose(K, K.T), info["evaluations"] == 40 * 41 // 2
     ((40, 40), True, True)
     """
@@ -295,15 +308,22 @@ def build_matrix(spec, dataset, seed=0, n_jobs=1):
 def save_matrix(path, K, items, info) -> None:
     """Write a matrix, its items and its info (JSON) to ``path`` (.npz) atomically.
 
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The ``.npz`` file to write.
+    K : ndarray of shape (n, n)
+        The matrix.
+    items : array-like of int of shape (n,)
+        The dataset items of its rows.
+    info : dict
+        JSON-serialisable details of the build.
+
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.similarity.matrices import load_matrix, save_matrix
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     save_matrix(Path(tmp) / "K.npz", np.eye(3), [4, 7, 9], {"kind": "toy"})
-    ...     K, items, info = load_matrix(Path(tmp) / "K.npz")
+    >>> save_matrix(tmp / "K.npz", np.eye(3), [4, 7, 9], {"kind": "toy"})
+    >>> K, items, info = load_matrix(tmp / "K.npz")
     >>> K.shape, items.tolist(), info["kind"]
     ((3, 3), [4, 7, 9], 'toy')
     """
@@ -313,15 +333,25 @@ def save_matrix(path, K, items, info) -> None:
 def load_matrix(path):
     """Read what :func:`save_matrix` wrote: ``(K, items, info)``; no pickle is loaded.
 
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        A file :func:`save_matrix` wrote.
+
+    Returns
+    -------
+    K : ndarray of shape (n, n)
+        The matrix.
+    items : ndarray of int64
+        The dataset items of its rows.
+    info : dict
+        What the build recorded.
+
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.similarity.matrices import load_matrix, save_matrix
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     save_matrix(Path(tmp) / "K.npz", np.eye(2), [0, 5], {"dataset": "toy"})
-    ...     K, items, info = load_matrix(Path(tmp) / "K.npz")
+    >>> save_matrix(tmp / "K.npz", np.eye(2), [0, 5], {"dataset": "toy"})
+    >>> K, items, info = load_matrix(tmp / "K.npz")
     >>> K.tolist(), items.tolist(), info
     ([[1.0, 0.0], [0.0, 1.0]], [0, 5], {'dataset': 'toy'})
     """
@@ -332,15 +362,21 @@ def load_matrix(path):
 def load_matrix_items(path) -> np.ndarray:
     """Only the ``items`` of a :func:`save_matrix` file (the n x n matrix is not read).
 
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        A file :func:`save_matrix` wrote.
+
+    Returns
+    -------
+    items : ndarray of int64
+        The dataset items of the matrix's rows.
+
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.similarity.matrices import load_matrix_items, save_matrix
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     save_matrix(Path(tmp) / "K.npz", np.eye(3), [4, 7, 9], {})
-    ...     items = load_matrix_items(Path(tmp) / "K.npz")
+    >>> save_matrix(tmp / "K.npz", np.eye(3), [4, 7, 9], {})
+    >>> items = load_matrix_items(tmp / "K.npz")
     >>> items.tolist()
     [4, 7, 9]
     """

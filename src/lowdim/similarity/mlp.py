@@ -35,11 +35,20 @@ _ACTIVATIONS = {
 
 
 def pair_features(A, B):
-    """Return ``[A, B, A * B]`` row by row, shape (m, 3 * d).
+    """Return ``[A, B, A * B]`` row by row.
+
+    Parameters
+    ----------
+    A, B : array-like of shape (m, d)
+        Paired item embeddings.
+
+    Returns
+    -------
+    features : ndarray of shape (m, 3 * d)
+        The pair features the MLP reads.
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.similarity import pair_features
     >>> pair_features(np.array([[1.0, 2.0]]), np.array([[3.0, 4.0]]))
     array([[1., 2., 3., 4., 3., 8.]])
@@ -55,9 +64,11 @@ def sample_label_pairs(y, n_pairs, positive_fraction=0.5, random_state=None):
     y : array-like of shape (n,)
         Labels (classes, or gold cluster ids for mentions).
     n_pairs : int
+        Pairs to draw.
     positive_fraction : float, default=0.5
         Share of same-label pairs; the rest have different labels.
     random_state : int, RandomState or None
+        Seeds the draw.
 
     Returns
     -------
@@ -66,7 +77,6 @@ def sample_label_pairs(y, n_pairs, positive_fraction=0.5, random_state=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.similarity import sample_label_pairs
     >>> y = np.array([0, 0, 1, 1, 2, 2])
     >>> i, j, same = sample_label_pairs(y, 6, positive_fraction=0.5, random_state=0)
@@ -110,7 +120,9 @@ class PairwiseMLP(BaseEstimator):
     Parameters
     ----------
     hidden_layer_sizes : tuple of int, default=(64,)
+        Units of each hidden layer.
     activation : {"relu", "tanh", "logistic"}, default="relu"
+        Activation of the hidden layers.
     alpha : float, default=1e-4
         L2 penalty.
     n_pairs : int, default=20000
@@ -118,7 +130,9 @@ class PairwiseMLP(BaseEstimator):
     positive_fraction : float, default=0.5
         Share of same-label pairs among them.
     max_iter : int, default=200
+        Epochs of the MLP's optimiser.
     random_state : int, RandomState or None, default=None
+        Seeds the pairs and the MLP's initialisation.
 
     Attributes
     ----------
@@ -128,7 +142,6 @@ class PairwiseMLP(BaseEstimator):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from sklearn.datasets import make_blobs
     >>> from lowdim.similarity import PairwiseMLP
     >>> X, y = make_blobs(300, n_features=4, centers=3, random_state=0)
@@ -156,6 +169,12 @@ class PairwiseMLP(BaseEstimator):
         X : array-like of shape (n, d)
             Item embeddings.
         y : array-like of shape (n,)
+            Labels: a pair is positive when its two labels agree.
+
+        Returns
+        -------
+        self : PairwiseMLP
+            The fitted estimator.
         """
         if y is None:
             raise ArgumentValueError(
@@ -188,7 +207,18 @@ class PairwiseMLP(BaseEstimator):
         return self
 
     def decision_pairs(self, A, B):
-        """Logit of ``P(same | a, b)`` for rows ``a`` of ``A`` and ``b`` of ``B``, shape (m,)."""
+        """Logit of ``P(same | a, b)`` for rows ``a`` of ``A`` and ``b`` of ``B``.
+
+        Parameters
+        ----------
+        A, B : array-like of shape (m, d)
+            Paired item embeddings, row by row.
+
+        Returns
+        -------
+        logits : ndarray of shape (m,)
+            The MLP's logit of "same label" for each pair.
+        """
         check_is_fitted(self, "mlp_")
         A = check_array(A, dtype=np.float64)
         B = check_array(B, dtype=np.float64)
@@ -203,7 +233,18 @@ class PairwiseMLP(BaseEstimator):
         return (h @ self.mlp_.coefs_[-1] + self.mlp_.intercepts_[-1]).ravel()
 
     def predict_proba_pairs(self, A, B):
-        """``P(same | a, b)`` for rows of ``A`` and ``B``, shape (m,)."""
+        """``P(same | a, b)`` for rows of ``A`` and ``B``.
+
+        Parameters
+        ----------
+        A, B : array-like of shape (m, d)
+            Paired item embeddings, row by row.
+
+        Returns
+        -------
+        probabilities : ndarray of shape (m,)
+            The MLP's probability of "same label" for each pair.
+        """
         return _ACTIVATIONS["logistic"](self.decision_pairs(A, B))
 
 
@@ -235,7 +276,6 @@ class PairwiseMLPOracle(SimilarityOracle):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from sklearn.datasets import make_blobs
     >>> from lowdim.similarity import PairwiseMLP, PairwiseMLPOracle
     >>> X, y = make_blobs(300, n_features=4, centers=3, random_state=0)

@@ -32,6 +32,11 @@ def character_vocabulary() -> list[str]:
     and as a WordPiece continuation (``##c``): any lower-cased, accent-stripped text is
     tokenised without unknown tokens.
 
+    Returns
+    -------
+    vocabulary : list of str
+        The tokens, special tokens first.
+
     Examples
     --------
     >>> from lowdim.similarity.tiny_crossencoder import character_vocabulary
@@ -68,14 +73,11 @@ def build_tiny_crossencoder(path, *, num_labels: int = 1, hidden_size: int = 32,
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.similarity import CrossEncoderOracle
     >>> from lowdim.similarity.tiny_crossencoder import build_tiny_crossencoder
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     path = build_tiny_crossencoder(Path(tmp) / "tiny", seed=0)
-    ...     oracle = CrossEncoderOracle(["a cat", "a dog", "the sea"], path)
-    ...     K = oracle([0, 1, 2], [0, 1, 2])
+    >>> path = build_tiny_crossencoder(tmp / "tiny", seed=0)
+    >>> oracle = CrossEncoderOracle(["a cat", "a dog", "the sea"], path)
+    >>> K = oracle([0, 1, 2], [0, 1, 2])
     >>> path.name, K.shape
     ('tiny', (3, 3))
     """

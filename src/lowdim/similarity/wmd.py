@@ -61,6 +61,7 @@ def wmd_pairs(vectors, words, offsets, weights, i, j, num_iter_max=1_000_000):
     weights : ndarray of shape (total_words,), float64
         Normalised bag-of-words weights of ``words``, each document's summing to 1.
     i, j : ndarray of int of shape (m,)
+        The documents of each pair.
     num_iter_max : int, default=1_000_000
         Network-simplex iteration limit of :func:`ot.emd2`.
 
@@ -71,7 +72,6 @@ def wmd_pairs(vectors, words, offsets, weights, i, j, num_iter_max=1_000_000):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.similarity import wmd_pairs
     >>> vectors = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
     >>> words = np.array([0, 1, 1, 2])      # document 0: words 0 and 1; 1: word 1; 2: word 2
@@ -123,6 +123,7 @@ class WMDOracle(SimilarityOracle):
         Worker processes for a block (the solver's Python overhead holds the
         GIL, so processes rather than threads).
     cache : bool, default=True
+        Keep evaluated entries, so none is paid for twice.
     chunk_size : int, default=512
         Pairs per task.
     num_iter_max : int, default=1_000_000
@@ -147,7 +148,6 @@ class WMDOracle(SimilarityOracle):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.similarity import WMDOracle
     >>> word_vectors = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
     >>> docs = [(np.array([0, 1]), np.array([1.0, 1.0])),  # words 0 and 1, equal weight
@@ -215,15 +215,24 @@ class WMDOracle(SimilarityOracle):
 def in_vocabulary_counts(bow, vocab, word_vectors, stop_words=None) -> np.ndarray:
     """Distinct in-vocabulary, non-stop words per document (0 marks a document WMD refuses).
 
-    Parameters are those of :meth:`WMDOracle.from_bow`.
+    Parameters
+    ----------
+    bow : sparse or dense matrix of shape (n, V)
+        Word counts per document over ``vocab``.
+    vocab : sequence of str of shape (V,)
+        The words of the columns of ``bow``.
+    word_vectors : object with ``vocab`` and ``vectors``, or ndarray of shape (V, dim)
+        The word-vector table, as :func:`document_bags` takes it.
+    stop_words : collection of str, optional
+        Words that do not count.
 
     Returns
     -------
     counts : ndarray of int64 of shape (n,)
+        Words per document that WMD would use.
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.similarity import in_vocabulary_counts
     >>> bow = np.array([[2, 0, 1], [0, 0, 1]])
     >>> vectors = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
@@ -242,6 +251,7 @@ def document_bags(bow, vocab, word_vectors, stop_words=None):
     bow : sparse or dense matrix of shape (n, V)
         Word counts per document over ``vocab``.
     vocab : sequence of str of shape (V,)
+        The words of the columns of ``bow``.
     word_vectors : object with ``vocab`` and ``vectors``, or ndarray of shape (V, dim)
         A table looked up by word (:class:`lowdim.data.word_vectors.WordVectors`)
         or vectors aligned with ``vocab`` (Kusner et al. files). Words without
@@ -258,7 +268,6 @@ def document_bags(bow, vocab, word_vectors, stop_words=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.similarity.wmd import document_bags
     >>> bow = np.array([[2, 0, 1], [0, 1, 0]])
     >>> vectors = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])

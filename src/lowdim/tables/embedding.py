@@ -21,12 +21,11 @@ def datasets_table(datasets: pd.DataFrame) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from lowdim.data import get_spec
     >>> from lowdim.embedding.experiments import features_summary
     >>> from lowdim.embedding.features import embedding_features
-    >>> from lowdim.tables.embedding import datasets_table
+    >>> from lowdim.data import get_spec
     >>> rows = pd.DataFrame([features_summary(embedding_features(get_spec("digits").prepare()))])
+    >>> from lowdim.tables.embedding import datasets_table
     >>> datasets_table(rows).iloc[0, :5].to_dict()
     {'dataset': 'digits', 'type': 'dense', 'n (points)': 1797, 'D (features)': 64, 'classes': 10}
     """
@@ -57,7 +56,6 @@ def clustering_table(clustering: pd.DataFrame, methods=None, digits=4) -> pd.Dat
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.tables.embedding import clustering_table
     >>> best = pd.DataFrame({"dataset": ["digits", "digits", "pang_lee", "pang_lee"],
     ...                      "method": ["vec2vec", "umap"] * 2, "ari": [0.81, 0.86, 0.02, 0.01]})
@@ -76,7 +74,6 @@ def accuracy_table(classification: pd.DataFrame, methods=None, digits=4) -> pd.D
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.tables.embedding import accuracy_table
     >>> folds = pd.DataFrame({"dataset": "digits", "method": ["vec2vec"] * 2 + ["pca"] * 2,
     ...                       "fold": [0, 1, 0, 1], "accuracy": [0.98, 0.96, 0.95, 0.93]})
@@ -123,7 +120,6 @@ def significance_table(tests: pd.DataFrame, digits=4) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.tables.embedding import significance_table
     >>> tests = pd.DataFrame({"task": ["classification", "clustering"], "method": "pca",
     ...                       "H": [1, 0], "p": [0.031, 0.4], "n_pairs": 9, "alpha": 0.1})

@@ -30,16 +30,8 @@ def table_kernel_cca(tidy: pd.DataFrame) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from lowdim.cca.kernel_experiments import kernel_cca_experiment
-    >>> from lowdim.data import get_spec
     >>> from lowdim.tables.kernel_cca import table_kernel_cca
-    >>> setting = {"name": "demo", "similarity": "rbf", "gamma": None,
-    ...            "approximations": ["nystrom"], "landmarks": [20, 60], "n_seeds": 2,
-    ...            "n_components": 2, "reg": 1e-3, "solver": "exact", "max_iter": 100,
-    ...            "tol": 1e-6, "rescale": "none", "n_rows": 0, "heldout_fraction": 0.2,
-    ...            "exact_max_n": 300, "mlp": {}}
-    >>> tidy = kernel_cca_experiment(get_spec("nonlinear_two_view").prepare(n=300), setting)
-    >>> table = table_kernel_cca(tidy)
+    >>> table = table_kernel_cca(kernel_cca_tidy)
     >>> print(table[["method", "landmarks s", "draws", "share of exact's evaluations"]]
     ...       .to_string(index=False))
                           method landmarks s  draws share of exact's evaluations

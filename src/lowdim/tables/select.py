@@ -20,7 +20,6 @@ def rows_nearest(table: pd.DataFrame, column: str, target: float):
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.tables.select import rows_nearest
     >>> table = pd.DataFrame({"s/n": [0.05, 0.098, 0.098, 0.2], "error": [0.9, 0.5, 0.6, 0.3]})
     >>> closest, rows = rows_nearest(table, "s/n", 0.1)
@@ -51,7 +50,6 @@ def best_rank_rows(rows, max_rank) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.tables.select import best_rank_rows
     >>> rows = pd.DataFrame({"corpus": "toy", "method": "nystrom", "split": [0, 0, 0],
     ...                      "rank": [16, 64, 256], "cv_accuracy": [0.7, 0.8, 0.9],

@@ -36,11 +36,9 @@ def diagnostics_table(eigenvalues, errors, matrices=None, fraction=0.1) -> pd.Da
 
     Examples
     --------
-    >>> import numpy as np
-    >>> import pandas as pd
     >>> from lowdim.approx import error_curve, spectrum_tables
     >>> from lowdim.tables.similarity import diagnostics_table
-    >>> X = np.random.default_rng(0).standard_normal((100, 10))
+    >>> X = rng.standard_normal((100, 10))
     >>> K = np.tanh(X @ X.T / 5 + 1)
     >>> eigenvalues, _ = spectrum_tables(K, [0.5], 1, 0, "tanh")
     >>> errors = pd.concat([error_curve(K, method, [0.1], 3, 0, "tanh")

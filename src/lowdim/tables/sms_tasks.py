@@ -53,7 +53,6 @@ def wmd_classification_table(tidy, small_rank_max=550, large_rank_max=4096,
 
     Examples
     --------
-    >>> import numpy as np
     >>> from scipy.spatial.distance import cdist
     >>> from sklearn.datasets import load_digits
     >>> from lowdim.tables.sms_tasks import wmd_classification_table
@@ -110,10 +109,9 @@ def glue_table(tidy) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.tables.sms_tasks import glue_table
     >>> from lowdim.tasks.glue import glue_scores
-    >>> E = np.random.default_rng(0).standard_normal((40, 5))
+    >>> E = rng.standard_normal((40, 5))
     >>> K = E @ E.T / 5
     >>> a, b = np.arange(0, 40, 2), np.arange(1, 40, 2)
     >>> tidy = glue_scores(K, a, b, K[a, b], "stsb", ["nystrom", "sms_nystrom"], [0.1], n_runs=2)
@@ -175,7 +173,6 @@ def coreference_table(tidy, published=None) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import pandas as pd
     >>> tidy = pd.DataFrame({
     ...     "corpus": "ecbplus", "topic": "pooled", "method": ["exact", "nystrom", "nystrom"],
     ...     "fraction": [1.0, 0.1, 0.1], "run": [0, 0, 1], "conll_f1": [0.40, 0.30, 0.32],
@@ -238,21 +235,22 @@ def published_coreference(entries, file="results/similarity/tidy/coreference.csv
 
     Examples
     --------
-    >>> from lowdim.report.published import PublishedEntry
+    >>> from lowdim.report.published import PublishedEntry, Setting
     >>> from lowdim.tables.sms_tasks import published_coreference
     >>> entry = PublishedEntry(
     ...     paper="SMS-Nyström", artifact="Figure 3", metric="conll_f1", setting="ECB+",
     ...     provenance="the authors' plotting code", published=29.96,
+    ...     settings={"fraction": Setting(0.1, "exact")},
     ...     reproduced={"file": "results/similarity/tidy/coreference.csv", "column": "conll_f1",
-    ...                 "where": {"corpus": "ecbplus", "method": "nystrom", "fraction": 0.1}})
+    ...                 "where": {"corpus": "ecbplus", "method": "nystrom"}})
     >>> published_coreference([entry]).to_dict("records")
     [{'corpus': 'ecbplus', 'method': 'nystrom', 'fraction': 0.1, 'published': 29.96}]
     """
     rows = []
     for entry in entries:
-        where = entry.reproduced.get("where") or {}
         if entry.is_claim or entry.reproduced.get("file") != file or entry.metric != "conll_f1":
             continue
+        where = entry.selectors(entry.reproduced)  # names and settings, as published
         rows.append({"corpus": where.get("corpus"), "method": where.get("method"),
                      "fraction": float(where.get("fraction", 1.0)),
                      "published": float(entry.published)})

@@ -22,7 +22,6 @@ def sweep_caption(tidy: pd.DataFrame, caption: str) -> str:
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.tables.sweeps import sweep_caption
     >>> tidy = pd.DataFrame({"score": [0.97, 0.99], "summary": "mean ± 2 sd over 4 folds"})
     >>> sweep_caption(tidy, "kNN accuracy against the number of neighbours.")
@@ -53,14 +52,8 @@ def sweep_table(tidy: pd.DataFrame, higher_is_better: bool = True,
 
     Examples
     --------
-    >>> import pandas as pd
     >>> from lowdim.tables.sweeps import sweep_table
-    >>> tidy = pd.DataFrame({"sweep": "cca_reg", "key": "cca.reg", "order": [0, 1, 0, 1],
-    ...                      "value": ["0.001", "0.01"] * 2, "numeric_value": [0.001, 0.01] * 2,
-    ...                      "dataset": "digits_halves", "method": ["appgrad"] * 2 + ["sappgrad"] * 2,
-    ...                      "metric": "pcc_in", "score": [0.97, 0.99, 0.95, 0.96],
-    ...                      "spread": float("nan")})
-    >>> print(sweep_table(tidy, digits=2).to_string(index=False))
+    >>> print(sweep_table(reg_sweep, digits=2).to_string(index=False))
     cca.reg digits_halves: AppGrad digits_halves: Stochastic AppGrad
       0.001                   0.97                              0.95
        0.01               **0.99**                          **0.96**

@@ -34,12 +34,9 @@ def write_table(df: pd.DataFrame, path, formats=_FORMATS, caption: str | None = 
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import pandas as pd
     >>> from lowdim.tables import write_table
     >>> paths = write_table(pd.DataFrame({"method": ["pca"], "accuracy": [0.95]}),
-    ...                     Path(tempfile.mkdtemp()) / "table.md")
+    ...                     tmp / "table.md")
     >>> [p.name for p in paths]
     ['table.md', 'table.csv', 'table.tex']
     >>> print(paths[0].read_text())

@@ -170,23 +170,13 @@ def save_topics(path, topics, info) -> None:
 
     Examples
     --------
-    >>> from lowdim.data import get_spec
-    >>> from lowdim.similarity.matrices import item_embeddings
-    >>> from lowdim.tasks.coreference import make_topics, topic_matrices
-    >>> digits = get_spec("digits").prepare(n_rows=600)
-    >>> X, usable = item_embeddings(digits)
-    >>> train, topics = make_topics(digits, usable, train_items=300, topic_size=50,
-    ...                             tune_topics=1, test_topics=2, seed=0)
-    >>> topics, info = topic_matrices(X, digits.y, train, topics,
-    ...                               mlp={"hidden_layer_sizes": (16,), "n_pairs": 3000}, seed=0)
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.tasks.coreference import load_topics, save_topics
-    >>> path = Path(tempfile.mkdtemp()) / "topics.npz"
-    >>> save_topics(path, topics, info)
-    >>> loaded, loaded_info = load_topics(path)
-    >>> [t["topic"] for t in loaded], loaded_info["train_items"]
-    (['tune0', 'test1', 'test2'], 300)
+    >>> topic = {"topic": "test0", "split": "test", "K": np.eye(3), "gold": [0, 0, 1],
+    ...          "items": [4, 7, 9]}
+    >>> save_topics(tmp / "topics.npz", [topic], {"train_items": 300})
+    >>> loaded, info = load_topics(tmp / "topics.npz")
+    >>> loaded[0]["topic"], loaded[0]["gold"].tolist(), info["train_items"]
+    ('test0', [0, 0, 1], 300)
     """
     arrays = {}
     for k, topic in enumerate(topics):
@@ -201,24 +191,13 @@ def load_topics(path):
 
     Examples
     --------
-    >>> from lowdim.data import get_spec
-    >>> from lowdim.similarity.matrices import item_embeddings
-    >>> from lowdim.tasks.coreference import make_topics, topic_matrices
-    >>> digits = get_spec("digits").prepare(n_rows=600)
-    >>> X, usable = item_embeddings(digits)
-    >>> train, topics = make_topics(digits, usable, train_items=300, topic_size=50,
-    ...                             tune_topics=1, test_topics=2, seed=0)
-    >>> topics, info = topic_matrices(X, digits.y, train, topics,
-    ...                               mlp={"hidden_layer_sizes": (16,), "n_pairs": 3000}, seed=0)
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.tasks.coreference import load_topics, save_topics
-    >>> path = Path(tempfile.mkdtemp()) / "topics.npz"
-    >>> save_topics(path, topics, info)
-    >>> loaded, _ = load_topics(path)
-    >>> all(np.array_equal(a["K"], b["K"]) for a, b in zip(topics, loaded))
-    True
+    >>> K = rng.random((4, 4))
+    >>> save_topics(tmp / "t.npz", [{"topic": "tune0", "split": "tune", "K": K,
+    ...                             "gold": [0, 1, 1, 2], "items": [0, 1, 2, 3]}], {})
+    >>> topics, _ = load_topics(tmp / "t.npz")
+    >>> np.array_equal(topics[0]["K"], K), topics[0]["split"]
+    (True, 'tune')
     """
     arrays, info = load_npz(path, info_key="meta")
     topics = [{**t, "K": arrays[f"K_{k}"], "gold": arrays[f"gold_{k}"],
@@ -239,7 +218,6 @@ def average_linkage(K):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.tasks.coreference import average_linkage
     >>> K = np.array([[1.0, 0.9, 0.1], [0.9, 1.0, 0.2], [0.1, 0.2, 1.0]])
     >>> Z, offset = average_linkage(K)
@@ -270,7 +248,6 @@ def cluster_topics(trees, threshold):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.tasks.coreference import average_linkage, cluster_topics
     >>> K = np.array([[1.0, 0.9, 0.1], [0.9, 1.0, 0.2], [0.1, 0.2, 1.0]])
     >>> Z, offset = average_linkage(K)
@@ -372,18 +349,11 @@ def coreference_method(topics, method, fractions=(0.1,), n_runs=1, thresholds=No
 
     Examples
     --------
-    >>> from lowdim.data import get_spec
-    >>> from lowdim.similarity.matrices import item_embeddings
-    >>> from lowdim.tasks.coreference import make_topics, topic_matrices
-    >>> digits = get_spec("digits").prepare(n_rows=600)
-    >>> X, usable = item_embeddings(digits)
-    >>> train, topics = make_topics(digits, usable, train_items=300, topic_size=50,
-    ...                             tune_topics=1, test_topics=2, seed=0)
-    >>> topics, info = topic_matrices(X, digits.y, train, topics,
-    ...                               mlp={"hidden_layer_sizes": (16,), "n_pairs": 3000}, seed=0)
+    Two test topics of the digits (items of one class corefer; see :func:`topic_matrices`):
+
     >>> from lowdim.tasks.coreference import coreference_method
-    >>> exact = coreference_method(topics, "exact")
-    >>> approx = coreference_method(topics, "sms_nystrom", fractions=(0.3,), seed=0)
+    >>> exact = coreference_method(digit_topics, "exact")
+    >>> approx = coreference_method(digit_topics, "sms_nystrom", fractions=(0.3,), seed=0)
     >>> exact.topic.tolist()
     ['pooled', 'test1', 'test2']
     >>> pooled = [rows[rows.topic == "pooled"].iloc[0] for rows in (exact, approx)]

@@ -49,12 +49,9 @@ def transformer_embeddings(texts, model, batch_size=64, max_length=128, n_jobs=1
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.similarity.tiny_crossencoder import build_tiny_crossencoder
     >>> from lowdim.tasks.encoders import transformer_embeddings
-    >>> model = build_tiny_crossencoder(Path(tempfile.mkdtemp()) / "tiny")  # random weights
+    >>> model = build_tiny_crossencoder(tmp / "tiny")  # random weights
     >>> E = transformer_embeddings(["a cat", "a dog sat"], model)
     >>> E.shape, np.allclose(np.linalg.norm(E, axis=1), 1.0)
     ((2, 32), True)
@@ -103,13 +100,10 @@ def mention_embeddings(dataset, encoder="glove50", model=None, batch_size=64, ma
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.data import get_spec
     >>> from lowdim.data.replicas import write_ecbplus
     >>> from lowdim.tasks.encoders import mention_embeddings
-    >>> files, _ = write_ecbplus(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> files, _ = write_ecbplus(tmp, rng)
     >>> mentions = get_spec("ecbplus").prepare(files)
     >>> X, usable = mention_embeddings(mentions)   # mean GloVe vectors of mention and sentence
     >>> X.shape, int(usable.sum())

@@ -66,7 +66,6 @@ def kernel_power(K, gamma, gamma0) -> np.ndarray:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.tasks.wmd_classification import kernel_power
     >>> K0 = np.exp(-0.1 * np.array([[0.0, 2.0], [2.0, 0.0]]))
     >>> np.allclose(kernel_power(K0, gamma=0.3, gamma0=0.1), np.exp(-0.3 * np.array([[0, 2], [2, 0]])))
@@ -102,7 +101,6 @@ def document_splits(y, n_splits=5, test_fraction=0.3, seed=0, train_idx=None, te
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.tasks.wmd_classification import document_splits
     >>> y = np.array([0, 0, 0, 0, 1, 1, 1, 1, 1, 1])
     >>> splits = document_splits(y, n_splits=2, test_fraction=0.3, seed=0)
@@ -147,7 +145,6 @@ def corpus_splits(dataset, items, n_splits=5, test_fraction=0.3, seed=0):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.data import get_spec
     >>> from lowdim.tasks.wmd_classification import corpus_splits
     >>> pang_lee = get_spec("pang_lee").prepare()
@@ -194,7 +191,6 @@ def corpus_wme_similarities(dataset, items, word_vectors, n_random, d_max, unit_
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.data import get_spec
     >>> from lowdim.data.word_vectors import load_word_vectors
     >>> from lowdim.tasks.wmd_classification import corpus_wme_similarities
@@ -283,13 +279,10 @@ def approx_features(method, K_train, K_test_train, rank, seed, options=None,
 
     Examples
     --------
-    >>> import numpy as np
     >>> from scipy.spatial.distance import cdist
-    >>> from sklearn.datasets import load_digits
-    >>> X, y = load_digits(return_X_y=True)
-    >>> X, y = X[:200] / 16, y[:200]
-    >>> K = np.exp(-0.1 * cdist(X, X))   # a stand-in for exp(-gamma0 * WMD)
     >>> from lowdim.tasks.wmd_classification import approx_features
+    >>> points = rng.random((200, 5))
+    >>> K = np.exp(-cdist(points, points))   # a stand-in for exp(-gamma0 * WMD)
     >>> Z_train, Z_test, evaluations = approx_features("sms_nystrom", K[:150, :150], K[150:, :150],
     ...                                                rank=20, seed=0)
     >>> Z_train.shape, Z_test.shape, evaluations
@@ -454,13 +447,10 @@ def classify_documents(method, K, y, splits, *, gamma0, gammas, ranks=(), C_grid
 
     Examples
     --------
-    >>> import numpy as np
     >>> from scipy.spatial.distance import cdist
-    >>> from sklearn.datasets import load_digits
-    >>> X, y = load_digits(return_X_y=True)
-    >>> X, y = X[:200] / 16, y[:200]
-    >>> K = np.exp(-0.1 * cdist(X, X))   # a stand-in for exp(-gamma0 * WMD)
     >>> from lowdim.tasks.wmd_classification import classify_documents, document_splits
+    >>> X, y = digits
+    >>> K = np.exp(-0.1 * cdist(X / 16, X / 16))   # a stand-in for exp(-gamma0 * WMD)
     >>> splits = document_splits(y, n_splits=2, seed=0)
     >>> rows = classify_documents("nystrom", K, y, splits, gamma0=0.1, gammas=[0.1, 0.3],
     ...                           ranks=[10, 40], seed=0)

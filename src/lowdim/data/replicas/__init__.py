@@ -14,6 +14,20 @@ rehearsal profile (``config/rehearsal.yaml``) lists the tree under
 ``resources.mirrors`` and names the manifest, so the replicas reach the
 workflow through the same verified download as real data. The numbers they
 give are not comparable to the papers'.
+
+Examples
+--------
+A replica goes through its dataset's real parser, which recovers ``truth``:
+
+>>> from lowdim.data import get_spec
+>>> from lowdim.data.replicas import WRITERS
+>>> files, truth = WRITERS["mnist"](tmp, rng)
+>>> data = get_spec("mnist").prepare(files)
+>>> data.kind, bool((data.X == truth["X"]).all() and (data.y == truth["y"]).all())
+('dense', True)
+>>> {name: get_spec(name).prepare(WRITERS[name](tmp / name, rng)[0]).kind
+...  for name in ("ptb", "stsb", "ecbplus", "wmd_r8")}
+{'ptb': 'two_view', 'stsb': 'pairs', 'ecbplus': 'mentions', 'wmd_r8': 'text'}
 """
 
 from __future__ import annotations
@@ -136,12 +150,9 @@ def write_mirror(base, datasets, seed: int = 0) -> dict:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.data.replicas import write_mirror
-    >>> base = Path(tempfile.mkdtemp())
-    >>> manifest = write_mirror(base, ["web_snippets", "mnist"])
-    >>> sorted(manifest["files"]), sorted(p.name for p in (base / "mnist").iterdir())[:2]
+    >>> manifest = write_mirror(tmp, ["web_snippets", "mnist"])
+    >>> sorted(manifest["files"]), sorted(p.name for p in (tmp / "mnist").iterdir())[:2]
     (['mnist', 'web_snippets'], ['t10k-images-idx3-ubyte.gz', 't10k-labels-idx1-ubyte.gz'])
     """
     base = Path(base)
@@ -173,12 +184,9 @@ def save_manifest(path, manifest: dict) -> None:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.data.replicas import read_manifest, save_manifest, write_mirror
-    >>> base = Path(tempfile.mkdtemp())
-    >>> save_manifest(base / "manifest.json", write_mirror(base / "mirror", ["web_snippets"]))
-    >>> list(read_manifest(base / "manifest.json"))
+    >>> save_manifest(tmp / "manifest.json", write_mirror(tmp / "mirror", ["web_snippets"]))
+    >>> list(read_manifest(tmp / "manifest.json"))
     ['web_snippets']
     """
     write_json(path, manifest)
@@ -194,12 +202,9 @@ def read_manifest(path) -> dict:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.data.replicas import read_manifest, save_manifest, write_mirror
-    >>> base = Path(tempfile.mkdtemp())
-    >>> save_manifest(base / "manifest.json", write_mirror(base / "mirror", ["web_snippets"]))
-    >>> entry = read_manifest(base / "manifest.json")["web_snippets"]["data-web-snippets.tar.gz"]
+    >>> save_manifest(tmp / "manifest.json", write_mirror(tmp / "mirror", ["web_snippets"]))
+    >>> entry = read_manifest(tmp / "manifest.json")["web_snippets"]["data-web-snippets.tar.gz"]
     >>> sorted(entry), len(entry["sha256"])
     (['sha256', 'size'], 64)
     """

@@ -47,11 +47,8 @@ def tar_gz(path: Path, members: dict[str, bytes]) -> Path:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.data import list_members
     >>> from lowdim.data.replicas import tar_gz
-    >>> tmp = Path(tempfile.mkdtemp())
     >>> first = tar_gz(tmp / "a.tar.gz", {"d/x.txt": b"1", "d/y.txt": b"2"}).read_bytes()
     >>> second = tar_gz(tmp / "b.tar.gz", {"d/x.txt": b"1", "d/y.txt": b"2"}).read_bytes()
     >>> list_members(tmp / "a.tar.gz"), first == second
@@ -94,7 +91,6 @@ def idx_bytes(array: np.ndarray) -> bytes:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.data.replicas import idx_bytes
     >>> idx_bytes(np.array([[1, 2, 3]], dtype=np.uint8))
     b'\\x00\\x00\\x08\\x02\\x00\\x00\\x00\\x01\\x00\\x00\\x00\\x03\\x01\\x02\\x03'

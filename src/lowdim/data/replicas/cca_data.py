@@ -20,17 +20,9 @@ def write_mediamill(directory: Path, rng, n_train=6, n_test=3, n_concepts=8):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
-    >>> from lowdim.data import get_spec
     >>> from lowdim.data.replicas import write_mediamill
-    >>> files, truth = write_mediamill(Path(tempfile.mkdtemp()), np.random.default_rng(0))
-    >>> sorted(files)
+    >>> sorted(write_mediamill(tmp, rng)[0])   # the file names of the real download
     ['test-exp1.svm.bz2', 'train-exp1.svm.bz2']
-    >>> data = get_spec("mediamill").prepare(files)  # the real parser reads the replica
-    >>> data.kind, data.n
-    ('two_view', 9)
     """
     concept_labels = [rng.choice(101, size=6, replace=False) for _ in range(n_concepts)]
     concept_features = [rng.choice(np.arange(1, 121), size=20, replace=False)
@@ -68,17 +60,9 @@ def write_ptb(directory: Path, rng, sentences=(5, 2, 2), n_words=0, sentence_wor
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
-    >>> from lowdim.data import get_spec
     >>> from lowdim.data.replicas import write_ptb
-    >>> files, truth = write_ptb(Path(tempfile.mkdtemp()), np.random.default_rng(0))
-    >>> sorted(files)
+    >>> sorted(write_ptb(tmp, rng)[0])   # the file names of the real download
     ['ptb.test.txt', 'ptb.train.txt', 'ptb.valid.txt']
-    >>> data = get_spec("ptb").prepare(files)  # the real parser reads the replica
-    >>> data.kind, data.n
-    ('two_view', 36)
     """
     words = _PTB_WORDS + [f"w{k}" for k in range(n_words)]
     successors = rng.integers(0, len(words), size=(len(words), 3))
@@ -113,17 +97,9 @@ def write_url_reputation(directory: Path, rng, n_days=3, rows_per_day=4, n_featu
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
-    >>> from lowdim.data import get_spec
     >>> from lowdim.data.replicas import write_url_reputation
-    >>> files, truth = write_url_reputation(Path(tempfile.mkdtemp()), np.random.default_rng(0))
-    >>> sorted(files)
+    >>> sorted(write_url_reputation(tmp, rng)[0])   # the file names of the real download
     ['url_svmlight.tar.gz']
-    >>> data = get_spec("url_reputation").prepare(files)  # the real parser reads the replica
-    >>> data.kind, data.n
-    ('two_view', 12)
     """
     real = [int(j) for j in real]
     members, X_days, y_days = {}, [], []

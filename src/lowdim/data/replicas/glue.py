@@ -23,7 +23,6 @@ def sentence_pool(rng, n_generated: int = 0) -> list[str]:
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.data.replicas.glue import sentence_pool
     >>> pool = sentence_pool(np.random.default_rng(0), n_generated=3)
     >>> len(pool) == len(sentence_pool(np.random.default_rng(0))) + 3, len(set(pool)) == len(pool)
@@ -49,17 +48,9 @@ def write_stsb(directory: Path, rng, n=4, n_sentences=0):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
-    >>> from lowdim.data import get_spec
     >>> from lowdim.data.replicas import write_stsb
-    >>> files, truth = write_stsb(Path(tempfile.mkdtemp()), np.random.default_rng(0))
-    >>> sorted(files)
+    >>> sorted(write_stsb(tmp, rng)[0])   # the file names of the real download
     ['STS-B.zip']
-    >>> data = get_spec("stsb").prepare(files)  # the real parser reads the replica
-    >>> data.kind, data.n
-    ('pairs', 8)
     """
     header = ["index", "genre", "filename", "year", "old_index", "source1", "source2",
               "sentence1", "sentence2", "score"]
@@ -84,17 +75,9 @@ def write_rte(directory: Path, rng, n=4, n_sentences=0):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
-    >>> from lowdim.data import get_spec
     >>> from lowdim.data.replicas import write_rte
-    >>> files, truth = write_rte(Path(tempfile.mkdtemp()), np.random.default_rng(0))
-    >>> sorted(files)
+    >>> sorted(write_rte(tmp, rng)[0])   # the file names of the real download
     ['RTE.zip']
-    >>> data = get_spec("rte").prepare(files)  # the real parser reads the replica
-    >>> data.kind, data.n
-    ('pairs', 8)
     """
     pool = sentence_pool(rng, n_sentences)
     members, truth = {}, {}
@@ -117,17 +100,9 @@ def write_mrpc(directory: Path, rng, n_train=6, n_test=3, n_dev=2, n_sentences=0
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
-    >>> from lowdim.data import get_spec
     >>> from lowdim.data.replicas import write_mrpc
-    >>> files, truth = write_mrpc(Path(tempfile.mkdtemp()), np.random.default_rng(0))
-    >>> sorted(files)
+    >>> sorted(write_mrpc(tmp, rng)[0])   # the file names of the real download
     ['mrpc_dev_ids.tsv', 'msr_paraphrase_test.txt', 'msr_paraphrase_train.txt']
-    >>> data = get_spec("mrpc").prepare(files)  # the real parser reads the replica
-    >>> data.kind, data.n
-    ('pairs', 6)
     """
     header = ["Quality", "#1 ID", "#2 ID", "#1 String", "#2 String"]
     pool = sentence_pool(rng, n_sentences)

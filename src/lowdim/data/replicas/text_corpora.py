@@ -26,17 +26,9 @@ def write_20news(directory: Path, rng, per_group=2, drop_part=None, n_groups=3, 
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
-    >>> from lowdim.data import get_spec
     >>> from lowdim.data.replicas import write_20news
-    >>> files, truth = write_20news(Path(tempfile.mkdtemp()), np.random.default_rng(0))
-    >>> sorted(files)
+    >>> sorted(write_20news(tmp, rng)[0])   # the file names of the real download
     ['20news-bydate.tar.gz']
-    >>> data = get_spec("newsgroups_long").prepare(files)  # the real parser reads the replica
-    >>> data.kind, data.n
-    ('text', 12)
     """
     groups = _GROUPS[:n_groups]
     members, truth = {}, []
@@ -63,17 +55,9 @@ def write_movie_polarity(directory: Path, rng, per_class=3, review_words=8):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
-    >>> from lowdim.data import get_spec
     >>> from lowdim.data.replicas import write_movie_polarity
-    >>> files, truth = write_movie_polarity(Path(tempfile.mkdtemp()), np.random.default_rng(0))
-    >>> sorted(files)
+    >>> sorted(write_movie_polarity(tmp, rng)[0])   # the file names of the real download
     ['review_polarity.tar.gz']
-    >>> data = get_spec("movie_polarity").prepare(files)  # the real parser reads the replica
-    >>> data.kind, data.n
-    ('text', 6)
     """
     members, truth = {"poldata.README.2.0": b"polarity dataset v2.0\n"}, []
     for c, label in enumerate(("neg", "pos")):
@@ -90,17 +74,9 @@ def write_web_snippets(directory: Path, rng, n_train=5, n_test=3, n_labels=3):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
-    >>> from lowdim.data import get_spec
     >>> from lowdim.data.replicas import write_web_snippets
-    >>> files, truth = write_web_snippets(Path(tempfile.mkdtemp()), np.random.default_rng(0))
-    >>> sorted(files)
+    >>> sorted(write_web_snippets(tmp, rng)[0])   # the file names of the real download
     ['data-web-snippets.tar.gz']
-    >>> data = get_spec("web_snippets").prepare(files)  # the real parser reads the replica
-    >>> data.kind, data.n
-    ('text', 8)
     """
     labels = ["business", "computers", "sports", "health", "politics", "culture"][:n_labels]
     members, truth = {}, []

@@ -18,12 +18,9 @@ def write_word2vec(directory: Path, rng, n_words=6, dim=5):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.data.replicas import write_word2vec
     >>> from lowdim.data.word_vectors import load_word2vec_binary
-    >>> files, truth = write_word2vec(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> files, truth = write_word2vec(tmp, rng)
     >>> vectors = load_word2vec_binary(files["word2vec-google-news-300.gz"])
     >>> len(vectors), vectors.dim
     (6, 5)

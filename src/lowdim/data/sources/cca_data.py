@@ -51,10 +51,8 @@ def read_svmlight_multilabel(path, dataset, n_features, n_labels):
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from lowdim.data.sources.cca_data import read_svmlight_multilabel
-    >>> path = Path(tempfile.mkdtemp()) / "train.svm"
+    >>> path = tmp / "train.svm"
     >>> _ = path.write_text("0,2 1:0.5 3:1.0\\n1 2:2.0\\n")
     >>> X, labels = read_svmlight_multilabel(path, "toy", n_features=3, n_labels=3)
     >>> X.tolist(), labels.tolist()

@@ -50,12 +50,10 @@ def read_idx(path, dataset: str, ndim: int) -> np.ndarray:
 
     Examples
     --------
-    >>> import gzip, tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
+    >>> import gzip
     >>> from lowdim.data.replicas import idx_bytes
     >>> from lowdim.data.sources.images import read_idx
-    >>> path = Path(tempfile.mkdtemp()) / "labels-idx1-ubyte.gz"
+    >>> path = tmp / "labels-idx1-ubyte.gz"
     >>> _ = path.write_bytes(gzip.compress(idx_bytes(np.array([5, 0, 4], dtype=np.uint8))))
     >>> read_idx(path, "mnist", ndim=1)
     array([5, 0, 4], dtype=uint8)
@@ -140,7 +138,6 @@ def read_cifar_records(raw: bytes, dataset: str, path, member: str):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.data.sources.images import read_cifar_records
     >>> records = np.zeros((2, 3073), dtype=np.uint8)
     >>> records[:, 0] = [3, 7]          # the label byte, then 3,072 pixel bytes

@@ -185,12 +185,9 @@ def parse_kusner(path, dataset: str) -> Dataset:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> import numpy as np
     >>> from lowdim.data.replicas import write_kusner_split
     >>> from lowdim.data.sources.kusner import parse_kusner
-    >>> files, truth = write_kusner_split(Path(tempfile.mkdtemp()), np.random.default_rng(0))
+    >>> files, truth = write_kusner_split(tmp, rng)
     >>> data = parse_kusner(files["bbcsport-emd_tr_te_split.mat"], "wmd_bbcsport")
     >>> data.kind, data.n, data.train_idx.shape[0], data.word_vectors.shape[1] > 0
     ('text', 8, 5, True)

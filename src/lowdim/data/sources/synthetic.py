@@ -163,7 +163,6 @@ def sparse_two_view_blocks(n, p1, p2, n_factors=200, max_agreement=0.9, min_agre
 
     Examples
     --------
-    >>> import numpy as np
     >>> import scipy.sparse as sp
     >>> from lowdim.data.sources.synthetic import sparse_two_view, sparse_two_view_blocks
     >>> blocks = list(sparse_two_view_blocks(300, 50, 40, n_factors=5, random_state=0))
@@ -289,7 +288,6 @@ def nonlinear_two_view(n, frequency=3, noise=0.1, n_nuisance=4, nuisance_scale=0
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.cca import ExactCCA
     >>> from lowdim.data.sources.synthetic import nonlinear_two_view
     >>> X, Y, t = nonlinear_two_view(2000, frequency=2, random_state=0)

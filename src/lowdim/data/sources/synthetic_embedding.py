@@ -58,7 +58,6 @@ def sparse_sign_lift(n_latent, n_features, nnz_per_feature, random_state=None):
 
     Examples
     --------
-    >>> import numpy as np
     >>> from lowdim.data.sources.synthetic_embedding import sparse_sign_lift
     >>> R = sparse_sign_lift(5, 1000, nnz_per_feature=4, random_state=0)
     >>> R.shape, np.allclose((R @ R.T).diagonal(), 1.0)

@@ -1,12 +1,14 @@
-"""The README gallery: key figures of a run."""
+"""The README gallery: key figures of a run, and the report's screenshots."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
-__all__ = ["GALLERY", "SCREENSHOTS", "copy_figures", "gallery_section", "replace_section",
-           "screenshots"]
+from .blocks import replace_section
+
+__all__ = ["END", "GALLERY", "SCREENSHOTS", "START", "copy_figures", "gallery_section",
+           "replace_section", "screenshots"]
 
 #: (file under results/figures, caption) of the figures shown in the README.
 GALLERY = (
@@ -42,6 +44,7 @@ SCREENSHOTS = (
      "A figure in the HTML report: Vec2vec Figure 4 in its category (the tiny test run)."),
 )
 
+#: The lines around the README's gallery.
 START, END = "<!-- gallery:start -->", "<!-- gallery:end -->"
 
 
@@ -54,7 +57,7 @@ def copy_figures(results_dir, docs_dir) -> list[tuple[str, str]]:
     --------
     >>> import tempfile
     >>> from pathlib import Path
-    >>> from lowdim.report.gallery import GALLERY, copy_figures
+    >>> from tooling.gallery import GALLERY, copy_figures
     >>> results = Path(tempfile.mkdtemp())
     >>> figure = results / "figures" / GALLERY[0][0]
     >>> figure.parent.mkdir(parents=True)
@@ -82,7 +85,7 @@ def screenshots(docs_dir) -> list[tuple[str, str]]:
     --------
     >>> import tempfile
     >>> from pathlib import Path
-    >>> from lowdim.report.gallery import SCREENSHOTS, screenshots
+    >>> from tooling.gallery import SCREENSHOTS, screenshots
     >>> docs = Path(tempfile.mkdtemp())
     >>> _ = (docs / SCREENSHOTS[0][0]).write_bytes(b"a PNG")
     >>> [name for name, caption in screenshots(docs)]
@@ -96,7 +99,7 @@ def gallery_section(figures, profile: str, docs_prefix="docs/gallery") -> str:
 
     Examples
     --------
-    >>> from lowdim.report.gallery import gallery_section
+    >>> from tooling.gallery import gallery_section
     >>> print(gallery_section([("similarity_figure1.png", "Figure 1.")], "offline"))
     <!-- gallery:start -->
     <BLANKLINE>
@@ -114,31 +117,3 @@ def gallery_section(figures, profile: str, docs_prefix="docs/gallery") -> str:
         lines += [f"![{caption}]({docs_prefix}/{name})", "", f"*{caption}*", ""]
     lines.append(END)
     return "\n".join(lines)
-
-
-def replace_section(text: str, section: str, start=START, end=END) -> str:
-    """Put ``section`` between the markers ``start`` and ``end`` of ``text`` (appended
-    when there are none).
-
-    Examples
-    --------
-    >>> from lowdim.report.gallery import END, START, replace_section
-    >>> text = f"# Title\\n\\n{START}\\nold\\n{END}\\n\\nMore.\\n"
-    >>> print(replace_section(text, "new"))
-    # Title
-    <BLANKLINE>
-    new
-    <BLANKLINE>
-    More.
-    <BLANKLINE>
-    >>> print(replace_section("Text.", "<!-- a -->x<!-- b -->", "<!-- a -->", "<!-- b -->"))
-    Text.
-    <BLANKLINE>
-    <!-- a -->x<!-- b -->
-    <BLANKLINE>
-    """
-    if start in text and end in text:
-        before, rest = text.split(start, 1)
-        _, after = rest.split(end, 1)
-        return before + section + after
-    return text.rstrip("\n") + "\n\n" + section + "\n"

@@ -1,0 +1,333 @@
+"""Every measured number the README and the docs quote, written from stored benchmark output.
+
+A block is a named piece of Markdown between two markers (:mod:`tooling.blocks`); each is
+generated here from the measurements the benchmarks store beside their reports
+(``benchmarks/*.json``, ``benchmarks/workflow_overhead/*``) and from nothing else, so a
+quoted number always has a stored output behind it, stated with its conditions (date,
+load, rounds). A number that no stored output supports is not written: the block says what
+would measure it. Ratios are rounded to three significant digits, never up to a round
+number: 3.61 is "3.61×", and a lower bound is rounded down.
+
+``python docs/update_numbers.py`` rewrites every block of :data:`BLOCKS`;
+``tests/test_numbers.py`` regenerates each one and compares it with the file.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCHMARKS = ROOT / "benchmarks"
+OVERHEAD = BENCHMARKS / "workflow_overhead"
+
+__all__ = ["BLOCKS", "at_least", "generate", "times"]
+
+
+def times(value: float) -> str:
+    """A ratio as quoted: three significant digits, thousands grouped.
+
+    Examples
+    --------
+    >>> from tooling.numbers import times
+    >>> times(3.6123), times(53.41), times(13199.4), times(0.8382)
+    ('3.61×', '53.4×', '13,199×', '0.838×')
+    """
+    if value >= 1000:
+        return f"{value:,.0f}×"
+    return f"{value:.3g}×"
+
+
+def at_least(value: float) -> str:
+    """A lower bound, rounded down to two significant digits (never up to a round number).
+
+    Examples
+    --------
+    >>> from tooling.numbers import at_least
+    >>> at_least(3.6123), at_least(16.98)
+    ('3.6', '16')
+    """
+    digits = 1 - int(math.floor(math.log10(abs(value))))
+    return f"{math.floor(value * 10 ** digits) / 10 ** digits:g}"
+
+
+def _json(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _benchmark(module: str):
+    """A benchmark's module (its rendering functions compute the numbers its tables show)."""
+    if str(BENCHMARKS) not in sys.path:
+        sys.path.insert(0, str(BENCHMARKS))
+    return __import__(module)
+
+
+def _load(meta_or_load) -> str:
+    if isinstance(meta_or_load, (list, tuple)):
+        meta_or_load = meta_or_load[0]
+    return f"{float(str(meta_or_load).split(',')[0]):.1f}"
+
+
+# -- workflow run sizes and times ------------------------------------------------------------
+def _run_record(profile: str, label: str = "after") -> dict | None:
+    path = OVERHEAD / f"{profile}_{label}.json"
+    return _json(path) if path.exists() else None
+
+
+def default_run() -> str:
+    """The default profile's job count and time (``workflow_overhead.py run``)."""
+    run = _run_record("default")
+    if run is None:
+        return ("Its size and run time are not measured yet "
+                "(`python benchmarks/workflow_overhead.py run --profile default`).")
+    return (f"Measured: {run['jobs']} jobs, {run['wall_s']:,.0f} s ({run['wall_s'] / 60:.1f} "
+            f"minutes) of wall time and {run['cpu_s']:,.0f} CPU s on 2 cores, from a fresh "
+            f"export of commit {run['commit'][:7]} on {run['date'][:10]}, load average "
+            f"{_load(run['loadavg_before'])} at the start "
+            "(`benchmarks/workflow_overhead/default_after.json`).")
+
+
+def rehearsal_run() -> str:
+    """The rehearsal's job count (dry run) and time (if a run is stored)."""
+    counts = OVERHEAD / "rehearsal_jobs.csv"
+    jobs = int(pd.read_csv(counts)["jobs"].sum()) if counts.exists() else None
+    run = _run_record("rehearsal")
+    size = (f"{jobs} jobs by its dry run (`benchmarks/workflow_overhead/rehearsal_jobs.csv`)"
+            if jobs is not None else "its job count is not stored")
+    if run is None:
+        return (f"The rehearsal: {size}; its run time is not measured yet "
+                "(`python benchmarks/workflow_overhead.py run --profile rehearsal`).")
+    return (f"The rehearsal: {run['jobs']} jobs, {run['wall_s']:,.0f} s "
+            f"({run['wall_s'] / 60:.1f} minutes) of wall time and {run['cpu_s']:,.0f} CPU s on "
+            f"2 cores, from a fresh export of commit {run['commit'][:7]} on "
+            f"{run['date'][:10]}, load average {_load(run['loadavg_before'])} at the start "
+            "(`benchmarks/workflow_overhead/rehearsal_after.json`).")
+
+
+def test_suite() -> str:
+    """The test suite's time, whole and without the rehearsal (``workflow_overhead.py suite``):
+    per command, the newest record that is not a ``before`` run."""
+    newest = {}
+    for path in sorted(OVERHEAD.glob("suite_*.json")):
+        run = _json(path)
+        if run["label"] != "before" and run["date"] >= newest.get(run["command"], {}).get("date", ""):
+            newest[run["command"]] = run
+    lines = [f"`{command}`: {run['wall_s'] / 60:.1f} minutes of wall time on 2 cores "
+             f"({run['outcome']}), commit {run['commit'][:7]} on {run['date'][:10]}, "
+             f"load average {_load(run['loadavg_before'])} at the start"
+             for command, run in sorted(newest.items())]
+    if not lines:
+        return ("The suite's run time is not measured yet (`python "
+                "benchmarks/workflow_overhead.py suite`).")
+    return "Measured: " + "; ".join(lines) + " (`benchmarks/workflow_overhead/suite_*.json`)."
+
+
+def _default_jobs() -> pd.DataFrame:
+    return pd.read_csv(OVERHEAD / "default_after.csv", keep_default_na=False)
+
+
+def kernel_cca_jobs() -> str:
+    """CPU seconds of the default run's kernel-CCA compute jobs."""
+    jobs = _default_jobs()
+    compute = jobs[jobs["rule"] == "kernel_cca_run"].sort_values("total_s", ascending=False,
+                                                                 kind="stable")
+    each = ", ".join(f"{json.loads(w)['kcca_setting']} {s:.1f} s"
+                     for w, s in zip(compute["wildcards"], compute["total_s"]))
+    run = _run_record("default")
+    return (f"The {len(compute)} compute jobs took {compute['total_s'].sum():.1f} s of CPU "
+            f"time in all ({each}; the default run of commit {run['commit'][:7]}, "
+            "`benchmarks/workflow_overhead/default_after.csv`).")
+
+
+def job_startup() -> str:
+    """Start-up CPU per job and UMAP's numba compilation in the default run."""
+    jobs = _default_jobs()
+    jobs = jobs[jobs["rule"] != "(snakemake: DAG, scheduling)"]
+    startup = jobs[["interpreter_s", "snakemake_s", "imports_s"]].sum(axis=1)
+    umap = jobs[jobs["wildcards"].str.contains('"method": "umap"')
+                & jobs["rule"].isin(["embedding_embed", "embedding_timing"])]
+    return (f"In the default run every job paid a median {startup.median():.1f} CPU s of "
+            f"interpreter, Snakemake preamble and library imports ({len(jobs)} jobs), and the "
+            f"first UMAP job {umap['numba_s'].max():.0f} s of numba compilation, which later "
+            f"UMAP jobs load from numba's cache instead (median {umap['numba_s'].median():.1f} s; "
+            "`benchmarks/workflow_overhead/default_after.csv`).")
+
+
+# -- speed and memory against peers ----------------------------------------------------------
+def _wmd_rows() -> list[dict]:
+    runs = [_json(p) for p in sorted(BENCHMARKS.glob("sms_wmd_*.json"))]
+    evals = [r["evaluations"]["whole"] / r["evaluations"]["sms"] for r in runs]
+    secs = [r["seconds"]["whole"] / r["seconds"]["sms"] for r in runs]
+    errors = [r["relative_error"] for r in runs]
+    oracle = [r["seconds"]["plain"] / r["seconds"][k] for r in runs for k in ("serial", "parallel")]
+    loads = [r["meta"]["load_average"] for r in runs]
+    when = (f"one run each on {' and '.join(r['dataset'] for r in runs)}, load "
+            f"{min(loads):.1f}–{max(loads):.1f}")
+    return [
+        {"comparison": "SMS-Nyström at s/n = 0.1 vs the full WMD kernel matrix",
+         "result": f"{min(evals):.2f}–{max(evals):.2f}× fewer evaluations, "
+                   f"{min(secs):.2f}–{max(secs):.2f}× less time, relative error "
+                   f"{min(errors):.4g}–{max(errors):.4g}",
+         "measured": when, "table": "`sms_wmd_*.md`"},
+        {"comparison": "WMD oracle vs a plain `ot.emd2` double loop, same pairs",
+         "result": f"{min(oracle):.2f}–{max(oracle):.2f}× faster (1 or 2 processes)",
+         "measured": when, "table": "`sms_wmd_*.md`"},
+    ]
+
+
+def _appgrad_rows() -> list[dict]:
+    stored = _json(BENCHMARKS / "cca_appgrad.json")
+    module = _benchmark("cca_appgrad")
+    rows = []
+    part = stored.get("part1")
+    if part and "fits" in part:
+        summary = module.part1_summary(part).set_index("method")
+        fixed = summary.loc[module.PART1_METHODS["appgrad_fixed"].format(
+            max_iter=part["max_iter"])]
+        stop = summary.loc[module.PART1_METHODS["appgrad_stop"]]
+        loads = part["load_after_round"]
+        rows.append({
+            "comparison": f"AppGrad as run (n = {part['n']:,}, p = {part['p']}/{part['p']}) vs "
+                          "exact CCA, CPU time",
+            "result": f"exact's CPU time over AppGrad's: {times(fixed['exact / this, CPU s'])} "
+                      f"with the configured {part['max_iter']} iterations (PCC_in "
+                      f"{fixed['PCC_in']:.4f}), {times(stop['exact / this, CPU s'])} with "
+                      f"early stopping (PCC_in {stop['PCC_in']:.4f}); below 1: AppGrad is slower",
+            "measured": f"median of {part['rounds']} alternated rounds, 1 thread, load "
+                        f"{min(loads):.1f}–{max(loads):.1f}, {part['meta']['date'][:10]}",
+            "table": "`cca_appgrad.md`"})
+    two = stored.get("part2")
+    if two:
+        hand = next(r for r in two["stochastic"] if r["step"] != "auto")
+        auto = next(r for r in two["stochastic"] if r["step"] == "auto")
+        rows.append({
+            "comparison": "stochastic vs batch AppGrad, FLOPs (the authors' formulas) to PCC 0.95",
+            "result": f"{times(two['batch_flops'] / hand['flops'])} fewer with the hand-picked "
+                      f"step {hand['step']:g}"
+                      + ("" if auto["flops"] else
+                         f" (the 'auto' step does not reach it in {two['stochastic_iter']:,} "
+                         "iterations)"),
+            "measured": "one run; FLOPs do not depend on the load",
+            "table": "`cca_appgrad.md`"})
+    three = stored.get("part3")
+    if three:
+        peaks = {r["method"]: r["peak_bytes"] for r in three["runs"]}
+        batch = next(v for k, v in peaks.items() if k.startswith("AppGrad (batch"))
+        stochastic = next(v for k, v in peaks.items() if k.startswith("AppGrad (stochastic"))
+        rows.append({
+            "comparison": f"AppGrad vs exact CCA, peak memory at p = {three['p']:,} per view, "
+                          "sparse",
+            "result": f"{times(peaks['exact CCA'] / batch)} less (stochastic: "
+                      f"{times(peaks['exact CCA'] / stochastic)})",
+            "measured": "one run (tracemalloc); memory does not depend on the load",
+            "table": "`cca_appgrad.md`"})
+    return rows
+
+
+def _vec2vec_rows() -> tuple[list[dict], list[str]]:
+    stored = _json(BENCHMARKS / "vec2vec_vs_umap.json")
+    report = _benchmark("vec2vec_report")
+    rows, left_out = [], []
+    ratios = report._ratios(report.peer_summary(report._peer_frame(stored)))
+    at = ratios[(ratios["n"] == 20000) & (ratios["threads"] == 1) & (ratios["d"] == 10)]
+    if len(at):
+        by = at.set_index("data")["vec2vec / UMAP time"]
+        contexts = [e["context"] for k, e in stored.items() if k.startswith("peers/")
+                    and e["n"] == 20000 and e["context"]["threads"] == 1]
+        rows.append({
+            "comparison": "Vec2vec (co-occurrence) vs UMAP, 20,000 points, d = 10, 1 thread "
+                          f"({' / '.join(by.index)})",
+            "result": f"{' / '.join(times(v) for v in by)} UMAP's time (goal: at most 1.0×)",
+            "measured": "median of alternated rounds, load "
+                        + ", ".join(str(c["load_average"]) for c in contexts),
+            "table": "`vec2vec_vs_umap.md`"})
+    for key in sorted(k for k in stored if k.startswith("scale/")):
+        entry = stored[key]
+        seconds = {r["method"]: r for r in entry["rows"]}
+        ours, umap = seconds.get("vec2vec (co-occurrence)"), seconds.get("umap")
+        if ours and umap:
+            rows.append({
+                "comparison": f"the same at {entry['n']:,} blobs, {entry['context']['threads']} "
+                              "threads",
+                "result": f"{times(ours['seconds'] / umap['seconds'])} UMAP's time, "
+                          f"{ours['peak_gib']:.2f} GiB peak against {umap['peak_gib']:.2f} GiB",
+                "measured": f"one run each, load {entry['context']['load_average']}",
+                "table": "`vec2vec_vs_umap.md`"})
+    sparse = stored.get("sparse")
+    if sparse and "updates_per_node" in sparse["context"]:
+        frame = pd.DataFrame(sparse["rows"]).groupby("method", sort=False)["seconds"].median()
+        ours = frame[[m for m in frame.index if m.startswith("vec2vec")]].min()
+        rows.append({
+            "comparison": f"Vec2vec (co-occurrence) vs UMAP at D = {sparse['D']:,}, the same "
+                          "sparse matrix",
+            "result": f"UMAP's time over Vec2vec's: {times(frame['umap'] / ours)} (goal: 3×)",
+            "measured": f"median of alternated rounds, load {sparse['context']['load_average']}",
+            "table": "`vec2vec_vs_umap.md`"})
+    elif sparse:
+        left_out.append(f"the D = {sparse['D']:,} sparse case of `vec2vec_vs_umap.json`: its "
+                        "record does not state the co-occurrence solver's updates per node, so "
+                        "it is not known to be today's default")
+    return rows, left_out
+
+
+#: The column of ``kernel_cca.ratios_frame`` with the landmarks that reach exact's TCC.
+S_COLUMN = "s at 99 % of exact's TCC"
+
+
+def _kernel_cca_rows() -> list[dict]:
+    stored = _json(BENCHMARKS / "kernel_cca.json")
+    module = _benchmark("kernel_cca")
+    ratios = module.ratios_frame(module.equal_correlation(stored["rows"]))
+    largest = ratios.loc[ratios["n"].idxmax()]
+    large, meta = stored["large"], stored["meta"]
+    ours, exact = large["ours"], large["exact"]
+    gib = large["n"] ** 2 * 8 / 2 ** 30
+    when = f"one run, 1 thread, CPU time, load {_load(meta['load'])}"
+    return [
+        {"comparison": f"KernelCCA (Nyström + AppGrad, s = {int(largest[S_COLUMN])}) vs exact "
+                       f"kernel CCA at equal held-out TCC, n = {int(largest['n']):,} measured",
+         "result": f"{times(largest['CPU exact / ours'])} less CPU time, "
+                   f"{times(largest['memory exact / ours'])} less memory, "
+                   f"{times(largest['evaluations exact / ours'])} fewer evaluations",
+         "measured": when, "table": "`kernel_cca.md`"},
+        {"comparison": f"the same at n = {large['n']:,} (exact extrapolated: two {gib:.1f} GiB "
+                       "matrices)",
+         "result": f"{times(exact['cpu_fit'] / ours['cpu'])}–"
+                   f"{times(exact['cpu_cubic'] / ours['cpu'])} less CPU time, "
+                   f"{times(exact['peak'] / ours['peak'])} less memory, "
+                   f"{times(exact['evaluations'] / ours['evaluations'])} fewer evaluations",
+         "measured": when, "table": "`kernel_cca.md`"},
+    ]
+
+
+def speed_table() -> str:
+    """The speed and memory table of ``docs/speed.md``."""
+    vec2vec, left_out = _vec2vec_rows()
+    rows = _wmd_rows() + _appgrad_rows() + vec2vec + _kernel_cca_rows()
+    text = pd.DataFrame(rows).to_markdown(index=False)
+    if left_out:
+        text += "\n\nLeft out, as no stored record supports it as today's: " + "; ".join(
+            left_out) + "."
+    return text
+
+
+#: file (relative to the repository) -> the blocks it holds, each generated by a function.
+BLOCKS = {
+    "README.md": {"default-run": default_run, "test-suite": test_suite},
+    "docs/rehearsal.md": {"rehearsal-run": rehearsal_run},
+    "docs/speed.md": {"speed-table": speed_table},
+    "config/README.md": {"rehearsal-run": rehearsal_run, "kernel-cca-jobs": kernel_cca_jobs,
+                         "job-startup": job_startup},
+}
+
+
+def generate(name: str) -> str:
+    """The text of block ``name`` from the stored measurements."""
+    for functions in BLOCKS.values():
+        if name in functions:
+            return functions[name]()
+    raise KeyError(f"no block {name!r}; blocks: {sorted({n for f in BLOCKS.values() for n in f})}")
