@@ -26,6 +26,18 @@ SAMPLING_METHODS = tuple(m for m in METHOD_NAMES if m not in FULL_MATRIX_METHODS
 def method_options(method: str, sms: dict) -> dict:
     """The options ``method`` takes: SMS-Nyström's ``sms`` for the SMS methods, none else.
 
+    Parameters
+    ----------
+    method : str
+        A name of :data:`METHOD_NAMES`.
+    sms : dict
+        SMS-Nyström's options (``multiplier``, ``alpha``, ``eigen_solver``).
+
+    Returns
+    -------
+    options : dict
+        A copy of ``sms`` for :data:`SMS_METHODS`, else empty.
+
     Examples
     --------
     >>> from lowdim.approx.methods import method_options

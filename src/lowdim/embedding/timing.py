@@ -207,6 +207,7 @@ def timing_runs(method, *, n_samples, n_features_at, n_features, n_samples_at, s
     Parameters
     ----------
     method : str
+        A method of :data:`lowdim.embedding.METHODS`.
     n_samples : list of int
         The values of n (may be empty).
     n_features_at : int
