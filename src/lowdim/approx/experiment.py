@@ -147,6 +147,7 @@ def error_curves(K, methods, fractions, n_seeds, base_seed, matrix, sms=None) ->
     Parameters
     ----------
     K : ndarray of shape (n, n), symmetric
+        The whole similarity matrix.
     methods : sequence of str
         Keys of :data:`METHODS`.
     fractions, n_seeds, base_seed, matrix

@@ -534,7 +534,7 @@ def make_embedder(method, *, random_state=None, n_jobs=None, **params):
     >>> make_embedder("pca", n_neighbors=7)
     Traceback (most recent call last):
         ...
-    ValueError: method 'pca' takes no parameter(s) ['n_neighbors']; it takes ['n_components', 'random_state']
+    lowdim._validation.ArgumentValueError: method 'pca' takes no parameter(s) ['n_neighbors']; it takes ['n_components', 'random_state']
     """
     if method not in METHODS:
         raise ArgumentValueError(f"`method` must be one of {sorted(METHODS)}, got {method!r}",

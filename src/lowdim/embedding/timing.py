@@ -27,7 +27,7 @@ from .methods import NEIGHBOR_PARAMETER
 __all__ = ["TIMING_DATA", "WARMUP_SAMPLES", "timing_data", "timing_runs", "timing_sweep",
            "timing_table", "timing_values"]
 
-#: axis -> (registry dataset, option varied, option held at ``fixed``)
+#: Each axis of Figure 3 -> (registry dataset, option varied, option held at ``fixed``).
 TIMING_DATA = {"n_samples": ("gaussian_blobs", "n_samples", "n_features"),
                "n_features": ("sparse_blobs", "n_features", "n_samples")}
 

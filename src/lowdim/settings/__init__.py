@@ -29,9 +29,8 @@ from .cca import cca_datasets, cca_figure_datasets, cca_heuristic_runs, cca_sett
 from .kernel_cca import kernel_cca_settings
 from .sms_tasks import wmd_corpus_settings
 
-__all__ = ["CHECKS", "DatasetFacts", "Job", "cca", "cca_datasets", "cca_figure_datasets",
+__all__ = ["CHECKS", "DatasetFacts", "Job", "cca_datasets", "cca_figure_datasets",
            "cca_heuristic_runs", "cca_settings", "check_config", "config_check", "config_keys",
-           "config_problems", "data", "dataset_facts", "embedding", "job_kinds", "job_resources",
-           "job_settings", "kernel_cca", "kernel_cca_settings", "models", "own_data_problems",
-           "parse_key", "problem", "report", "setting", "similarity",
-           "sms_tasks", "values", "wmd_corpus_settings"]
+           "config_problems", "dataset_facts", "job_kinds", "job_resources", "job_settings",
+           "kernel_cca_settings", "own_data_problems", "parse_key", "problem", "setting",
+           "values", "wmd_corpus_settings"]

@@ -70,8 +70,6 @@ def setting(config: dict, key: str) -> tuple:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import setting
     >>> setting(config, "similarity.matrices[0].wmd.gamma")
     (0.1, 'similarity.matrices[0].wmd.gamma')
@@ -205,8 +203,6 @@ def job_settings(config: dict, part: str, kind: str, **wildcards) -> Job:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import job_settings
     >>> job = job_settings(config, "cca", "appgrad", dataset="planted_cca", cca_method="sappgrad")
     >>> job.settings["batch_size"], job.resources["threads"]
@@ -230,8 +226,6 @@ def config_check(func):
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import CHECKS, config_check, config_problems, problem, setting
     >>> @config_check
     ... def seed_is_even(config):
@@ -254,8 +248,6 @@ def config_problems(config: dict) -> list:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import config_problems
     >>> config_problems(config)
     []
@@ -274,8 +266,6 @@ def own_data_problems(config: dict) -> list:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import own_data_problems
     >>> datasets = {**config["datasets"], "mine": {"file": "no_such_file.csv"}}
     >>> [line.split(" (looked for")[0] for line in own_data_problems({**config, "datasets": datasets})]
@@ -313,8 +303,6 @@ def check_config(config: dict) -> dict:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import check_config
     >>> check_config(config) is config
     True
@@ -369,8 +357,6 @@ class DatasetFacts:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import dataset_facts
     >>> facts = dataset_facts(config, "digits_halves")
     >>> facts.kind, facts.labelled, facts.bounds
@@ -401,8 +387,6 @@ def dataset_facts(config: dict, name: str) -> DatasetFacts:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import dataset_facts
     >>> dataset_facts(config, "digits")
     DatasetFacts(name='digits', kind='dense', labelled=True, bounds={'n': 1797, 'p': 64}, origin='')

@@ -37,8 +37,6 @@ def cca_figure_datasets(config: dict, figure: int) -> list[tuple[str, str]]:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import cca_figure_datasets
     >>> cca_figure_datasets(config, 1)
     [('digits_halves', 'cca.figure1.datasets[0]'), ('planted_cca', 'cca.figure1.datasets[1]'), ('word_context', 'cca.figure1.datasets[2]')]
@@ -61,8 +59,6 @@ def cca_datasets(config: dict) -> list[str]:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import cca_datasets
     >>> cca_datasets(config)
     ['digits_halves', 'planted_cca', 'word_context', 'sparse_two_view']
@@ -106,8 +102,6 @@ def cca_settings(config: dict, dataset: str, job: str = "stats") -> dict:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import cca_settings
     >>> settings = cca_settings(config, "planted_cca", job="sappgrad")
     >>> settings["n_components"], settings["step_size"], settings["batch_size"]
@@ -157,8 +151,6 @@ def cca_heuristic_runs(config: dict) -> list[str]:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import cca_heuristic_runs
     >>> cca_heuristic_runs(config)
     ['nw_cca', 'dw_cca', 'pca_cca/m20', 'pca_cca/m50']
@@ -191,8 +183,6 @@ def cca_resources(config: dict, dataset: str) -> dict:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.cca import cca_resources
     >>> cca_resources(config, "planted_cca")
     {'threads': (1, 'cca.threads'), 'mem_mb': (4000, 'cca.mem_mb'), 'runtime': (30, 'cca.runtime')}

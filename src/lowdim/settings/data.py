@@ -23,8 +23,6 @@ def datasets(config: dict) -> list:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.data import datasets
     >>> datasets(config)[:3]
     ['digits', 'digits_halves', 'pang_lee']
@@ -37,8 +35,6 @@ def dataset_options(config: dict, name: str) -> dict:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.data import dataset_options
     >>> dataset_options(config, "digits_halves")["split"]
     'left_right'
@@ -56,8 +52,6 @@ def prepared_file(config: dict, name: str) -> tuple:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.data import prepared_file
     >>> prepared_file(config, "digits")
     ('results/data/digits.npz', False)
@@ -71,8 +65,6 @@ def remote_files(config: dict, name: str) -> list:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.data import remote_files
     >>> remote_files(config, "digits")    # shipped with scikit-learn: nothing to download
     []
@@ -88,8 +80,6 @@ def raw_files(config: dict, name: str) -> list:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.data import raw_files
     >>> raw_files(config, "digits")
     []
@@ -109,8 +99,6 @@ def raw_file(config: dict, dataset: str = "{dataset}", filename: str = "{filenam
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.data import raw_file
     >>> raw_file(config), raw_file(config, "mnist", "mnist_784.arff")
     ('resources/raw/{dataset}/{filename}', 'resources/raw/mnist/mnist_784.arff')
@@ -123,8 +111,6 @@ def replica_manifest(config: dict) -> str:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.data import replica_manifest
     >>> replica_manifest(config)     # not a rehearsal
     ''
@@ -138,12 +124,11 @@ def replica_files(config: dict) -> list:
 
     Examples
     --------
-    >>> from pathlib import Path
     >>> import yaml
     >>> from lowdim.config import checkout_config, validate_config
-    >>> config, schema = checkout_config()
-    >>> rehearsal = validate_config(yaml.safe_load(Path("config/rehearsal.yaml").read_text()),
-    ...                             schema)
+    >>> _, schema = checkout_config()           # the checkout's schema
+    >>> rehearsal_file = schema.parents[2] / "config" / "rehearsal.yaml"
+    >>> rehearsal = validate_config(yaml.safe_load(rehearsal_file.read_text()), schema)
     >>> from lowdim.settings.data import replica_files
     >>> replica_files(config), replica_files(rehearsal)[0]
     ([], 'results/rehearsal/mirror/mnist/train-images-idx3-ubyte.gz')

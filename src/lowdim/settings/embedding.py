@@ -47,8 +47,6 @@ def method_settings(config: dict, method: str) -> dict:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.embedding import method_settings
     >>> method_settings(config, "umap")
     {'min_dist': (0.1, 'embedding.umap.min_dist'), 'metric': ('euclidean', 'embedding.umap.metric')}
@@ -169,8 +167,6 @@ def timing_methods(config: dict) -> list:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.embedding import timing_methods
     >>> timing_methods(config)
     ['vec2vec', 'vec2vec_cooccurrence', 'umap', 'lle', 'le', 'mds']

@@ -22,8 +22,6 @@ def kernel_cca_names(config: dict) -> list:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.kernel_cca import kernel_cca_names
     >>> kernel_cca_names(config)
     ['nonlinear_rbf', 'digits_rbf', 'digits_mlp']
@@ -40,8 +38,6 @@ def kernel_cca_settings(config: dict, name: str) -> dict:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import kernel_cca_settings
     >>> settings = kernel_cca_settings(config, "nonlinear_rbf")
     >>> settings["n_components"][1], settings["landmarks"]

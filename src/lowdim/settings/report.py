@@ -20,8 +20,6 @@ def published_files(config: dict) -> list:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.report import published_files
     >>> published_files(config)[0]
     'config/published/sms_nystrom.yaml'

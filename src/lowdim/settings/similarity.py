@@ -30,8 +30,6 @@ def matrix_names(config: dict) -> list:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.similarity import matrix_names
     >>> matrix_names(config)[:2]
     ['wmd_pang_lee', 'wmd_lee']
@@ -51,8 +49,6 @@ def matrix_dataset(config: dict, name: str) -> str:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.similarity import matrix_dataset
     >>> matrix_dataset(config, "wmd_lee")
     'lee'

@@ -55,8 +55,6 @@ def wmd_corpora(config: dict) -> list:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.sms_tasks import wmd_corpora
     >>> wmd_corpora(config)
     ['pang_lee']
@@ -69,8 +67,6 @@ def wmd_methods(config: dict) -> list:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.sms_tasks import wmd_methods
     >>> wmd_methods(config)[0], wmd_methods(config)[-1]
     ('wme', 'wmd_kernel')
@@ -83,8 +79,6 @@ def wmd_corpus(config: dict, name: str) -> dict:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.sms_tasks import wmd_corpus
     >>> wmd_corpus(config, "pang_lee")["matrix"]
     'wmd_pang_lee'
@@ -99,8 +93,6 @@ def wmd_corpus_settings(config: dict, name: str) -> dict:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings import wmd_corpus_settings
     >>> settings = wmd_corpus_settings(config, "pang_lee")
     >>> settings["gamma0"], settings["large_rank_max"]
@@ -126,8 +118,6 @@ def wmd_kernel_file(config: dict, corpus: str) -> str:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.sms_tasks import wmd_kernel_file
     >>> wmd_kernel_file(config, "pang_lee")
     'results/similarity/matrices/wmd_pang_lee.npz'
@@ -144,8 +134,6 @@ def wme_files(config: dict, corpus: str, method: str) -> list:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.sms_tasks import wme_files
     >>> wme_files(config, "pang_lee", "wme")[0], wme_files(config, "pang_lee", "nystrom")
     ('results/similarity/tasks/wmd/pang_lee/wme_dmax3.npz', [])
@@ -212,8 +200,6 @@ def glue_tasks(config: dict) -> list:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.sms_tasks import glue_tasks
     >>> glue_tasks(config)     # offline: no GLUE task
     []
@@ -226,8 +212,6 @@ def glue_not_run_reason(config: dict) -> str:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.sms_tasks import glue_not_run_reason
     >>> glue_not_run_reason(config)[:45]
     "no GLUE task is configured in profile 'offlin"
@@ -290,8 +274,6 @@ def coref_corpora(config: dict) -> list:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.sms_tasks import coref_corpora
     >>> coref_corpora(config)
     ['digits']
@@ -304,8 +286,6 @@ def coref_dataset(config: dict, corpus: str) -> str:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.sms_tasks import coref_dataset
     >>> coref_dataset(config, "digits")
     'digits'
@@ -345,8 +325,6 @@ def tidy_parts(config: dict) -> list:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.sms_tasks import tidy_parts
     >>> tidy_parts(config)     # offline: no GLUE task to run
     ['wmd_classification', 'coreference']
@@ -367,8 +345,6 @@ def table_parts(config: dict) -> list:
 
     Examples
     --------
-    >>> from lowdim.config import checkout_config
-    >>> config, schema = checkout_config()       # config/config.yaml, validated
     >>> from lowdim.settings.sms_tasks import table_parts
     >>> table_parts(config)    # GLUE's table says why it did not run
     ['wmd_classification', 'glue', 'coreference']
