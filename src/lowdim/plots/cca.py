@@ -109,8 +109,8 @@ def published_flops(trace: pd.DataFrame, iterations) -> np.ndarray:
                                  "from", "trace")
     if not np.allclose(per_iteration, per_iteration[0], rtol=1e-9):
         raise ArgumentValueError("`trace` counts different FLOPs per iteration "
-                         f"({per_iteration.min():.4g} to {per_iteration.max():.4g}); "
-                         "expected the authors' fixed count per iteration")
+                                 f"({per_iteration.min():.4g} to {per_iteration.max():.4g}); "
+                                 "expected the authors' fixed count per iteration", "trace")
     return per_iteration[0] * np.asarray(iterations, dtype=float)
 
 
