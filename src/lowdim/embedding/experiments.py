@@ -266,15 +266,13 @@ def sweep_scores(sweep: dict, **scoring) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from sklearn.datasets import load_digits
     >>> from lowdim.embedding.experiments import (embed_sweep, load_sweep, save_sweep,
     ...                                          sweep_scores, sweep_settings)
     >>> X, y = load_digits(return_X_y=True)
     >>> sweep = embed_sweep(X[:200], "pca", n_components=5,
     ...                     settings=sweep_settings("pca", [5], n_samples=200))
-    >>> path = Path(tempfile.mkdtemp()) / "pca.npz"
+    >>> path = tmp / "pca.npz"
     >>> save_sweep(path, sweep, dataset="digits", method="pca", y=y[:200])
     >>> scores = sweep_scores(load_sweep(path), gammas=(0.1,), random_state=0)
     >>> list(scores.columns[:2]), bool((scores["fit_seconds"] >= 0).all())
