@@ -205,10 +205,17 @@ class Cost:
     stand_in: str = ""
 
 
-def _sizes(config, dataset) -> dict:
-    from lowdim.data import get_spec
+def _settings(config, part, kind, **wildcards) -> dict:
+    """The values a workflow job passes to the library (lowdim.settings, overrides applied)."""
+    from lowdim.settings import job_settings
 
-    return get_spec(dataset).size_bounds(config["datasets"].get(dataset) or {})
+    return job_settings(config, part, kind, **wildcards).values()
+
+
+def _sizes(config, dataset) -> dict:
+    from lowdim.settings import dataset_facts
+
+    return dataset_facts(config, dataset).bounds
 
 
 def _cca(config, dataset, job) -> dict:
@@ -224,7 +231,7 @@ def _matrix_size(config, spec) -> int:
 
 
 def _matrix_spec(config, name) -> dict:
-    return next(m for m in config["similarity"]["matrices"] if m["name"] == name)
+    return _settings(config, "similarity", "matrix", matrix=name)
 
 
 #: Tokens of one GLUE sentence pair as the cross-encoder sees it (stand-in: the models'
@@ -252,34 +259,32 @@ def similarity_matrix(job, config):
 
 
 def similarity_errors(job, config):
+    """Every method's error curve on the matrix, and its spectra: one job per matrix."""
     n = _matrix_size(config, _matrix_spec(config, job["matrix"]))
-    runs = len(config["similarity"]["fractions"]) * config["similarity"]["n_seeds"]
-    return Cost([(f"errors:{job['method']}", {"n": n, "runs": runs}, 1)])
-
-
-def similarity_spectrum(job, config):
-    return Cost([("spectrum", {"n": _matrix_size(config, _matrix_spec(config, job["matrix"]))},
-                  1)])
+    errors = _settings(config, "similarity", "errors", matrix=job["matrix"])
+    runs = len(errors["fractions"]) * errors["n_seeds"]
+    return Cost([(f"errors:{method}", {"n": n, "runs": runs}, 1) for method in errors["methods"]]
+                + [("spectrum", {"n": n}, 1)])
 
 
 def _corpus(config, name):
     from lowdim.data.sources.kusner import KUSNER_TABLE
+    from lowdim.settings.sms_tasks import wmd_corpus
 
-    part = config["sms_tasks"]["wmd_classification"]
-    corpus = next(c for c in part["corpora"] if c["name"] == name)
-    docs, words, splits = KUSNER_TABLE[corpus["dataset"]]
-    return part, corpus, docs, words, splits
+    docs, words, splits = KUSNER_TABLE[wmd_corpus(config, name)["dataset"]]
+    return docs, words, splits
 
 
 def sms_wmd_kernel(job, config):
-    _, _, docs, words, _ = _corpus(config, job["corpus"])
+    docs, words, _ = _corpus(config, job["corpus"])
     return Cost([("wmd", {"pairs": docs * (docs - 1) / 2, "words": words, "n": docs}, 1)],
                 "words per document: Kusner et al.'s Table 1")
 
 
 def sms_wme_similarities(job, config):
-    part, _, docs, words, _ = _corpus(config, job["corpus"])
-    R = min(max(part["ranks"]), docs)
+    docs, words, _ = _corpus(config, job["corpus"])
+    wme = _settings(config, "sms_tasks", "wme", corpus=job["corpus"], d_max=job["d_max"])
+    R = min(wme["n_random"], docs)
     return Cost([("wme", {"pairs": docs * R, "words": words, "d_mean": (int(job["d_max"]) + 1) / 2,
                           "n": docs, "R": R}, 1)])
 
@@ -289,13 +294,17 @@ TRAIN_SHARE = 0.7
 
 
 def sms_wmd_classify(job, config):
-    part, corpus, docs, _, splits = _corpus(config, job["corpus"])
-    largest = corpus.get("large_rank_max") or part["large_rank_max"]
+    from lowdim.settings.sms_tasks import wmd_corpus_settings
+
+    docs, _, splits = _corpus(config, job["corpus"])
+    largest = wmd_corpus_settings(config, job["corpus"])["large_rank_max"][0]
+    # the grid as WME's job reads it (its D_max values; the other methods' ranks are the same)
+    grid = _settings(config, "sms_tasks", "wmd_classify", corpus=job["corpus"], method="wme")
     n_train = TRAIN_SHARE * docs
-    ranks = [r for r in part["ranks"] if r <= min(largest, n_train)]
-    fits = classify_grid(job["method"], len(part["gammas"]), len(ranks),
-                         len(part["wme"]["d_max"]), len(part["svm"]["C"]),
-                         part["svm"]["cv_folds"], min(splits, part["splits"]["n_splits"]))
+    ranks = [r for r in grid["ranks"] if r <= min(largest, n_train)]
+    fits = classify_grid(job["method"], len(grid["gammas"]), len(ranks), len(grid["d_max"]),
+                         len(grid["svm"]["C"]), grid["svm"]["cv_folds"],
+                         min(splits, grid["splits"]["n_splits"]))
     return Cost([(f"wmd_classify:{job['method']}", {"svm_fits": fits, "n_train": n_train,
                                                      "n": docs}, 1)],
                 f"{TRAIN_SHARE:.0%} of the documents for training (the five-split corpora's "
@@ -303,8 +312,7 @@ def sms_wmd_classify(job, config):
 
 
 def _glue_n(config, task):
-    return 2 * next(t for t in config["sms_tasks"]["glue"]["tasks"]
-                    if t["dataset"] == task)["n_pairs"]
+    return 2 * _settings(config, "sms_tasks", "glue_matrix", task=task)["n_pairs"]
 
 
 def sms_glue_matrix(job, config):
@@ -315,73 +323,88 @@ def sms_glue_matrix(job, config):
 
 
 def sms_glue_scores(job, config):
-    glue = config["sms_tasks"]["glue"]
+    glue = _settings(config, "sms_tasks", "glue_scores", task=job["task"])
     runs = len(glue["methods"]) * len(glue["fractions"]) * glue["n_runs"]
     return Cost([("glue_scores", {"n": _glue_n(config, job["task"]), "runs": runs}, 1)])
 
 
 def sms_coref_matrices(job, config):
-    corpus = next(c for c in config["sms_tasks"]["coreference"]["corpora"]
-                  if c["name"] == job["corpus"])
-    mlp = corpus["mlp"]
+    mlp = _settings(config, "sms_tasks", "coref_matrices", corpus=job["corpus"])["spec"]["mlp"]
     return Cost([("mlp_matrix", {"entries": 0.0, "n": 0,
                                  "pair_iterations": mlp["n_pairs"] * mlp["max_iter"]}, 1)],
                 "the MLP's training only: the topic matrices (one per topic) are left out")
 
 
-def _neighbour_settings(config, method):
+def _neighbour_settings(config, dataset, method):
     from lowdim.embedding import NEIGHBOR_PARAMETER
 
-    return len(config["embedding"]["neighbors"]) if NEIGHBOR_PARAMETER.get(method) else 1
+    embed = _settings(config, "embedding", "embed", dataset=dataset, method=method)
+    return len(embed["neighbors"]) if NEIGHBOR_PARAMETER.get(method) else 1
 
 
 def _embedding_rows(config, dataset, limit):
     return min(limit, _sizes(config, dataset).get("n", limit))
 
 
+def _embedded_rows(config, dataset):
+    features = _settings(config, "embedding", "features", dataset=dataset)
+    return _embedding_rows(config, dataset, features["max_samples"])
+
+
 def embedding_embed(job, config):
-    n = _embedding_rows(config, job["dataset"], config["embedding"]["max_samples"])
+    n = _embedded_rows(config, job["dataset"])
     d = _sizes(config, job["dataset"]).get("p")
     switch = _switches().get(job["method"])
-    return Cost([(f"embed:{job['method']}", {"n": n}, _neighbour_settings(config, job["method"]))],
+    return Cost([(f"embed:{job['method']}", {"n": n},
+                  _neighbour_settings(config, job["dataset"], job["method"]))],
                 f"dense D = {EMBED_D:,} measured; this dataset: "
                 + (f"D = {d:,}" if d else "TF-IDF features")
                 + (f"; below n = {switch:,} the fit above it" if switch and n < switch else ""))
 
 
 def embedding_score(job, config):
-    n = _embedding_rows(config, job["dataset"], config["embedding"]["max_samples"])
-    return Cost([("score", {"n": n}, _neighbour_settings(config, job["method"]))])
+    """Every method's embeddings of the dataset: one job per dataset."""
+    n = _embedded_rows(config, job["dataset"])
+    methods = _settings(config, "embedding", "render")["methods"]
+    return Cost([("score", {"n": n}, _neighbour_settings(config, job["dataset"], method))
+                 for method in methods])
 
 
 def embedding_sensitivity(job, config):
-    sens = config["embedding"]["sensitivity"]
+    sens = _settings(config, "embedding", "sensitivity", dataset=job["dataset"],
+                     parameter=job["parameter"])
     n = _embedding_rows(config, job["dataset"], sens["max_samples"])
-    count = len(sens[job["parameter"]])
-    timing = config["embedding"]["timing"]["n_components"]
-    topk = config["embedding"]["vec2vec"]["topk"]
+    count = len(sens["values"])
+    timing = _settings(config, "embedding", "timing", method="vec2vec")["n_components"]
+    topk = sens["params"]["topk"]
     return Cost([("embed:vec2vec", {"n": n}, count), ("score", {"n": n}, count)],
                 f"Vec2vec's fit as measured (n_components = {timing}, topk = {topk}) for "
                 f"every value swept")
 
 
 def embedding_timing(job, config):
-    from lowdim.embedding.timing import timing_values
-
-    timing = config["embedding"]["timing"]
-    axis, method = job["axis"], job["method"]
-    fixed = timing["n_features_at" if axis == "n_samples" else "n_samples_at"]
-    values = timing_values(axis, timing[axis], fixed, timing["max_samples"].get(method))
-    if axis == "n_samples":
+    """Both panels of Figure 3 for one method: ``repeats`` fits per size after two warm-up
+    fits per panel."""
+    timing = _settings(config, "embedding", "timing", method=job["method"])
+    method, repeats = job["method"], timing["repeats"]
+    parts, stand_in = [], []
+    if timing["n_samples"]:
+        values = timing["n_samples"]
         warm = min(timing["warmup_samples"], max(values))
         switch = _switches().get(method)
-        below = switch and min(values) < switch
-        return Cost([(f"embed:{method}", {"n": n}, 1) for n in values]
-                    + [(f"embed:{method}", {"n": warm}, 2)],
-                    f"below n = {switch:,} (exact neighbour search) the fit above it stands in"
-                    if below else "")
-    return Cost([(f"embed_sparse:{method}", {"d": d, "n": fixed}, 1) for d in values],
-                f"sparse blobs at n = {SPARSE_N:,} measured")
+        parts += [(f"embed:{method}", {"n": n}, repeats) for n in values]
+        parts += [(f"embed:{method}", {"n": warm}, 2)]
+        if switch and min(values) < switch:
+            stand_in.append(f"below n = {switch:,} (exact neighbour search) the fit above it "
+                            f"stands in")
+    if timing["n_features"]:
+        fixed = timing["n_samples_at"]
+        parts += [(f"embed_sparse:{method}", {"d": d, "n": fixed}, repeats)
+                  for d in timing["n_features"]]
+        parts += [(f"embed_sparse:{method}", {"d": timing["n_features"][0],
+                                              "n": min(timing["warmup_samples"], fixed)}, 2)]
+        stand_in.append(f"sparse blobs at n = {SPARSE_N:,} measured")
+    return Cost(parts, "; ".join(stand_in))
 
 
 #: Non-zeros per row of the CCA datasets (the sparse ones; a dense view stores every entry)
@@ -391,7 +414,8 @@ def _nnz_per_row(dataset, stored_rows):
 
 def _cca_size(config, dataset, stored):
     sizes = _sizes(config, dataset)
-    n_train = sizes.get("n_train") or sizes["n"] * (1 - config["cca"]["heldout_fraction"])
+    heldout = _cca(config, dataset, "stats")["heldout_fraction"]
+    n_train = sizes.get("n_train") or sizes["n"] * (1 - heldout)
     url = stored.get("url_parser", {}).get("rows", [{}])
     per_row = _nnz_per_row(dataset, url[0].get("nnz", 0) / max(url[0].get("rows", 1), 1))
     p = sizes.get("p1", 0) + sizes.get("p2", 0)
@@ -438,7 +462,7 @@ LOCAL = "aggregates tidy CSVs into tables, figures or the report (a local rule o
 #: rule -> cost function(job, config[, stored]) or why its jobs are not projected
 RULES = {
     "similarity_matrix": similarity_matrix, "similarity_errors": similarity_errors,
-    "similarity_spectrum": similarity_spectrum, "sms_wmd_kernel": sms_wmd_kernel,
+    "sms_wmd_kernel": sms_wmd_kernel,
     "sms_wme_similarities": sms_wme_similarities, "sms_wmd_classify": sms_wmd_classify,
     "sms_glue_matrix": sms_glue_matrix, "sms_glue_scores": sms_glue_scores,
     "sms_coref_matrices": sms_coref_matrices, "embedding_embed": embedding_embed,
@@ -446,19 +470,14 @@ RULES = {
     "embedding_timing": embedding_timing, "cca_appgrad": cca_appgrad, "cca_exact": cca_exact,
     "cca_heuristic": cca_heuristic, "prepare": prepare,
     "download": "network-bound: its time is the link's (sizes in config/README.md)",
-    "sms_coref_cluster": "average-linkage cuts of per-topic matrices of a few hundred mentions "
-                         "(`benchmarks/sms_tasks.md` times one)",
+    "sms_coref_cluster": "average-linkage cuts of per-topic matrices of a few hundred mentions, "
+                         "every method (`benchmarks/sms_tasks.md` times one)",
     "embedding_features": "subsamples the rows and computes TF-IDF once: linear in the data",
     "cca_stats": "one pass over the views for Table 1's statistics: linear in the data",
     **{rule: LOCAL for rule in (
-        "all", "dataset_table", "cca_figure1", "cca_figure2", "cca_table1", "cca_tidy_datasets",
-        "cca_tidy_pcc", "cca_tidy_tcc", "embedding_datasets", "embedding_figure3",
-        "embedding_figure4", "embedding_figure5", "embedding_select",
-        "embedding_sensitivity_tidy", "embedding_tables", "embedding_timing_tidy",
-        "report_scorecard", "report_summary", "similarity_diagnostics_table",
-        "similarity_error_figure", "similarity_spectra_figure", "similarity_tidy_errors",
-        "similarity_tidy_spectra", "sms_coref_table", "sms_coref_tidy", "sms_glue_table",
-        "sms_glue_tidy", "sms_wmd_table", "sms_wmd_tidy")},
+        "all", "dataset_table", "cca_tidy", "cca_render", "embedding_tidy", "embedding_render",
+        "kernel_cca_tidy", "kernel_cca_render", "report_scorecard", "report_summary",
+        "similarity_tidy", "similarity_render", "sms_tasks_tidy", "sms_tasks_render")},
 }
 _NEEDS_STORED = {"cca_appgrad", "cca_exact", "cca_heuristic", "prepare"}
 

@@ -44,6 +44,25 @@ def paper_config() -> dict:
                            root / "workflow" / "schemas" / "config.schema.yaml")
 
 
+def paper_settings(part, kind, **wildcards) -> dict:
+    """The values a job of the paper profile passes to the library (lowdim.settings); a job
+    of ``kind`` named by its first wildcards in the profile where none are given."""
+    from lowdim.settings import job_settings, setting
+    from lowdim.settings.embedding import timing_methods
+    from lowdim.settings.similarity import matrix_names
+    from lowdim.settings.sms_tasks import glue_tasks
+
+    config = paper_config()
+    datasets, _ = setting(config, "embedding.datasets")
+    first = {("similarity", "errors"): lambda: {"matrix": matrix_names(config)[0]},
+             ("sms_tasks", "glue_scores"): lambda: {"task": glue_tasks(config)[0]},
+             ("embedding", "score"): lambda: {"dataset": datasets[0]},
+             ("embedding", "embed"): lambda: {"dataset": datasets[0], "method": "pca"},
+             ("embedding", "timing"): lambda: {"method": timing_methods(config)[0]}}
+    wildcards = wildcards or first[(part, kind)]()
+    return job_settings(config, part, kind, **wildcards).values()
+
+
 def _cpu(function, *args, **kwargs):
     start = time.process_time()
     result = function(*args, **kwargs)
@@ -115,43 +134,44 @@ def _similarity_matrix(n, seed=0):
 
 def point_errors(tmp, n, method):
     from lowdim.approx.experiment import error_curve
+    from lowdim.approx.methods import method_options
 
-    config = paper_config()["similarity"]
-    options = config["sms"] if method == "sms_nystrom" else {}
-    seconds, _ = _cpu(error_curve, _similarity_matrix(n), method, config["fractions"],
-                      config["n_seeds"], 0, "replica", options=options)
-    return seconds, {"n": n, "runs": len(config["fractions"]) * config["n_seeds"]}
+    errors = paper_settings("similarity", "errors")
+    seconds, _ = _cpu(error_curve, _similarity_matrix(n), method, errors["fractions"],
+                      errors["n_seeds"], 0, "replica",
+                      options=method_options(method, errors["sms"]))
+    return seconds, {"n": n, "runs": len(errors["fractions"]) * errors["n_seeds"]}
 
 
 def point_spectrum(tmp, n):
     from lowdim.approx.diagnostics import spectrum_tables
 
-    config = paper_config()["similarity"]["spectra"]
-    seconds, _ = _cpu(spectrum_tables, _similarity_matrix(n), config["sizes"],
-                      config["n_draws"], 0, "replica")
+    errors = paper_settings("similarity", "errors")
+    seconds, _ = _cpu(spectrum_tables, _similarity_matrix(n), errors["spectrum_sizes"],
+                      errors["n_draws"], 0, "replica")
     return seconds, {"n": n}
 
 
 def point_glue_scores(tmp, n, n_runs):
     from lowdim.tasks.glue import glue_scores
 
-    config = paper_config()["sms_tasks"]["glue"]
+    glue = paper_settings("sms_tasks", "glue_scores")
     rng = np.random.default_rng(0)
     a, b = np.arange(0, n, 2), np.arange(1, n, 2)
     gold = rng.integers(0, 2, a.size)
-    options = {"sms_nystrom": config["sms"]}
-    seconds, _ = _cpu(glue_scores, _similarity_matrix(n), a, b, gold, "mrpc", config["methods"],
-                      config["fractions"], n_runs=n_runs, seed=0, options=options)
-    return seconds, {"n": n, "runs": len(config["methods"]) * len(config["fractions"]) * n_runs}
+    seconds, _ = _cpu(glue_scores, _similarity_matrix(n), a, b, gold, "mrpc", glue["methods"],
+                      glue["fractions"], n_runs=n_runs, seed=0, options=glue["options"])
+    return seconds, {"n": n, "runs": len(glue["methods"]) * len(glue["fractions"]) * n_runs}
 
 
 def point_mlp_matrix(tmp, n, n_pairs, max_iter):
     from lowdim.data import get_spec
     from lowdim.similarity.matrices import build_matrix
 
-    spec = next(m for m in paper_config()["similarity"]["matrices"] if m["name"] == "mlp_digits")
+    spec = paper_settings("similarity", "matrix", matrix="mlp_digits")
     spec = {**spec, "n_items": n, "mlp": {**spec["mlp"], "n_pairs": n_pairs,
                                           "max_iter": max_iter}}
+    spec.pop("seed")  # the measured points' (build_matrix's default)
     seconds, _ = _cpu(build_matrix, spec, get_spec("digits").prepare())
     return seconds, {"entries": n * n, "pair_iterations": n_pairs * max_iter}
 
@@ -177,16 +197,15 @@ def point_crossencoder(tmp, n, words):
 
 # -- embedding ----------------------------------------------------------------------------
 def _embed_params(method):
-    """The paper profile's fixed parameters of ``method`` and its neighbour count."""
-    config = paper_config()["embedding"]
-    section = {"vec2vec": "vec2vec", "vec2vec_cooccurrence": "vec2vec", "umap": "umap",
-               "mds": "mds"}.get(method)
-    params = dict(config[section]) if section else {}
-    if method == "vec2vec_cooccurrence":
-        params = {k: v for k, v in params.items() if k not in ("solver", "epochs")}
-    if method in ("isomap", "lle", "le", "umap"):
-        params["n_neighbors"] = config["timing"]["n_neighbors"]
-    return params, config["timing"]["n_components"]
+    """The paper profile's fixed parameters of ``method`` in its timing job, its neighbour
+    count among them where it takes one, and the target dimensionality."""
+    from lowdim.embedding.methods import NEIGHBOR_PARAMETER
+
+    timing = paper_settings("embedding", "timing", method=method)
+    params = dict(timing["params"])
+    if NEIGHBOR_PARAMETER[method] == "n_neighbors":
+        params["n_neighbors"] = timing["n_neighbors"]
+    return params, timing["n_components"]
 
 
 #: Methods whose first fit compiles numba code (UMAP and pynndescent, the co-occurrence
@@ -215,18 +234,13 @@ def point_embed(tmp, method, n, d, sparse):
 def point_score(tmp, n):
     from lowdim.embedding.experiments import score_sweep
 
-    config = paper_config()["embedding"]
+    score = paper_settings("embedding", "score")
+    d = paper_settings("embedding", "embed")["n_components"]
     rng = np.random.default_rng(0)
     y = rng.integers(0, 10, n)
-    Z = rng.normal(size=(1, n, config["n_components"])) \
-        + np.eye(10)[y] @ rng.normal(size=(10, config["n_components"]))
-    classification = config["classification"]
-    seconds, _ = _cpu(score_sweep, Z, ["default"], y, k_grid=classification["k_grid"],
-                      n_splits=classification["n_splits"],
-                      standardize=classification["standardize"],
-                      gammas=config["clustering"]["gammas"],
-                      standardize_clustering=config["clustering"]["standardize"],
-                      random_state=0)
+    Z = rng.normal(size=(1, n, d)) + np.eye(10)[y] @ rng.normal(size=(10, d))
+    scoring = {k: v for k, v in score.items() if k != "random_state"}
+    seconds, _ = _cpu(score_sweep, Z, ["default"], y, random_state=0, **scoring)
     return seconds, {"n": n, "settings": 1}
 
 

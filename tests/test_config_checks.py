@@ -13,7 +13,7 @@ import yaml
 from fixtures.workflow import SCHEMA, tiny_config
 
 from lowdim.config import ConfigError, validate_config
-from lowdim.config_checks import check_config, config_problems, dataset_facts
+from lowdim.settings import check_config, config_problems, dataset_facts
 from lowdim.data import REGISTRY, get_spec
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,7 +5,18 @@ import itertools
 import numpy as np
 import pytest
 
-from lowdim.evaluate.coref import b_cubed, ceaf_e, conll_f1, coreference_scores, muc
+from lowdim.evaluate.coref import conll_f1, coreference_scores
+
+
+def _metric(name):
+    """``(precision, recall, f1)`` of one metric, as coreference_scores gives it."""
+    def scores(key, response):
+        s = coreference_scores(key, response)
+        return s[f"{name}_p"], s[f"{name}_r"], s[f"{name}_f1"]
+    return scores
+
+
+muc, b_cubed, ceaf_e = _metric("muc"), _metric("b3"), _metric("ceafe")
 
 # Key {a,b,c} {d,e}; response {a,b} {c,d,e} (items a..e in order).
 KEY_1 = ["k1", "k1", "k1", "k2", "k2"]

@@ -49,7 +49,7 @@ def test_kernel_stores_the_upper_triangle_sorted_in_window_units():
 
 def test_alias_table_draws_in_proportion_to_the_weights():
     weights = np.array([0.0, 1.0, 2.0, 3.0, 10.0, 0.5])
-    draws = K.alias_samples(K.pack_alias(*K.alias_table(weights)), 200_000, 7)
+    draws = K._alias_samples(K.pack_alias(*K.alias_table(weights)), 200_000, 7)
     observed = np.bincount(draws, minlength=6)
     assert observed[0] == 0
     expected = 200_000 * weights[1:] / weights.sum()
@@ -82,7 +82,7 @@ def drawn():
     keep = np.linspace(0.5, 1.0, n)
     tables, noise_weight, part_bounds = _solver_tables(walks, n, window, keep, per_node=5000,
                                                        n_blocks=25, n_parts=3)
-    inputs, outputs = K.drawn_pairs(*tables, 25, 2, 11, 12, part_bounds)
+    inputs, outputs = K._drawn_pairs(*tables, 25, 2, 11, 12, part_bounds)
     target = window_cooccurrences(walks, n, window).toarray() * keep[:, None] * keep[None, :]
     return inputs, outputs, target, noise_weight / noise_weight.sum()
 
@@ -122,7 +122,7 @@ def test_noise_counts_per_bucket_are_stratified():
     walks = rng.integers(0, n, size=(60, 10)).astype(np.int32)
     tables, noise_weight, part_bounds = _solver_tables(walks, n, 4, np.ones(n), per_node=30,
                                                        n_blocks=1, n_parts=4)
-    inputs, outputs = K.drawn_pairs(*tables, 1, negative, 3, 4, part_bounds)
+    inputs, outputs = K._drawn_pairs(*tables, 1, negative, 3, 4, part_bounds)
     positive = outputs >= 0
     kept = np.bincount(inputs[positive], minlength=n)
     share = np.add.reduceat(noise_weight, part_bounds[:-1]) / noise_weight.sum()

@@ -182,13 +182,14 @@ def test_timing_data_and_table(tmp_path):
     assert table.loc[0, "max_rss_mb"] == pytest.approx(300.1)
 
 
-def test_timing_sweep_warms_up_then_times_each_value():
+def test_timing_sweep_warms_up_then_times_each_value_repeatedly():
     start = time.perf_counter()
     runs = timing_sweep("n_samples", [60, 90], "le", fixed=8, n_components=2, n_neighbors=5,
-                        seed=0, warmup_samples=40)
+                        seed=0, warmup_samples=40, repeats=3)
     elapsed = time.perf_counter() - start
-    assert [r["value"] for r in runs] == [60, 90] and [r["n_samples"] for r in runs] == [60, 90]
-    assert all(r["fit_seconds"] > 0 for r in runs)
+    assert [(r["value"], r["repeat"]) for r in runs] == [(v, i) for v in (60, 90) for i in range(3)]
+    assert [r["n_samples"] for r in runs] == [60] * 3 + [90] * 3
+    assert all(r["fit_seconds"] > 0 and r["cpu_seconds"] > 0 for r in runs)
     # the compilation is part of the warm-up, which the call spent besides the timed fits
     assert len({r["compile_seconds"] for r in runs}) == 1
     assert elapsed >= sum(r["fit_seconds"] for r in runs) + runs[0]["compile_seconds"]
@@ -198,16 +199,23 @@ def test_timing_sweep_warms_up_then_times_each_value():
 
 
 class _Clock:
-    """A stand-in for the `time` module whose clock moves only when a fake fit runs."""
+    """A stand-in for the `time` module whose clocks move only when a fake fit runs: the wall
+    clock by the fit's duration, the CPU clock by half of it (a fit that kept one of two
+    threads busy, or shared its core)."""
 
     def __init__(self, durations):
-        self.now, self._durations = 0.0, iter(durations)
+        self.now, self.cpu, self._durations = 0.0, 0.0, iter(durations)
 
     def perf_counter(self):
         return self.now
 
+    def process_time(self):
+        return self.cpu
+
     def fit(self, X, **kw):
-        self.now += next(self._durations)
+        seconds = next(self._durations)
+        self.now += seconds
+        self.cpu += seconds / 2
 
 
 @pytest.mark.parametrize("warmups, compile_seconds", [((5.0, 1.5), 3.5), ((1.0, 1.2), 0.0)],
@@ -221,8 +229,10 @@ def test_compile_seconds_is_the_first_warmup_fit_minus_the_second(monkeypatch, w
     monkeypatch.setattr(timing, "time", clock)
     monkeypatch.setattr(experiments, "fit_embedding", clock.fit)
     runs = timing_sweep("n_samples", [60, 90], "le", fixed=8, n_components=2, n_neighbors=5,
-                        seed=0, warmup_samples=40)
+                        seed=0, warmup_samples=40, repeats=1)
     assert [r["fit_seconds"] for r in runs] == [2.0, 3.0]
+    assert [r["cpu_seconds"] for r in runs] == [1.0, 1.5]
+    assert [r["cpu_over_wall"] for r in runs] == [0.5, 0.5]
     assert [r["compile_seconds"] for r in runs] == [compile_seconds] * 2
 
 

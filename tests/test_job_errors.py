@@ -7,6 +7,9 @@ These run the library as the workflow's scripts call it, with a config's setting
 
 import logging
 import pickle
+import runpy
+from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -14,13 +17,16 @@ from fixtures.workflow import tiny_config
 
 from lowdim._validation import ArgumentTypeError, ArgumentValueError, arguments_of
 from lowdim.cca import AppGradCCA
-from lowdim.data import get_spec
+from lowdim.data import get_spec, save_dataset
 from lowdim.embedding.experiments import embed_sweep, sensitivity_sweep, sweep_settings
 from lowdim.job_errors import config_error_line, config_errors
-from lowdim.settings import (cca_settings, config_keys, embedding_settings, kernel_cca_settings,
-                             values)
+from lowdim.settings import cca_settings, config_keys, job_settings, kernel_cca_settings, values
 
 DIGITS = get_spec("digits").prepare(n_rows=300)
+
+
+def embedding_settings(config, kind, **wildcards):
+    return job_settings(config, "embedding", kind, **wildcards).settings
 
 
 def job_line(settings, where, call):
@@ -149,3 +155,107 @@ def test_an_argument_error_survives_pickling_with_its_names():
         copy_ = pickle.loads(pickle.dumps(error))
         assert type(copy_) is type(error) and str(copy_) == str(error)
         assert arguments_of(copy_) == arguments_of(error)
+
+
+# -- one job of every part, run as the workflow runs it ----------------------------------------
+SCRIPTS = Path(__file__).resolve().parents[1] / "workflow" / "scripts"
+
+
+class Named(dict):
+    """What a Snakemake script sees as ``snakemake.input`` (or ``output``, ``log``):
+    entries by name, as attributes and by position."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __getitem__(self, key):
+        return list(self.values())[key] if isinstance(key, int) else super().__getitem__(key)
+
+
+def run_job(tmp_path, config, part, kind, script, inputs, outputs, **wildcards):
+    """Run ``workflow/scripts/<script>.py`` as the job of ``kind`` in ``part`` that the
+    wildcards name, with its settings from lowdim.settings; return the line it exits with."""
+    job = job_settings(config, part, kind, **wildcards)
+    snakemake = SimpleNamespace(
+        input=Named(inputs), output=Named({k: str(tmp_path / v) for k, v in outputs.items()}),
+        log=Named(log=str(tmp_path / "job.log")), wildcards=Named(wildcards),
+        params=Named(settings=job.values(), config_keys=job.config_keys()),
+        threads=job.resource_values()["threads"], rule=f"{part}_{kind}")
+    with pytest.raises(SystemExit) as info:
+        runpy.run_path(str(SCRIPTS / f"{script}.py"), init_globals={"snakemake": snakemake})
+    for name in outputs:
+        assert not (tmp_path / outputs[name]).exists()  # nothing partial at a final path
+    return str(info.value.code)
+
+
+def prepared(tmp_path, name, **options):
+    path = tmp_path / f"{name}.npz"
+    save_dataset(get_spec(name).prepare(**options), path)
+    return str(path)
+
+
+def _data(tmp_path):
+    config = tiny_config((("datasets", "sparse_two_view"), {"n": 100, "p1": 10, "p2": 10}))
+    return run_job(tmp_path, config, "data", "prepare", "prepare", {"raw": []},
+                   {"npz": "out.npz", "summary": "out.summary.csv"}, dataset="sparse_two_view")
+
+
+def _similarity(tmp_path):
+    config = tiny_config((("similarity", "matrices", 1, "n_items"), 3))
+    return run_job(tmp_path, config, "similarity", "matrix", "similarity_matrix",
+                   {"data": prepared(tmp_path, "digits", n_rows=300), "model": []},
+                   {"npz": "m.npz", "info": "m.info.csv"}, matrix="mlp_digits")
+
+
+def _sms_tasks(tmp_path):
+    config = tiny_config((("sms_tasks", "coreference", "corpora", 0, "train_items"), 10**6))
+    return run_job(tmp_path, config, "sms_tasks", "coref_matrices", "sms_coref_matrices",
+                   {"data": prepared(tmp_path, "digits", n_rows=300)}, {"npz": "topics.npz"},
+                   corpus="digits")
+
+
+def _embedding(tmp_path):
+    config = tiny_config((("embedding", "neighbors"), [1]))
+    features = tmp_path / "features.npz"
+    save_dataset(get_spec("digits").prepare(n_rows=300), features)
+    return run_job(tmp_path, config, "embedding", "embed", "embedding_embed",
+                   {"features": str(features)}, {"npz": "lle.npz"}, dataset="digits",
+                   method="lle")
+
+
+def _cca(tmp_path):
+    config = tiny_config((("cca", "overrides", "word_context"), {"batch_size": 10**5}))
+    data = prepared(tmp_path, "word_context", corpora=["lee.cor"], vocab_size=50, window=1)
+    return run_job(tmp_path, config, "cca", "appgrad", "cca_appgrad", {"npz": data},
+                   {"csv": "sappgrad.csv"}, dataset="word_context", cca_method="sappgrad")
+
+
+def _kernel_cca(tmp_path):
+    config = tiny_config((("kernel_cca", "settings", 0, "n_components"), 15))
+    data = prepared(tmp_path, "nonlinear_two_view", n=300)
+    return run_job(tmp_path, config, "kernel_cca", "run", "kernel_cca_run", {"npz": data},
+                   {"csv": "run.csv"}, kcca_setting="nonlinear_rbf")
+
+
+#: part -> (the job it runs, the line's start: the config key of the bad value and the value)
+EVERY_PART = {
+    "data": (_data, "config: datasets.sparse_two_view.p1: got 10; `p1` = 10 is too small"),
+    "similarity": (_similarity, "config: similarity.matrices[1].n_items: got 3; matrix of "),
+    "sms_tasks": (_sms_tasks, "config: sms_tasks.coreference.corpora[0].train_items: got 1000000;"),
+    "embedding": (_embedding, "config: embedding.neighbors: got [1]; every setting of lle failed"),
+    "cca": (_cca, "config: cca.overrides.word_context.batch_size: got 100000; `batch_size` must"),
+    "kernel_cca": (_kernel_cca, "config: kernel_cca.settings[0].n_components: got 15; "
+                                "`n_components` must be between 1 and"),
+}
+
+
+@pytest.mark.parametrize("part", sorted(EVERY_PART))
+def test_one_job_of_every_part_fails_in_one_line_naming_the_config_key(tmp_path, part):
+    # Values the start-time checks cannot judge (they need the data), so the job fails:
+    # its one line names the key that set the value, from the job's settings.
+    job, start = EVERY_PART[part]
+    line = job(tmp_path)
+    assert "\n" not in line and line.startswith(start), line

@@ -14,7 +14,7 @@ import scipy.sparse as sp
 from sklearn.datasets import dump_svmlight_file
 
 from lowdim.config import ConfigError, validate_config
-from lowdim.config_checks import check_config, own_data_problems
+from lowdim.settings import check_config, own_data_problems
 from lowdim.data import OwnDataError, dataset_spec, load_dataset, save_dataset
 
 ROOT = Path(__file__).resolve().parents[1]

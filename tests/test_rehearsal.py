@@ -87,9 +87,10 @@ BANNER = '{% if snakemake.config["profile"] == "rehearsal" %}**Rehearsal on repl
 
 def test_every_report_caption_opens_with_the_rehearsal_banner():
     """A rehearsal's figures and tables must not pass for the papers' numbers."""
-    rules = [*(ROOT / "workflow" / "rules").glob("*.smk"), ROOT / "Snakefile"]
-    captions = {name for path in rules
-                for name in re.findall(r'caption="\.\./report/([\w.]+\.rst)"', path.read_text())}
+    # every caption file but the front page: the render rules name theirs from the part's
+    # figures and tables (caption=f"../report/cca_{name}.rst"), not each literally
+    captions = {path.name for path in (ROOT / "workflow" / "report").glob("*.rst")} - \
+        {"workflow.rst"}
     assert len(captions) >= 15  # every figure and table of the three papers, scorecard, ...
     missing = [name for name in sorted(captions)
                if not (ROOT / "workflow" / "report" / name).read_text().startswith(BANNER)]

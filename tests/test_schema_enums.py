@@ -13,13 +13,14 @@ import yaml
 
 from lowdim.approx._linalg import EIGEN_SOLVERS
 from lowdim.approx.experiment import METHODS as APPROX_METHODS
-from lowdim.approx.experiment import SAMPLING_METHODS
+from lowdim.approx.methods import METHOD_NAMES as APPROX_METHOD_NAMES
+from lowdim.approx.methods import SAMPLING_METHODS
 from lowdim.cca._linalg import NORMALIZATIONS
 from lowdim.cca.experiments import HEURISTICS
 from lowdim.cca.kernel import APPROXIMATIONS, SOLVERS as KERNEL_CCA_SOLVERS
 from lowdim.cca.kernel_experiments import SIMILARITIES
 from lowdim.cca.methods import EXACT_METHODS, HEURISTIC_METHODS, RESCALINGS
-from lowdim.config_checks import MATRIX_DATASET_KINDS
+from lowdim.settings.similarity import MATRIX_DATASET_KINDS
 from lowdim.data.prepared import SPLIT_NAMES
 from lowdim.data.word_vectors import NAMED_WORD_VECTORS
 from lowdim.embedding.baselines import METHODS as EMBEDDING_ESTIMATORS
@@ -57,7 +58,7 @@ LIBRARY_LISTS = {
     "kernel_cca.settings.*.rescale": RESCALINGS,
     "kernel_cca.settings.*.mlp.score": MLP_SCORES,
     "models.*.kind": MODEL_KINDS,
-    "similarity.methods.*": tuple(APPROX_METHODS),
+    "similarity.methods.*": APPROX_METHOD_NAMES,
     "similarity.sms.eigen_solver": EIGEN_SOLVERS,
     "similarity.matrices.*.kind": MATRIX_KINDS,
     "similarity.matrices.*.wmd.word_vectors": NAMED_WORD_VECTORS,
@@ -147,3 +148,4 @@ def test_library_lists_agree_with_what_they_name():
     assert tuple(EMBEDDING_ESTIMATORS) == METHOD_NAMES
     assert tuple(HEURISTICS) == HEURISTIC_METHODS
     assert set(MATRIX_DATASET_KINDS) == set(MATRIX_KINDS)
+    assert tuple(APPROX_METHODS) == APPROX_METHOD_NAMES

@@ -4,9 +4,14 @@ import pytest
 from fixtures.workflow import tiny_config
 
 from lowdim.seeding import derive_seed
-from lowdim.settings import (cca_datasets, cca_figure_datasets, cca_heuristic_runs,
-                             cca_resources, cca_settings, config_keys, embedding_settings,
+from lowdim.settings import (cca_datasets, cca_figure_datasets, cca_heuristic_runs, cca_settings,
+                             config_keys, job_kinds, job_resources, job_settings,
                              kernel_cca_settings, values, wmd_corpus_settings)
+from lowdim.settings.cca import cca_resources
+
+
+def embedding_settings(config, kind, **wildcards):
+    return job_settings(config, "embedding", kind, **wildcards).settings
 
 
 # -- cca ---------------------------------------------------------------------------------------
@@ -103,17 +108,83 @@ def test_a_sensitivity_job_names_the_parameter_it_varies():
         "random_state"}
 
 
-def test_timing_values_leave_out_those_above_the_methods_cap():
+def test_a_timing_job_times_every_size_of_both_panels_but_those_above_its_cap():
     config = tiny_config()
-    mds = values(embedding_settings(config, "timing", method="mds", axis="n_samples"))
-    assert mds["values"] == [100] and mds["fixed"] == 64
-    d = values(embedding_settings(config, "timing", method="vec2vec", axis="n_features"))
-    assert d["values"] == [1000] and d["fixed"] == 100
+    mds = values(embedding_settings(config, "timing", method="mds"))
+    assert mds["n_samples"] == [100] and mds["n_features_at"] == 64
+    vec2vec = values(embedding_settings(config, "timing", method="vec2vec"))
+    assert vec2vec["n_features"] == [1000] and vec2vec["n_samples_at"] == 100
+    assert vec2vec["repeats"] == 3
+    # the methods share each panel's data: one seed per panel
+    assert vec2vec["seeds"] == mds["seeds"]
+    assert vec2vec["seeds"]["n_samples"] != vec2vec["seeds"]["n_features"]
 
 
-def test_an_unknown_embedding_job_is_refused():
-    with pytest.raises(ValueError, match="`job` must be one of"):
-        embedding_settings(tiny_config(), "plot")
+def test_a_timing_job_holds_the_exclusive_timing_resource():
+    job = job_settings(tiny_config(), "embedding", "timing", method="umap")
+    assert job.resources["timing"] == (1, "")
+    assert job.resources["threads"] == (1, "embedding.timing.threads")
+    assert "timing" not in job_resources("embedding", "embed")
+
+
+def test_an_unknown_kind_of_job_is_refused():
+    with pytest.raises(ValueError, match="no settings for jobs of kind embedding/plot"):
+        job_settings(tiny_config(), "embedding", "plot")
+
+
+#: One job of every kind in the tiny config: its wildcards.
+TINY_JOBS = {
+    ("data", "download"): {"dataset": "mnist", "filename": "mnist.gz"},
+    ("data", "prepare"): {"dataset": "digits"}, ("data", "replica_mirror"): {},
+    ("data", "table"): {}, ("models", "crossencoder"): {"model": "tiny"},
+    ("similarity", "matrix"): {"matrix": "mlp_digits"},
+    ("similarity", "errors"): {"matrix": "mlp_digits"}, ("similarity", "tidy"): {},
+    ("similarity", "render"): {},
+    ("sms_tasks", "wmd_kernel"): {"corpus": "pang_lee_own"},
+    ("sms_tasks", "wme"): {"corpus": "pang_lee", "d_max": "3"},
+    ("sms_tasks", "wmd_classify"): {"corpus": "pang_lee", "method": "wme"},
+    ("sms_tasks", "glue_matrix"): {"task": "rte"}, ("sms_tasks", "glue_scores"): {"task": "rte"},
+    ("sms_tasks", "coref_matrices"): {"corpus": "digits"},
+    ("sms_tasks", "coref_cluster"): {"corpus": "digits"}, ("sms_tasks", "tidy"): {},
+    ("sms_tasks", "render"): {},
+    ("embedding", "features"): {"dataset": "digits"},
+    ("embedding", "embed"): {"dataset": "digits", "method": "vec2vec"},
+    ("embedding", "score"): {"dataset": "digits"},
+    ("embedding", "sensitivity"): {"dataset": "digits", "parameter": "topk"},
+    ("embedding", "timing"): {"method": "mds"}, ("embedding", "tidy"): {},
+    ("embedding", "render"): {},
+    ("cca", "stats"): {"dataset": "digits_halves"}, ("cca", "exact"): {"dataset": "digits_halves"},
+    ("cca", "appgrad"): {"dataset": "word_context", "cca_method": "sappgrad"},
+    ("cca", "heuristic"): {"dataset": "sparse_two_view", "heuristic": "pca_cca/m5"},
+    ("cca", "tidy"): {}, ("cca", "render"): {},
+    ("kernel_cca", "run"): {"kcca_setting": "digits_mlp"}, ("kernel_cca", "tidy"): {},
+    ("kernel_cca", "render"): {},
+    ("report", "scorecard"): {}, ("report", "summary"): {},
+}
+
+
+def _in_config(config, key):
+    from lowdim.settings import setting
+
+    try:
+        setting(config, key)
+    except (KeyError, IndexError, TypeError):
+        return False
+    return True
+
+
+@pytest.mark.parametrize("kind", sorted(TINY_JOBS), ids="/".join)
+def test_every_setting_and_resource_names_a_key_of_the_config(kind):
+    config = tiny_config((("models",), {"tiny": {}}), (("datasets", "rte"), {}),
+                         (("sms_tasks", "glue", "tasks"), [{"dataset": "rte", "model": "tiny"}]))
+    job = job_settings(config, *kind, **TINY_JOBS[kind])  # also checks the declared resources
+    keys = {key for _, key in [*job.settings.values(), *job.resources.values()]}
+    assert all(key in ("", "seed") or _in_config(config, key) for key in keys), keys
+    assert list(job.resources) == list(job_resources(*kind)) and "threads" in job.resources
+
+
+def test_every_kind_of_job_is_covered():
+    assert sorted(TINY_JOBS) == job_kinds()
 
 
 # -- kernel_cca and sms_tasks -----------------------------------------------------------------

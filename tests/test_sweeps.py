@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from lowdim.config import ConfigError, validate_config
-from lowdim.config_checks import check_config
+from lowdim.settings import check_config
 from lowdim.plots.sweeps import error_bars
 from lowdim.sweeps import (METRICS, _unique, expand_sweeps, module_name, parse_key, sweep_tidy,
                            value_text)
@@ -39,11 +39,21 @@ def test_each_value_is_a_validated_run_of_its_section_alone():
     assert not any(run.config[s]["enabled"] for s in ("similarity", "sms_tasks", "embedding",
                                                       "kernel_cca", "report"))
     assert run.config["sweeps"] == [] and "cca.reg = 0.01" in run.config["profile"]
-    # Nothing but cca.reg differs from the main run's settings of the section.
+    # Nothing but cca.reg differs from the main run's settings of the section, and the run
+    # leaves out Figure 2, which the metric (Figure 1's PCC) does not read: the section's one
+    # tidy job would otherwise run its heuristics in every run.
     main = validate(TINY)["cca"]
-    assert {k for k in main if main[k] != run.config["cca"][k]} == {"reg"}
+    assert {k for k in main if main[k] != run.config["cca"][k]} == {"reg", "figure2"}
+    assert run.config["cca"]["figure2"] == {**main["figure2"], "dataset": None}
     assert run.config["sweep_run"]["shared_datasets"] == sorted(TINY["datasets"])
     assert sweep.targets()[0] == "results/sweeps/cca_reg/reg~0.001/cca/tidy/appgrad_trace.csv"
+
+
+def test_an_embedding_run_leaves_out_the_figures_its_metric_does_not_read():
+    (sweep,) = sweeps_of({"key": "embedding.n_components", "values": [2, 3]})
+    run = sweep.runs[0].config["embedding"]
+    assert run["sensitivity"]["datasets"] == [] and run["timing"]["methods"] == []
+    assert run["datasets"] == TINY["embedding"]["datasets"] and run["n_components"] == 2
 
 
 def test_sweeping_a_dataset_option_prepares_that_dataset_again():

@@ -56,6 +56,8 @@ EXAMPLE_NAMES = {
                     "``file://`` URL of a file holding ``hello``, with its SHA-256 and size",
     "corpus_zip": "the path of a zip archive, ``corpus.zip`` (outside ``tmp``), with members "
                   "``corpus/a.txt`` (``alpha``) and ``corpus/b.txt`` (``beta``)",
+    "config": "the default profile, ``config/config.yaml``, validated (defaults filled in): "
+              "``lowdim.config.checkout_config()[0]``",
 }
 
 
@@ -110,6 +112,12 @@ def _digit_topics():
                                 tune_topics=1, test_topics=2, seed=0)
     return topic_matrices(X, digits.y, train, topics,
                           mlp={"hidden_layer_sizes": (16,), "n_pairs": 3000}, seed=0)[0]
+
+
+def _config():
+    from lowdim.config import checkout_config
+
+    return checkout_config()[0]
 
 
 def _knn_scorecard(root):
@@ -169,7 +177,8 @@ _BUILDERS = {
 }
 # Computed once a session; each example gets a deep copy (it may write into the arrays).
 for _name, _make in {"digits": _digits, "two_views": _two_views, "reg_sweep": _reg_sweep,
-                     "kernel_cca_tidy": _kernel_cca_tidy, "digit_topics": _digit_topics}.items():
+                     "kernel_cca_tidy": _kernel_cca_tidy, "digit_topics": _digit_topics,
+                     "config": _config}.items():
     _BUILDERS[_name] = (lambda make: lambda request: copy.deepcopy(make()))(functools.cache(_make))
 
 

@@ -36,7 +36,7 @@ def problem(key: str, value, allowed: str) -> str:
 
 
 @contextlib.contextmanager
-def config_errors(settings: dict, keys: dict, where: str = ""):
+def config_errors(settings: dict, keys: dict, where: str = "", keyless: bool = True):
     """Turn a ValueError or TypeError raised inside into one line naming a config key.
 
     Parameters
@@ -47,6 +47,10 @@ def config_errors(settings: dict, keys: dict, where: str = ""):
         Library argument -> the config key that set it (its ``params.config_keys``).
     where : str
         What the job was doing, e.g. ``"lle on dataset digits"``.
+    keyless : bool, default=True
+        Also turn an error that names no argument of ``keys`` into a line (listing every
+        key of the job); False lets it pass unchanged, for a job whose other errors are
+        about its input files, not its settings (a corrupt download).
 
     Yields
     ------
@@ -72,6 +76,8 @@ def config_errors(settings: dict, keys: dict, where: str = ""):
     try:
         yield
     except (ValueError, TypeError) as exc:
+        if not keyless and not any(_key_of(a, settings, keys) for a in arguments_of(exc)):
+            raise
         line = config_error_line(exc, settings, keys, where)
         logger.error("%s", line)
         raise SystemExit(line) from exc

@@ -32,14 +32,19 @@ import numpy as np
 import pandas as pd
 
 from .config import ConfigError, changes_result
+from .settings import cca as cca_settings
+from .settings import embedding as embedding_settings
+from .settings import job_settings, parse_key
+from .settings import report as report_settings
+from .settings import similarity as similarity_settings
 
 __all__ = ["METRICS", "SWEEP_SECTIONS", "Metric", "Sweep", "SweepRun", "expand_sweeps",
            "module_name", "parse_key", "shown", "sweep_tidy", "value_text"]
 
 #: Experiment sections a sweep can run.
 SWEEP_SECTIONS = ("similarity", "embedding", "cca")
-#: Other sections, disabled in every run of a sweep.
-_OTHER_SECTIONS = ("sms_tasks", "kernel_cca", "report")
+#: Other sections, disabled in every run of a sweep: the workflow's other parts, the report.
+_OTHER_SECTIONS = tuple(p for p in report_settings.PARTS if p not in SWEEP_SECTIONS) + ("report",)
 
 
 @dataclass(frozen=True)
@@ -48,7 +53,9 @@ class Metric:
     (or matrix) and method.
 
     ``file`` is relative to a run's ``results/`` folder; ``listed`` is the config key
-    (inside the section) that must list something for the file to be made.
+    (inside the section) that must list something for the file to be made; ``unused``
+    maps keys of the parts of the experiment the file does not depend on (other figures
+    of the part, made by the same tidy job) to the empty value each run gets instead.
     ``spread_over`` names what a score's spread (2 sd) is over, or is empty when a score
     has none; ``single`` then says what one score is (``{n}``: the runs behind it, ``{s}``:
     a plural s).
@@ -72,11 +79,13 @@ class Metric:
     higher_is_better: bool = True
     spread_over: str = ""
     single: str = "one run per value"
+    unused: dict = field(default_factory=dict)
 
     def settings(self, config: dict) -> dict:
         """What of a run's config the metric reads (the similarity table's fraction)."""
         if self.section == "similarity":
-            return {"table_fraction": config["similarity"]["table_fraction"]}
+            render = job_settings(config, "similarity", "render").values()
+            return {"table_fraction": render["table_fraction"]}
         return {}
 
     def scores(self, tidy: pd.DataFrame, settings: dict) -> pd.DataFrame:
@@ -122,21 +131,29 @@ def _median_at_table_fraction(metric, errors, settings):
 #: A CCA metric is one seeded fit per value; a sweep of ``seed`` gives the spread over seeds.
 _ONE_CCA_RUN = "one seeded run per value (sweep `seed` for the spread over seeds)"
 
+#: What a run of a sweep of ``section`` leaves out: the parts of the experiment whose tidy
+#: files the metric does not read (Figures 3 and 5, Figure 2).
+_UNUSED = {"cca": {"cca.figure2.dataset": None},
+           "embedding": {"embedding.sensitivity.datasets": [], "embedding.timing.methods": []}}
+_TIDY = {"cca": cca_settings.TIDY, "embedding": embedding_settings.TIDY,
+         "similarity": similarity_settings.TIDY}
+
 #: ``(section, metric) -> Metric``; a section's first metric is its default.
 METRICS = {(m.section, m.name): m for m in (
-    Metric("cca", "pcc_in", "cca/tidy/appgrad_trace.csv", "pcc_in",
+    Metric("cca", "pcc_in", _TIDY["cca"]["appgrad_trace"], "pcc_in",
            "in-sample PCC at the last iteration", "in-sample PCC", "figure1.datasets",
-           single=_ONE_CCA_RUN),
-    Metric("cca", "pcc_out", "cca/tidy/appgrad_trace.csv", "pcc_out",
+           single=_ONE_CCA_RUN, unused=_UNUSED["cca"]),
+    Metric("cca", "pcc_out", _TIDY["cca"]["appgrad_trace"], "pcc_out",
            "out-of-sample PCC at the last iteration", "out-of-sample PCC", "figure1.datasets",
-           single=_ONE_CCA_RUN),
-    Metric("embedding", "accuracy", "embedding/tidy/classification.csv", "accuracy",
+           single=_ONE_CCA_RUN, unused=_UNUSED["cca"]),
+    Metric("embedding", "accuracy", _TIDY["embedding"]["classification"], "accuracy",
            "kNN accuracy (mean ± 2 sd over folds)", "kNN accuracy", "datasets",
-           spread_over="folds"),
-    Metric("embedding", "ari", "embedding/tidy/clustering.csv", "ari",
+           spread_over="folds", unused=_UNUSED["embedding"]),
+    Metric("embedding", "ari", _TIDY["embedding"]["clustering"], "ari",
            "spectral clustering ARI (best gamma)", "ARI", "datasets",
-           single="one clustering per value, the best of the gamma grid"),
-    Metric("similarity", "error", "similarity/tidy/errors.csv", "error",
+           single="one clustering per value, the best of the gamma grid",
+           unused=_UNUSED["embedding"]),
+    Metric("similarity", "error", _TIDY["similarity"]["errors"], "error",
            "median relative Frobenius error at similarity.table_fraction",
            "relative error ‖K − K̃‖_F / ‖K‖_F", "matrices",
            group="matrix", higher_is_better=False, single="the median of {n} seed{s} per value"),
@@ -144,23 +161,6 @@ METRICS = {(m.section, m.name): m for m in (
 _REDUCERS = {("cca", "pcc_in"): _last_checkpoint, ("cca", "pcc_out"): _last_checkpoint,
              ("embedding", "accuracy"): _fold_mean, ("embedding", "ari"): _best,
              ("similarity", "error"): _median_at_table_fraction}
-
-
-def parse_key(key: str) -> tuple:
-    """``"similarity.matrices[0].wmd.gamma"`` -> ``("similarity", "matrices", 0, "wmd", "gamma")``.
-
-    Examples
-    --------
-    >>> from lowdim.sweeps import parse_key
-    >>> parse_key("similarity.matrices[0].wmd.gamma")
-    ('similarity', 'matrices', 0, 'wmd', 'gamma')
-    """
-    parts = []
-    for part in re.sub(r"\[(\d+)\]", r".\1", key).split("."):
-        if not part:
-            raise ValueError(f"empty part in key {key!r}")
-        parts.append(int(part) if part.isdigit() else part)
-    return tuple(parts)
 
 
 def _set_key(config: dict, parts: tuple, value, where: str):
@@ -213,7 +213,7 @@ class SweepRun:
     >>> import yaml
     >>> import lowdim
     >>> from lowdim.config import validate_config
-    >>> from lowdim.config_checks import check_config
+    >>> from lowdim.settings import check_config
     >>> from lowdim.sweeps import expand_sweeps
     >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
     >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
@@ -253,7 +253,7 @@ class Sweep:
     >>> import yaml
     >>> import lowdim
     >>> from lowdim.config import validate_config
-    >>> from lowdim.config_checks import check_config
+    >>> from lowdim.settings import check_config
     >>> from lowdim.sweeps import expand_sweeps
     >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
     >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
@@ -273,10 +273,15 @@ class Sweep:
     section: str
     metric: Metric
     runs: list
+    where: str = ""  # the entry's config key, ``sweeps[i]``
 
     def targets(self) -> list[str]:
         """The tidy result file of each run that the sweep's table reads."""
         return [run.prefix + self.metric.file for run in self.runs]
+
+    def config_keys(self) -> dict:
+        """The config key of the sweep's settings, for its jobs' errors."""
+        return {"sweep": self.where}
 
     def params(self) -> dict:
         """What the sweep's tidy job needs (and what changes its result)."""
@@ -310,12 +315,15 @@ def _check_key(parts: tuple, key: str, where: str):
                           f"changes a result")
 
 
-def _run_config(config, entry, section, parts, value, where, validate):
+def _run_config(config, entry, metric, parts, value, where, validate):
+    section = metric.section
     variant = copy.deepcopy(config)
     variant["sweeps"] = []
     for other in SWEEP_SECTIONS + _OTHER_SECTIONS:
         if other in variant:
             variant[other]["enabled"] = other == section
+    for key, empty in metric.unused.items():  # what the metric does not read
+        _set_key(variant, parse_key(key), empty, f"{where}.key")
     _set_key(variant, parts, value, f"{where}.key")
     try:
         validated = validate(variant)
@@ -397,7 +405,7 @@ def expand_sweeps(config: dict, validate) -> list[Sweep]:
     >>> import yaml
     >>> import lowdim
     >>> from lowdim.config import validate_config
-    >>> from lowdim.config_checks import check_config
+    >>> from lowdim.settings import check_config
     >>> from lowdim.sweeps import expand_sweeps
     >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
     >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
@@ -428,7 +436,7 @@ def expand_sweeps(config: dict, validate) -> list[Sweep]:
             raise ConfigError(f"config: {where}.key: {error}") from None
         _check_key(parts, entry["key"], where)
         section, metric = _section_and_metric(entry, parts, where)
-        configs = [_run_config(config, entry, section, parts, value, f"{where}.values[{j}]",
+        configs = [_run_config(config, entry, metric, parts, value, f"{where}.values[{j}]",
                                validate) for j, value in enumerate(entry["values"])]
         if not _node(configs[0][section], parse_key(metric.listed)):
             raise ConfigError(f"config: {where}: {section}.{metric.listed} is empty, so "
@@ -438,7 +446,7 @@ def expand_sweeps(config: dict, validate) -> list[Sweep]:
         labels = _unique([f"{leaf}~{value_text(v)}" for v in values])
         runs = [SweepRun(entry["name"], j, v, lab, module_name(entry["name"], j), c)
                 for j, (v, lab, c) in enumerate(zip(values, labels, configs))]
-        sweeps.append(Sweep(entry["name"], entry["key"], section, metric, runs))
+        sweeps.append(Sweep(entry["name"], entry["key"], section, metric, runs, where))
     return sweeps
 
 

@@ -1,6 +1,8 @@
-# Config validation, input functions and get_final_output(); no rules here.
+# Config validation, the jobs' settings (job_params), input functions and get_final_output();
+# no rules here.
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -22,15 +24,15 @@ if os.environ.get("PYTHONPATH", "").split(os.pathsep)[0] != _SRC:
 os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(workflow.basedir) / ".snakemake" / "numba"))
 
 from lowdim.config import ConfigError, check_complete_profile, validate_config
-from lowdim.config_checks import check_config
-from lowdim.data import dataset_spec, declares_own_data
-from lowdim.data.own import own_files
+from lowdim.settings import check_config, job_resources, job_settings
+from lowdim.settings.data import prepared_file
+from lowdim.settings.report import published_files as configured_published_files
 
 
 SCHEMA = Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
 
 # Each key against its schema, then keys against each other and the dataset registry
-# (lowdim.config_checks), so a mistake stops the run before any job starts.
+# (each part's checks in lowdim.settings), so a mistake stops the run before any job starts.
 try:
     check_complete_profile(config, workflow.overwrite_configfiles)
     _validated = check_config(validate_config(config, SCHEMA))
@@ -40,7 +42,11 @@ except ConfigError as error:
 config.clear()
 config.update(_validated)
 
-RAW_DIR = config["resources"]["raw_dir"]
+# A timing job (Figure 3) holds the `timing` resource: one at a time, here or on a cluster
+# (where each runs in its own allocation; the SLURM plugin passes no such resource on).
+# A limit given on the command line (--resources timing=N) wins.
+if "timing" not in workflow.global_resources:
+    workflow.register_resource("timing", 1)
 
 # Each .smk appends a function returning its final targets for the current config;
 # the report's own targets are kept apart because the report depends on all others.
@@ -68,6 +74,66 @@ def sorted_params(value):
     return value
 
 
+class JobParams:
+    """The settings, config keys, seed and resources of one kind of job (lowdim.settings),
+    each a function of the wildcards, for a rule's `params` (**JOB.params: settings and
+    config_keys), `threads` (JOB.threads) and `resources` (**JOB.resources: mem_mb,
+    runtime, ... as the kind declares them)."""
+
+    def __init__(self, part, kind):
+        self.part, self.kind = part, kind
+        self._jobs = {}
+
+    def job(self, wildcards):
+        """The lowdim.settings.Job the wildcards name (resolved once per job)."""
+        key = tuple(wildcards.items())
+        if key not in self._jobs:
+            self._jobs[key] = job_settings(config, self.part, self.kind, **dict(key))
+        return self._jobs[key]
+
+    def settings(self, wildcards):
+        return sorted_params(self.job(wildcards).values())
+
+    def config_keys(self, wildcards):
+        return sorted_params(self.job(wildcards).config_keys())
+
+    def value(self, name, then=None):
+        """A function of the wildcards: the value of setting `name`, passed through `then`."""
+        return lambda wildcards: (then or (lambda value: value))(
+            self.job(wildcards).values()[name])
+
+    def threads(self, wildcards):
+        threads = self.job(wildcards).resource_values()["threads"]
+        if "timing" in job_resources(self.part, self.kind) and workflow.local_exec:
+            # Nothing runs beside a timing job: it holds every local core, and its fits use
+            # the threads its settings give them (its `n_jobs`).
+            return max(threads, workflow.cores)
+        return threads
+
+    @property
+    def params(self):
+        return {"settings": self.settings, "config_keys": self.config_keys}
+
+    @property
+    def resources(self):
+        return {name: self._resource(name) for name in job_resources(self.part, self.kind)
+                if name != "threads"}
+
+    def _resource(self, name):
+        return lambda wildcards: self.job(wildcards).resource_values()[name]
+
+
+def job_params(part, kind):
+    """Rule arguments of the jobs of `kind` in workflow part `part` (JobParams)."""
+    return JobParams(part, kind)
+
+
+def one_of(names, none="__none__"):
+    """A wildcard constraint matching exactly `names` (`none`, which names nothing, when
+    there are none)."""
+    return "|".join(re.escape(str(name)) for name in names) or none
+
+
 def repository_path(path):
     """`path` if absolute, else relative to this repository (not the working directory)."""
     return str(Path(workflow.basedir) / path) if not Path(path).is_absolute() else str(path)
@@ -86,39 +152,12 @@ def modified_profile_keys(wildcards=None):
 def published_files():
     """The files of published numbers (`report.published`): the scorecard's, and the points
     the paper figures draw beside their curves."""
-    return [repository_path(path) for path in config["report"]["published"]]
-
-
-def configured_datasets():
-    """Names listed under `datasets:` in the config, in order."""
-    return list(config["datasets"])
+    return [repository_path(path) for path in configured_published_files(config)]
 
 
 def dataset_npz(name):
-    """Prepared file of dataset `name` (results/data/{name}.npz). In a run of a sweep
-    (sweeps.smk), the main run's file when the swept value leaves its options alone:
-    `local` keeps the module's results/ prefix off it."""
-    path = f"results/data/{name}.npz"
-    if name in (config["sweep_run"] or {}).get("shared_datasets", []):
-        return local(path)
-    return path
-
-
-def dataset_options(name):
-    """Options of dataset `name`, defaults filled in."""
-    given = config["datasets"].get(name, {})
-    return {**dataset_spec(name, given).defaults(), **given}
-
-
-def raw_files(name):
-    """Local paths of the raw files dataset `name` downloads (none for offline data), or the
-    files of the user's own data (so that editing them prepares the dataset again)."""
-    given = config["datasets"].get(name, {})
-    if declares_own_data(given):
-        return own_files(name, given)
-    return [f"{RAW_DIR}/{name}/{remote.filename}" for remote in dataset_spec(name).files]
-
-
-def prepare_hint(dataset, key, default):
-    """Resource hint `key` of the prepare job of `dataset` (config resources.prepare)."""
-    return config["resources"]["prepare"].get(dataset, {}).get(key, default)
+    """Prepared file of dataset `name`. In a run of a sweep (sweeps.smk), the main run's
+    file when the swept value leaves its options alone: `local` keeps the module's results/
+    prefix off it."""
+    path, shared = prepared_file(config, name)
+    return local(path) if shared else path

@@ -2,30 +2,35 @@
 # format-exact replicas (replica_mirror), which the downloads fetch through resources.mirrors.
 
 from lowdim.data import dataset_names
+from lowdim.settings.data import datasets, raw_file, raw_files, replica_files, replica_manifest
 
 
-include: "data_common.smk"
+DATASETS = datasets(config)
+REPLICA_FILES = replica_files(config)
+REPLICA_MANIFEST = replica_manifest(config)
+DOWNLOAD = job_params("data", "download")
+PREPARE = job_params("data", "prepare")
+REPLICA_MIRROR = job_params("data", "replica_mirror")
+DATA_TABLE = job_params("data", "table")
 
 
 wildcard_constraints:
-    dataset="|".join(sorted(set(dataset_names()) | set(configured_datasets()))),
+    dataset=one_of(sorted(set(dataset_names()) | set(DATASETS))),
 
 
-if REPLICA_MANIFEST:
+if REPLICA_FILES:
 
     rule replica_mirror:
         output:
             manifest=REPLICA_MANIFEST,
-            files=replica_files(),
+            files=REPLICA_FILES,
         params:
-            datasets=[name for name in configured_datasets()
-                      if not dataset_spec(name, config["datasets"].get(name)).offline],
-            seed=config["seed"],
+            **REPLICA_MIRROR.params,
         log:
             "logs/replica_mirror/replicas.log",
         conda:
             CONDA_ENV
-        threads: 1
+        threads: REPLICA_MIRROR.threads
         script:
             "../scripts/replica_mirror.py"
 
@@ -35,42 +40,35 @@ rule download:
     input:
         manifest=REPLICA_MANIFEST or [],
     output:
-        f"{RAW_DIR}/{{dataset}}/{{filename}}",
+        raw_file(config),
     params:
-        lockfile=config["resources"]["lockfile"],
-        timeout=config["resources"]["timeout"],
-        retries=config["resources"]["retries"],
-        mirrors=config["resources"]["mirrors"],
+        **DOWNLOAD.params,
     log:
         "logs/download/{dataset}/{filename}.log",
     conda:
         CONDA_ENV
-    threads: 1
+    threads: DOWNLOAD.threads
     script:
         "../scripts/download.py"
 
 
 rule prepare:
     input:
-        raw=lambda w: raw_files(w.dataset),
+        raw=lambda w: raw_files(config, w.dataset),
     output:
         npz="results/data/{dataset}.npz",
         summary="results/data/{dataset}.summary.csv",
     params:
-        options=lambda w: dataset_options(w.dataset),
-        raw_dir=RAW_DIR,
-        lockfile=config["resources"]["lockfile"],
-        manifest=lambda w: REPLICA_MANIFEST if REPLICA_MANIFEST and remote_files(w.dataset) else "",
+        **PREPARE.params,
     log:
         "logs/prepare/{dataset}.log",
     benchmark:
         "results/benchmarks/prepare/{dataset}.tsv"
     conda:
         CONDA_ENV
-    threads: lambda w: prepare_hint(w.dataset, "threads", 1)
+    threads: PREPARE.threads
     resources:
-        mem_mb=lambda w: prepare_hint(w.dataset, "mem_mb", 4000),
-        runtime=lambda w: prepare_hint(w.dataset, "runtime", 30),
+        **PREPARE.resources,
     script:
         "../scripts/prepare.py"
 
@@ -78,9 +76,7 @@ rule prepare:
 rule dataset_table:
     localrule: True
     input:
-        summaries=lambda w: expand(
-            "results/data/{dataset}.summary.csv", dataset=configured_datasets()
-        ),
+        summaries=expand("results/data/{dataset}.summary.csv", dataset=DATASETS),
     output:
         csv=report(
             "results/tables/data/datasets.csv",
@@ -91,17 +87,17 @@ rule dataset_table:
         ),
         md="results/tables/data/datasets.md",
     params:
-        profile=config["profile"],
+        **DATA_TABLE.params,
     log:
         "logs/dataset_table/datasets.log",
     conda:
         CONDA_ENV
-    threads: 1
+    threads: DATA_TABLE.threads
     script:
         "../scripts/dataset_table.py"
 
 
 FINAL_OUTPUTS.append(
-    lambda: [dataset_npz(name) for name in configured_datasets()]
+    lambda: [dataset_npz(name) for name in DATASETS]
     + ["results/tables/data/datasets.csv", "results/tables/data/datasets.md"]
 )

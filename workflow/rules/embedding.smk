@@ -1,24 +1,50 @@
 # The `embedding` part of the workflow (config section `embedding:`): the Vec2vec paper.
 #
 #   features (raw rows or TF-IDF) -> embed (one job per dataset x method, neighbour
-#   sweep inside) -> score (kNN accuracy per fold, ARI per gamma) -> select (best
-#   setting, t-tests) -> Figure 4, Tables 2 and 3, t-test table;
-#   sensitivity (one job per dataset x parameter, values swept inside) -> Figure 5;
-#   timing (one job per axis x method: warm-up, then one timed fit per value) -> Figure 3.
+#   sweep inside) -> score (one job per dataset: kNN accuracy per fold, ARI per gamma, of
+#   every method's embeddings);
+#   sensitivity (one job per dataset x parameter, values swept inside);
+#   timing (one job per method, alone on the machine: every size of both panels, each
+#   fitted `timing.repeats` times after a warm-up);
+#   -> embedding_tidy (best settings, t-tests, datasets, sensitivity, timing)
+#   -> embedding_render (Figures 3 to 5, Tables 2 and 3, the accuracy and t-test tables).
+# Every setting comes from lowdim.settings.embedding.
+
+from lowdim.embedding.methods import METHOD_NAMES
+from lowdim.settings.embedding import SENSITIVITY_PARAMETERS, TABLES as EMBEDDING_TABLES
+from lowdim.settings.embedding import TIDY as EMB_TIDY
+from lowdim.settings.embedding import timing_methods
 
 
-include: "embedding_common.smk"
-
-
-EMB_RES = EMB["resources"]
+EMB_ON = config["embedding"]["enabled"]
+EMB_DATASETS = config["embedding"]["datasets"]
+EMB_METHODS = config["embedding"]["methods"]
+EMB_SENSITIVITY = config["embedding"]["sensitivity"]["datasets"]
+EMB_TIMING = timing_methods(config)
 EMB_CATEGORY = "Vec2vec"
+EMB_FEATURES = job_params("embedding", "features")
+EMB_EMBED = job_params("embedding", "embed")
+EMB_SCORE = job_params("embedding", "score")
+EMB_SENS = job_params("embedding", "sensitivity")
+EMB_TIMING_JOB = job_params("embedding", "timing")
+EMB_TIDY_JOB = job_params("embedding", "tidy")
+EMB_RENDER = job_params("embedding", "render")
+#: The tidy files and the figures of the parts of the experiment this config runs.
+EMB_PARTS = {"scores": ["classification", "clustering", "ttests", "scores", "datasets"]
+             if EMB_DATASETS else [],
+             "sensitivity": ["sensitivity"] if EMB_SENSITIVITY else [],
+             "timing": ["timing"] if EMB_TIMING else []}
+EMB_TIDY_FILES = {name: f"results/{EMB_TIDY[name]}" for part in EMB_PARTS.values()
+                  for name in part}
+EMB_FIGURES = {"figure3_timing": "timing", "figure4_knn_accuracy": "scores",
+               "figure5_sensitivity": "sensitivity"}
+EMB_FIGURES = [name for name, part in EMB_FIGURES.items() if EMB_PARTS[part]]
+EMB_TABLE_NAMES = list(EMBEDDING_TABLES) if EMB_DATASETS else []
 
 
 wildcard_constraints:
-    method="|".join(METHOD_NAMES),
-    axis="|".join(TIMING_DATA),
-    parameter="|".join(SENSITIVITY_PARAMETERS),
-    value=r"\d+",
+    method=one_of(METHOD_NAMES),
+    parameter=one_of(SENSITIVITY_PARAMETERS),
 
 
 rule embedding_features:
@@ -26,16 +52,16 @@ rule embedding_features:
         npz=lambda w: dataset_npz(w.dataset),
     output:
         npz="results/embedding/features/{dataset}.npz",
+        summary="results/embedding/features/{dataset}.summary.csv",
     params:
-        settings=lambda w: embedding_params("features", dataset=w.dataset),
-        config_keys=lambda w: embedding_keys("features", dataset=w.dataset),
+        **EMB_FEATURES.params,
     log:
         "logs/embedding_features/{dataset}.log",
     benchmark:
         "results/benchmarks/embedding_features/{dataset}.tsv"
     conda:
         CONDA_ENV
-    threads: 1
+    threads: EMB_FEATURES.threads
     script:
         "../scripts/embedding_features.py"
 
@@ -46,132 +72,39 @@ rule embedding_embed:
     output:
         npz="results/embedding/embeddings/{dataset}/{method}.npz",
     params:
-        settings=lambda w: embedding_params("embed", dataset=w.dataset, method=w.method),
-        config_keys=lambda w: embedding_keys("embed", dataset=w.dataset, method=w.method),
+        **EMB_EMBED.params,
     log:
         "logs/embedding_embed/{dataset}/{method}.log",
     benchmark:
         "results/benchmarks/embedding_embed/{dataset}/{method}.tsv"
     conda:
         CONDA_ENV
-    threads: EMB_RES["threads"]
+    threads: EMB_EMBED.threads
     resources:
-        mem_mb=EMB_RES["mem_mb"],
-        runtime=EMB_RES["runtime"],
+        **EMB_EMBED.resources,
     script:
         "../scripts/embedding_embed.py"
 
 
 rule embedding_score:
     input:
-        embeddings="results/embedding/embeddings/{dataset}/{method}.npz",
+        embeddings=expand("results/embedding/embeddings/{{dataset}}/{method}.npz",
+                          method=EMB_METHODS),
     output:
-        csv="results/embedding/tidy/scores/{dataset}/{method}.csv",
+        csv="results/embedding/tidy/scores/{dataset}.csv",
     params:
-        settings=lambda w: embedding_params("score", dataset=w.dataset),
-        config_keys=lambda w: embedding_keys("score", dataset=w.dataset),
+        **EMB_SCORE.params,
     log:
-        "logs/embedding_score/{dataset}/{method}.log",
+        "logs/embedding_score/{dataset}.log",
     benchmark:
-        "results/benchmarks/embedding_score/{dataset}/{method}.tsv"
+        "results/benchmarks/embedding_score/{dataset}.tsv"
     conda:
         CONDA_ENV
-    threads: EMB_RES["threads"]
+    threads: EMB_SCORE.threads
     resources:
-        mem_mb=EMB_RES["mem_mb"],
-        runtime=EMB_RES["runtime"],
+        **EMB_SCORE.resources,
     script:
         "../scripts/embedding_score.py"
-
-
-rule embedding_select:
-    localrule: True
-    input:
-        scores=embedding_scores(),
-    output:
-        classification="results/embedding/tidy/classification.csv",
-        clustering="results/embedding/tidy/clustering.csv",
-        ttests="results/embedding/tidy/ttests.csv",
-        scores="results/embedding/tidy/scores.csv",
-    params:
-        alpha=EMB["alpha"],
-    log:
-        "logs/embedding_select/select.log",
-    conda:
-        CONDA_ENV
-    threads: 1
-    script:
-        "../scripts/embedding_select.py"
-
-
-rule embedding_datasets:
-    input:
-        features=expand("results/embedding/features/{dataset}.npz", dataset=EMB["datasets"]),
-    output:
-        csv="results/embedding/tidy/datasets.csv",
-    log:
-        "logs/embedding_datasets/datasets.log",
-    conda:
-        CONDA_ENV
-    threads: 1
-    script:
-        "../scripts/embedding_datasets.py"
-
-
-rule embedding_tables:
-    localrule: True
-    input:
-        datasets="results/embedding/tidy/datasets.csv",
-        classification="results/embedding/tidy/classification.csv",
-        clustering="results/embedding/tidy/clustering.csv",
-        ttests="results/embedding/tidy/ttests.csv",
-    output:
-        table2=report("results/tables/embedding/table2_datasets.md",
-                      caption="../report/embedding_table2.rst", category=EMB_CATEGORY,
-                      subcategory="Datasets", labels={"table": "Table 2"}),
-        table3=report("results/tables/embedding/table3_clustering_ari.md",
-                      caption="../report/embedding_table3.rst", category=EMB_CATEGORY,
-                      subcategory="Clustering", labels={"table": "Table 3"}),
-        accuracy=report("results/tables/embedding/knn_accuracy.md",
-                        caption="../report/embedding_accuracy.rst", category=EMB_CATEGORY,
-                        subcategory="Classification", labels={"table": "Figure 4 numbers"}),
-        ttests=report("results/tables/embedding/ttests.md",
-                      caption="../report/embedding_ttests.rst", category=EMB_CATEGORY,
-                      subcategory="Significance", labels={"table": "t-tests"}),
-        csv=expand("results/tables/embedding/{table}.csv", table=EMBEDDING_TABLES),
-        tex=expand("results/tables/embedding/{table}.tex", table=EMBEDDING_TABLES),
-    params:
-        profile=config["profile"],
-        methods=EMB["methods"],
-    log:
-        "logs/embedding_tables/tables.log",
-    conda:
-        CONDA_ENV
-    threads: 1
-    script:
-        "../scripts/embedding_tables.py"
-
-
-rule embedding_figure4:
-    localrule: True
-    input:
-        classification="results/embedding/tidy/classification.csv",
-        published=published_files(),
-    output:
-        pdf="results/figures/embedding/figure4_knn_accuracy.pdf",
-        png=report("results/figures/embedding/figure4_knn_accuracy.png",
-                   caption="../report/embedding_figure4.rst", category=EMB_CATEGORY,
-                   subcategory="Classification", labels={"figure": "Figure 4"}),
-    params:
-        profile=config["profile"],
-        methods=EMB["methods"],
-    log:
-        "logs/embedding_figure4/figure4.log",
-    conda:
-        CONDA_ENV
-    threads: 1
-    script:
-        "../scripts/embedding_figure.py"
 
 
 rule embedding_sensitivity:
@@ -180,115 +113,117 @@ rule embedding_sensitivity:
     output:
         csv="results/embedding/sensitivity/{dataset}/{parameter}.csv",
     params:
-        settings=lambda w: embedding_params("sensitivity", dataset=w.dataset,
-                                            parameter=w.parameter),
-        config_keys=lambda w: embedding_keys("sensitivity", dataset=w.dataset,
-                                             parameter=w.parameter),
+        **EMB_SENS.params,
     log:
         "logs/embedding_sensitivity/{dataset}/{parameter}.log",
     benchmark:
         "results/benchmarks/embedding_sensitivity/{dataset}/{parameter}.tsv"
     conda:
         CONDA_ENV
-    threads: EMB_RES["threads"]
+    threads: EMB_SENS.threads
     resources:
-        mem_mb=EMB_RES["mem_mb"],
-        runtime=EMB_RES["runtime"],
+        **EMB_SENS.resources,
     script:
         "../scripts/embedding_sensitivity.py"
 
 
-rule embedding_sensitivity_tidy:
-    localrule: True
-    input:
-        parts=embedding_sensitivity_parts(),
-    output:
-        csv="results/embedding/tidy/sensitivity.csv",
-    log:
-        "logs/embedding_sensitivity_tidy/sensitivity.log",
-    conda:
-        CONDA_ENV
-    threads: 1
-    script:
-        "../scripts/embedding_concat.py"
-
-
-rule embedding_figure5:
-    localrule: True
-    input:
-        sensitivity="results/embedding/tidy/sensitivity.csv",
-    output:
-        pdf="results/figures/embedding/figure5_sensitivity.pdf",
-        png=report("results/figures/embedding/figure5_sensitivity.png",
-                   caption="../report/embedding_figure5.rst", category=EMB_CATEGORY,
-                   subcategory="Sensitivity", labels={"figure": "Figure 5"}),
-    params:
-        profile=config["profile"],
-    log:
-        "logs/embedding_figure5/figure5.log",
-    conda:
-        CONDA_ENV
-    threads: 1
-    script:
-        "../scripts/embedding_figure.py"
-
-
 rule embedding_timing:
     output:
-        json="results/embedding/timing/{axis}/{method}.json",
+        json="results/embedding/timing/{method}.json",
     params:
-        settings=lambda w: embedding_params("timing", method=w.method, axis=w.axis),
-        config_keys=lambda w: embedding_keys("timing", method=w.method, axis=w.axis),
+        **EMB_TIMING_JOB.params,
     log:
-        "logs/embedding_timing/{axis}/{method}.log",
+        "logs/embedding_timing/{method}.log",
     benchmark:
-        "results/benchmarks/embedding_timing/{axis}/{method}.tsv"
+        "results/benchmarks/embedding_timing/{method}.tsv"
     conda:
         CONDA_ENV
-    threads: EMB_TIMING["threads"]
+    # every local core (nothing runs beside it) and the `timing` resource (one at a time):
+    # JobParams.threads, common.smk
+    threads: EMB_TIMING_JOB.threads
     resources:
-        mem_mb=EMB_RES["mem_mb"],
-        runtime=EMB_RES["runtime"],
+        **EMB_TIMING_JOB.resources,
     script:
         "../scripts/embedding_timing.py"
 
 
-rule embedding_timing_tidy:
-    localrule: True
-    input:
-        benchmarks=[f"results/benchmarks/embedding_timing/{a}/{m}.tsv"
-                    for a, m in embedding_timing_jobs()],
-        runs=[f"results/embedding/timing/{a}/{m}.json" for a, m in embedding_timing_jobs()],
-    output:
-        csv="results/embedding/tidy/timing.csv",
-    log:
-        "logs/embedding_timing_tidy/timing.log",
-    conda:
-        CONDA_ENV
-    threads: 1
-    script:
-        "../scripts/embedding_timing_tidy.py"
+if EMB_TIDY_FILES:
+
+    rule embedding_tidy:
+        localrule: True
+        input:
+            scores=expand("results/embedding/tidy/scores/{dataset}.csv", dataset=EMB_DATASETS),
+            datasets=expand("results/embedding/features/{dataset}.summary.csv",
+                            dataset=EMB_DATASETS),
+            sensitivity=expand("results/embedding/sensitivity/{dataset}/{parameter}.csv",
+                               dataset=EMB_SENSITIVITY, parameter=SENSITIVITY_PARAMETERS),
+            timing=expand("results/embedding/timing/{method}.json", method=EMB_TIMING),
+            benchmarks=expand("results/benchmarks/embedding_timing/{method}.tsv",
+                              method=EMB_TIMING),
+        output:
+            **EMB_TIDY_FILES,
+        params:
+            **EMB_TIDY_JOB.params,
+        log:
+            "logs/embedding_tidy/tidy.log",
+        conda:
+            CONDA_ENV
+        threads: EMB_TIDY_JOB.threads
+        script:
+            "../scripts/embedding_tidy.py"
 
 
-rule embedding_figure3:
-    localrule: True
-    input:
-        timing="results/embedding/tidy/timing.csv",
-    output:
-        pdf="results/figures/embedding/figure3_timing.pdf",
-        png=report("results/figures/embedding/figure3_timing.png",
-                   caption="../report/embedding_figure3.rst", category=EMB_CATEGORY,
-                   subcategory="Timing", labels={"figure": "Figure 3"}),
-    params:
-        profile=config["profile"],
-        max_samples=sorted_params(EMB_TIMING["max_samples"]),
-    log:
-        "logs/embedding_figure3/figure3.log",
-    conda:
-        CONDA_ENV
-    threads: 1
-    script:
-        "../scripts/embedding_figure.py"
+#: Report items: name -> (subcategory, labels, caption file).
+EMB_REPORT = {
+    "figure3_timing": ("Timing", {"figure": "Figure 3"}, "embedding_figure3"),
+    "figure4_knn_accuracy": ("Classification", {"figure": "Figure 4"}, "embedding_figure4"),
+    "figure5_sensitivity": ("Sensitivity", {"figure": "Figure 5"}, "embedding_figure5"),
+    "table2_datasets": ("Datasets", {"table": "Table 2"}, "embedding_table2"),
+    "table3_clustering_ari": ("Clustering", {"table": "Table 3"}, "embedding_table3"),
+    "knn_accuracy": ("Classification", {"table": "Figure 4 numbers"}, "embedding_accuracy"),
+    "ttests": ("Significance", {"table": "t-tests"}, "embedding_ttests"),
+}
+EMB_REPORTED = {**{name: f"results/figures/embedding/{name}.png" for name in EMB_FIGURES},
+                **{name: f"results/tables/embedding/{name}.md" for name in EMB_TABLE_NAMES}}
 
 
-FINAL_OUTPUTS.append(embedding_final_outputs)
+if EMB_FIGURES or EMB_TABLE_NAMES:
+
+    rule embedding_render:
+        localrule: True
+        input:
+            **EMB_TIDY_FILES,
+            published=published_files(),
+        output:
+            **{
+                name: report(
+                    path,
+                    caption=f"../report/{EMB_REPORT[name][2]}.rst",
+                    category=EMB_CATEGORY,
+                    subcategory=EMB_REPORT[name][0],
+                    labels=EMB_REPORT[name][1],
+                )
+                for name, path in EMB_REPORTED.items()
+            },
+            other=[f"results/figures/embedding/{name}.pdf" for name in EMB_FIGURES]
+            + [f"results/tables/embedding/{name}.{ext}" for name in EMB_TABLE_NAMES
+               for ext in ("csv", "tex")],
+        params:
+            **EMB_RENDER.params,
+        log:
+            "logs/embedding_render/render.log",
+        conda:
+            CONDA_ENV
+        threads: EMB_RENDER.threads
+        script:
+            "../scripts/embedding_render.py"
+
+
+FINAL_OUTPUTS.append(
+    lambda: [f"results/figures/embedding/{name}.{ext}" for name in EMB_FIGURES
+             for ext in ("pdf", "png")]
+    + [f"results/tables/embedding/{name}.{ext}" for name in EMB_TABLE_NAMES
+       for ext in ("md", "csv", "tex")]
+    if EMB_ON
+    else []
+)

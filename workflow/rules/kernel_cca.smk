@@ -4,32 +4,39 @@
 #   per setting:  kernel_cca_run (kernel CCA per approximation x landmarks x seed, linear CCA,
 #                 exact kernel CCA when n is small)
 #   aggregate:    kernel_cca_tidy (one tidy CSV)
-#   render:       kernel_cca_figure, kernel_cca_table (read only the tidy CSV)
+#   render:       kernel_cca_render (figure and table; read only the tidy CSV)
+# Every setting comes from lowdim.settings.kernel_cca.
 
-include: "kernel_cca_common.smk"
+from lowdim.settings.kernel_cca import TIDY as KCCA_TIDY
+from lowdim.settings.kernel_cca import kernel_cca_names, kernel_cca_settings
+
+
+KCCA_ON = config["kernel_cca"]["enabled"]
+KCCA_SETTINGS = kernel_cca_names(config)
+KCCA_RUN = job_params("kernel_cca", "run")
+KCCA_TIDY_JOB = job_params("kernel_cca", "tidy")
+KCCA_RENDER = job_params("kernel_cca", "render")
+KCCA_CSV = f"results/{KCCA_TIDY['kernel_cca']}"
 
 
 rule kernel_cca_run:
     input:
-        npz=lambda w: dataset_npz(KCCA_SETTINGS[w.kcca_setting]["dataset"]),
+        npz=lambda w: dataset_npz(kernel_cca_settings(config, w.kcca_setting)["dataset"][0]),
     output:
         csv="results/cca/kernel/{kcca_setting}.csv",
     params:
-        setting=lambda w: kernel_cca_setting(w.kcca_setting),
-        config_keys=lambda w: kernel_cca_keys(w.kcca_setting),
-        seed=lambda w: derive_seed(config["seed"], "kernel_cca", w.kcca_setting),
+        **KCCA_RUN.params,
     wildcard_constraints:
-        kcca_setting=KCCA_WILDCARD,
+        kcca_setting=one_of(KCCA_SETTINGS),
     log:
         "logs/kernel_cca_run/{kcca_setting}.log",
     benchmark:
         "results/benchmarks/kernel_cca_run/{kcca_setting}.tsv"
     conda:
         CONDA_ENV
-    threads: KCCA["threads"]
+    threads: KCCA_RUN.threads
     resources:
-        mem_mb=KCCA["mem_mb"],
-        runtime=KCCA["runtime"],
+        **KCCA_RUN.resources,
     script:
         "../scripts/kernel_cca_run.py"
 
@@ -37,66 +44,55 @@ rule kernel_cca_run:
 rule kernel_cca_tidy:
     localrule: True
     input:
-        runs=expand("results/cca/kernel/{kcca_setting}.csv", kcca_setting=list(KCCA_SETTINGS)),
+        runs=expand("results/cca/kernel/{kcca_setting}.csv", kcca_setting=KCCA_SETTINGS),
     output:
-        csv="results/cca/tidy/kernel_cca.csv",
+        csv=KCCA_CSV,
+    params:
+        **KCCA_TIDY_JOB.params,
     log:
         "logs/kernel_cca_tidy/tidy.log",
     conda:
         CONDA_ENV
-    threads: 1
+    threads: KCCA_TIDY_JOB.threads
     script:
         "../scripts/kernel_cca_tidy.py"
 
 
-rule kernel_cca_figure:
+rule kernel_cca_render:
     localrule: True
     input:
-        csv="results/cca/tidy/kernel_cca.csv",
+        csv=KCCA_CSV,
     output:
-        pdf="results/figures/cca/kernel_cca_tcc.pdf",
-        png=report(
+        figure=report(
             "results/figures/cca/kernel_cca_tcc.png",
             caption="../report/kernel_cca_figure.rst",
             category="Kernel CCA",
             subcategory="Figure",
             labels={"figure": "held-out TCC", "setting": ", ".join(KCCA_SETTINGS)},
         ),
-    params:
-        settings=list(KCCA_SETTINGS),
-        profile=config["profile"],
-    log:
-        "logs/kernel_cca_figure/figure.log",
-    conda:
-        CONDA_ENV
-    threads: 1
-    script:
-        "../scripts/kernel_cca_figure.py"
-
-
-rule kernel_cca_table:
-    localrule: True
-    input:
-        csv="results/cca/tidy/kernel_cca.csv",
-    output:
-        md=report(
+        table=report(
             "results/tables/cca/kernel_cca.md",
             caption="../report/kernel_cca_table.rst",
             category="Kernel CCA",
             subcategory="Table",
             labels={"table": "kernel CCA", "setting": ", ".join(KCCA_SETTINGS)},
         ),
-        csv="results/tables/cca/kernel_cca.csv",
-        tex="results/tables/cca/kernel_cca.tex",
+        other=["results/figures/cca/kernel_cca_tcc.pdf", "results/tables/cca/kernel_cca.csv",
+               "results/tables/cca/kernel_cca.tex"],
     params:
-        profile=config["profile"],
+        **KCCA_RENDER.params,
     log:
-        "logs/kernel_cca_table/table.log",
+        "logs/kernel_cca_render/render.log",
     conda:
         CONDA_ENV
-    threads: 1
+    threads: KCCA_RENDER.threads
     script:
-        "../scripts/kernel_cca_table.py"
+        "../scripts/kernel_cca_render.py"
 
 
-FINAL_OUTPUTS.append(kernel_cca_final_outputs)
+FINAL_OUTPUTS.append(
+    lambda: ["results/figures/cca/kernel_cca_tcc.pdf", "results/tables/cca/kernel_cca.md",
+             KCCA_CSV]
+    if KCCA_ON and KCCA_SETTINGS
+    else []
+)

@@ -1,10 +1,13 @@
 # The report: scorecards against published numbers and the cross-paper run summary (a
 # short text on the front page, its tables in the Overview result). Both read only tidy
 # result files, benchmark files and config/published/*.yaml.
+# Every setting comes from lowdim.settings.report.
 
-from lowdim.report.render import SCORECARD_FILES as SCORECARD_PAPERS, describe_data
+from lowdim.report.render import SCORECARD_FILES as SCORECARD_PAPERS
 
-REPORT = config["report"]
+
+REPORT_SCORECARD = job_params("report", "scorecard")
+REPORT_SUMMARY = job_params("report", "summary")
 
 
 rule report_scorecard:
@@ -23,21 +26,19 @@ rule report_scorecard:
             )
             for paper, stem in SCORECARD_PAPERS.items()
         },
-        markdown=expand("results/tables/report/scorecard_{stem}.md", stem=SCORECARD_PAPERS.values()),
+        markdown=expand(
+            "results/tables/report/scorecard_{stem}.md", stem=SCORECARD_PAPERS.values()
+        ),
         all="results/tables/report/scorecard.csv",
     params:
-        papers=SCORECARD_PAPERS,
-        profile=config["profile"],
-        # a rehearsal runs replicas, in smaller sweeps: its entries read "ran on replica",
-        # each scored at the nearest setting run where the published one was not
-        replica=bool(config["resources"]["replica_manifest"]),
+        **REPORT_SCORECARD.params,
+        # the result-changing keys this run changed in its profile's file (common.smk)
         modified=modified_profile_keys,
-        data=describe_data(config["datasets"], bool(config["resources"]["replica_manifest"])),
     log:
         "logs/report_scorecard/scorecard.log",
     conda:
         CONDA_ENV
-    threads: 1
+    threads: REPORT_SCORECARD.threads
     script:
         "../scripts/report_scorecard.py"
 
@@ -60,25 +61,17 @@ rule report_summary:
         similarity="results/tables/report/similarity_savings.csv",
         cca="results/tables/report/cca_savings.csv",
     params:
-        profile=config["profile"],
-        parts={
-            part: config[part]["enabled"]
-            for part in ("similarity", "sms_tasks", "embedding", "cca", "kernel_cca")
-        },
-        # sorted: a param compares as written, and the order of `datasets:` keys is no result
-        datasets=sorted(configured_datasets()),
-        savings_fraction=REPORT["savings_fraction"],
-        pcc_targets=REPORT["pcc_targets"],
+        **REPORT_SUMMARY.params,
     log:
         "logs/report_summary/summary.log",
     conda:
         CONDA_ENV
-    threads: 1
+    threads: REPORT_SUMMARY.threads
     script:
         "../scripts/report_summary.py"
 
 
-if REPORT["enabled"]:
+if config["report"]["enabled"]:
     REPORT_OUTPUTS.append(
         lambda: [
             "results/tables/report/scorecard.csv",

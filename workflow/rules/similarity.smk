@@ -1,210 +1,142 @@
 # The `similarity` part of the workflow (config section `similarity:`): SMS-Nyström.
 #
-#   dataset -> similarity_matrix (whole K, timed) -> similarity_errors (one job per
-#   matrix x method: every fraction x seed) and similarity_spectrum -> similarity_tidy_*
-#   (one row per measurement) -> error figure, spectra figure, diagnostics table.
+#   dataset -> similarity_matrix (whole K, timed) -> similarity_errors (one job per matrix:
+#   every method x fraction x seed, and the matrix's spectra) -> similarity_tidy (one row
+#   per measurement) -> similarity_render (error figure, spectra figure, diagnostics table).
+# Every setting comes from lowdim.settings.similarity.
 
-include: "similarity_common.smk"
+from lowdim.settings.similarity import TIDY as SIM_TIDY
+from lowdim.settings.similarity import matrix_dataset, matrix_models, matrix_names
+
+
+SIM_MATRICES = matrix_names(config)
+SIM_MATRIX = job_params("similarity", "matrix")
+SIM_ERRORS = job_params("similarity", "errors")
+SIM_TIDY_JOB = job_params("similarity", "tidy")
+SIM_RENDER = job_params("similarity", "render")
+SIM_FIGURES = "results/figures/similarity"
+SIM_TABLES = "results/tables/similarity"
 
 
 rule similarity_matrix:
     wildcard_constraints:
-        matrix=SIM_WILDCARDS["matrix"],
+        matrix=one_of(SIM_MATRICES),
     input:
-        data=lambda w: dataset_npz(SIM_MATRICES[w.matrix]["dataset"]),
-        model=lambda w: sim_model_inputs(w.matrix),
+        data=lambda w: dataset_npz(matrix_dataset(config, w.matrix)),
+        model=lambda w: matrix_models(config, w.matrix),
     output:
         npz="results/similarity/matrices/{matrix}.npz",
         info="results/similarity/matrices/{matrix}.info.csv",
     params:
-        spec=lambda w: sim_spec(w.matrix),
-        seed=lambda w: derive_seed(config["seed"], "similarity_matrix", w.matrix),
+        **SIM_MATRIX.params,
     log:
         "logs/similarity_matrix/{matrix}.log",
     benchmark:
         "results/benchmarks/similarity_matrix/{matrix}.tsv"
     conda:
         CONDA_ENV
-    threads: lambda w: SIM_MATRICES[w.matrix]["threads"]
+    threads: SIM_MATRIX.threads
     resources:
-        mem_mb=lambda w: SIM_MATRICES[w.matrix]["mem_mb"],
-        runtime=lambda w: SIM_MATRICES[w.matrix]["runtime"],
-        gpu=lambda w: SIM_MATRICES[w.matrix]["gpu"],
-        gpu_model=lambda w: SIM_MATRICES[w.matrix]["gpu_model"],
+        **SIM_MATRIX.resources,
     script:
         "../scripts/similarity_matrix.py"
 
 
 rule similarity_errors:
     wildcard_constraints:
-        matrix=SIM_WILDCARDS["matrix"],
-        method=SIM_WILDCARDS["method"],
+        matrix=one_of(SIM_MATRICES),
     input:
         matrix="results/similarity/matrices/{matrix}.npz",
     output:
-        csv="results/similarity/errors/{matrix}/{method}.csv",
+        errors="results/similarity/errors/{matrix}.csv",
+        eigenvalues="results/similarity/spectra/{matrix}.eigenvalues.csv",
+        submatrices="results/similarity/spectra/{matrix}.submatrices.csv",
     params:
-        fractions=SIM["fractions"],
-        n_seeds=SIM["n_seeds"],
-        seed=config["seed"],
-        options=lambda w: sim_method_options(w.method),
+        **SIM_ERRORS.params,
     log:
-        "logs/similarity_errors/{matrix}/{method}.log",
+        "logs/similarity_errors/{matrix}.log",
     benchmark:
-        "results/benchmarks/similarity_errors/{matrix}/{method}.tsv"
+        "results/benchmarks/similarity_errors/{matrix}.tsv"
     conda:
         CONDA_ENV
-    threads: 1
+    threads: SIM_ERRORS.threads
     script:
         "../scripts/similarity_errors.py"
 
 
-rule similarity_spectrum:
-    wildcard_constraints:
-        matrix=SIM_WILDCARDS["matrix"],
+rule similarity_tidy:
+    localrule: True
     input:
-        matrix="results/similarity/matrices/{matrix}.npz",
+        errors=expand("results/similarity/errors/{matrix}.csv", matrix=SIM_MATRICES),
+        eigenvalues=expand("results/similarity/spectra/{matrix}.eigenvalues.csv",
+                           matrix=SIM_MATRICES),
+        submatrices=expand("results/similarity/spectra/{matrix}.submatrices.csv",
+                           matrix=SIM_MATRICES),
+        matrices=expand("results/similarity/matrices/{matrix}.info.csv", matrix=SIM_MATRICES),
     output:
-        eigenvalues="results/similarity/spectra/{matrix}.eigenvalues.csv",
-        submatrices="results/similarity/spectra/{matrix}.submatrices.csv",
+        **{name: f"results/{path}" for name, path in SIM_TIDY.items()},
     params:
-        sizes=SIM["spectra"]["sizes"],
-        n_draws=SIM["spectra"]["n_draws"],
-        seed=lambda w: derive_seed(config["seed"], "similarity_spectrum", w.matrix),
+        **SIM_TIDY_JOB.params,
     log:
-        "logs/similarity_spectrum/{matrix}.log",
-    benchmark:
-        "results/benchmarks/similarity_spectrum/{matrix}.tsv"
+        "logs/similarity_tidy/tidy.log",
     conda:
         CONDA_ENV
-    threads: 1
-    script:
-        "../scripts/similarity_spectrum.py"
-
-
-rule similarity_tidy_errors:
-    localrule: True
-    input:
-        errors=sim_per_matrix_method("results/similarity/errors/{matrix}/{method}.csv"),
-    output:
-        errors=f"{SIM_TIDY}/errors.csv",
-    log:
-        "logs/similarity_tidy_errors/tidy.log",
-    conda:
-        CONDA_ENV
-    threads: 1
+    threads: SIM_TIDY_JOB.threads
     script:
         "../scripts/similarity_tidy.py"
 
 
-rule similarity_tidy_spectra:
+rule similarity_render:
     localrule: True
     input:
-        eigenvalues=sim_per_matrix("results/similarity/spectra/{matrix}.eigenvalues.csv"),
-        submatrices=sim_per_matrix("results/similarity/spectra/{matrix}.submatrices.csv"),
-        matrices=sim_per_matrix("results/similarity/matrices/{matrix}.info.csv"),
+        **{name: f"results/{path}" for name, path in SIM_TIDY.items()},
     output:
-        eigenvalues=f"{SIM_TIDY}/eigenvalues.csv",
-        submatrices=f"{SIM_TIDY}/submatrix_eigenvalues.csv",
-        matrices=f"{SIM_TIDY}/matrices.csv",
-    log:
-        "logs/similarity_tidy_spectra/tidy.log",
-    conda:
-        CONDA_ENV
-    threads: 1
-    script:
-        "../scripts/similarity_tidy.py"
-
-
-rule similarity_error_figure:
-    localrule: True
-    input:
-        errors=f"{SIM_TIDY}/errors.csv",
-        eigenvalues=f"{SIM_TIDY}/eigenvalues.csv",
-        matrices=f"{SIM_TIDY}/matrices.csv",
-    output:
-        pdf="results/figures/similarity/figure1_error_vs_sample_fraction.pdf",
-        png=report(
-            "results/figures/similarity/figure1_error_vs_sample_fraction.png",
+        error_pdf=f"{SIM_FIGURES}/figure1_error_vs_sample_fraction.pdf",
+        error_png=report(
+            f"{SIM_FIGURES}/figure1_error_vs_sample_fraction.png",
             caption="../report/similarity_errors.rst",
             category="SMS-Nyström",
             subcategory="Approximation error",
             labels={"figure": "error vs s/n (paper Figure 1)"},
         ),
-    params:
-        profile=config["profile"],
-    log:
-        "logs/similarity_error_figure/figure.log",
-    conda:
-        CONDA_ENV
-    threads: 1
-    script:
-        "../scripts/similarity_error_figure.py"
-
-
-rule similarity_spectra_figure:
-    localrule: True
-    input:
-        eigenvalues=f"{SIM_TIDY}/eigenvalues.csv",
-        submatrices=f"{SIM_TIDY}/submatrix_eigenvalues.csv",
-    output:
-        pdf="results/figures/similarity/figure2_spectra.pdf",
-        png=report(
-            "results/figures/similarity/figure2_spectra.png",
+        spectra_pdf=f"{SIM_FIGURES}/figure2_spectra.pdf",
+        spectra_png=report(
+            f"{SIM_FIGURES}/figure2_spectra.png",
             caption="../report/similarity_spectra.rst",
             category="SMS-Nyström",
             subcategory="Spectra",
             labels={"figure": "spectra and submatrix conditioning (paper Figure 2)"},
         ),
-    params:
-        profile=config["profile"],
-    log:
-        "logs/similarity_spectra_figure/figure.log",
-    conda:
-        CONDA_ENV
-    threads: 1
-    script:
-        "../scripts/similarity_spectra_figure.py"
-
-
-rule similarity_diagnostics_table:
-    localrule: True
-    input:
-        errors=f"{SIM_TIDY}/errors.csv",
-        eigenvalues=f"{SIM_TIDY}/eigenvalues.csv",
-        matrices=f"{SIM_TIDY}/matrices.csv",
-    output:
-        csv=report(
-            "results/tables/similarity/diagnostics.csv",
+        table_csv=report(
+            f"{SIM_TABLES}/diagnostics.csv",
             caption="../report/similarity_diagnostics.rst",
             category="SMS-Nyström",
             subcategory="Diagnostics",
             labels={"table": "matrix diagnostics and errors"},
         ),
-        md="results/tables/similarity/diagnostics.md",
-        tex="results/tables/similarity/diagnostics.tex",
+        table_md=f"{SIM_TABLES}/diagnostics.md",
+        table_tex=f"{SIM_TABLES}/diagnostics.tex",
     params:
-        profile=config["profile"],
-        table_fraction=SIM["table_fraction"],
+        **SIM_RENDER.params,
     log:
-        "logs/similarity_diagnostics_table/table.log",
+        "logs/similarity_render/render.log",
     conda:
         CONDA_ENV
-    threads: 1
+    threads: SIM_RENDER.threads
     script:
-        "../scripts/similarity_diagnostics_table.py"
+        "../scripts/similarity_render.py"
 
 
 FINAL_OUTPUTS.append(
     lambda: [
-        "results/figures/similarity/figure1_error_vs_sample_fraction.pdf",
-        "results/figures/similarity/figure1_error_vs_sample_fraction.png",
-        "results/figures/similarity/figure2_spectra.pdf",
-        "results/figures/similarity/figure2_spectra.png",
-        "results/tables/similarity/diagnostics.csv",
-        "results/tables/similarity/diagnostics.md",
-        "results/tables/similarity/diagnostics.tex",
+        f"{SIM_FIGURES}/figure1_error_vs_sample_fraction.pdf",
+        f"{SIM_FIGURES}/figure1_error_vs_sample_fraction.png",
+        f"{SIM_FIGURES}/figure2_spectra.pdf",
+        f"{SIM_FIGURES}/figure2_spectra.png",
+        f"{SIM_TABLES}/diagnostics.csv",
+        f"{SIM_TABLES}/diagnostics.md",
+        f"{SIM_TABLES}/diagnostics.tex",
     ]
-    if SIM["enabled"]
+    if config["similarity"]["enabled"]
     else []
 )

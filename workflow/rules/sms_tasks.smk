@@ -3,39 +3,66 @@
 #
 #   WMD classification: dataset -> WMD kernel (or the `similarity` rules' matrix)
 #     -> WME similarities (per D_max) -> one classification job per corpus x method
-#     -> tidy -> table
-#   GLUE: dataset -> cross-encoder matrix -> scores of every method -> tidy -> table
-#         (a "not run" table when no task is configured or the extra is missing)
+#   GLUE: dataset -> cross-encoder matrix -> scores of every method
 #   Coreference: dataset -> pairwise MLP and topic matrices -> one clustering job per
-#     corpus x method (exact included) -> tidy -> table with published numbers
+#     corpus (every method, the exact matrix included)
+#   -> sms_tasks_tidy -> sms_tasks_render (the three tables; GLUE's says why it did not run
+#      when no task is configured or the extra is missing)
+# Every setting comes from lowdim.settings.sms_tasks.
 
-include: "sms_tasks_common.smk"
+from lowdim.settings.sms_tasks import TABLES as TASK_TABLES
+from lowdim.settings.sms_tasks import TASKS_DIR as _TASKS_DIR
+from lowdim.settings.sms_tasks import TIDY as TASK_TIDY
+from lowdim.settings.sms_tasks import (coref_corpora, coref_dataset, glue_models, glue_tasks,
+                                       table_parts, tidy_parts, wmd_corpora, wmd_corpus,
+                                       wmd_kernel_file, wmd_methods, wme_files)
+
+
+TASKS_DIR = f"results/{_TASKS_DIR}"
+TASKS_TABLES = "results/tables/similarity"
+PUBLISHED_TASKS = repository_path("config/published/sms_tasks.yaml")
+WMD_CORPORA = wmd_corpora(config)
+WMD_METHODS = wmd_methods(config)
+GLUE_TASKS = glue_tasks(config)
+COREF_CORPORA = coref_corpora(config)
+TASK_TIDY_PARTS = tidy_parts(config)
+TASK_TABLE_PARTS = table_parts(config)
+WMD_KERNEL = job_params("sms_tasks", "wmd_kernel")
+WME = job_params("sms_tasks", "wme")
+WMD_CLASSIFY = job_params("sms_tasks", "wmd_classify")
+GLUE_MATRIX = job_params("sms_tasks", "glue_matrix")
+GLUE_SCORES = job_params("sms_tasks", "glue_scores")
+COREF_MATRICES = job_params("sms_tasks", "coref_matrices")
+COREF_CLUSTER = job_params("sms_tasks", "coref_cluster")
+TASKS_TIDY = job_params("sms_tasks", "tidy")
+TASKS_RENDER = job_params("sms_tasks", "render")
+# Per rule, not global: other parts of the workflow use wildcards of the same names.
+TASK_WILDCARDS = {
+    "corpus": one_of(WMD_CORPORA),
+    "wmd_method": one_of(WMD_METHODS),
+    "task": one_of(GLUE_TASKS),
+    "coref": one_of(COREF_CORPORA),
+}
 
 
 rule sms_wmd_kernel:
     wildcard_constraints:
         corpus=TASK_WILDCARDS["corpus"],
     input:
-        data=lambda w: dataset_npz(WMD_CORPORA[w.corpus]["dataset"]),
+        data=lambda w: dataset_npz(wmd_corpus(config, w.corpus)["dataset"]),
     output:
         npz=f"{TASKS_DIR}/wmd/{{corpus}}/kernel.npz",
     params:
-        spec=lambda w: sorted_params({
-            "kind": "wmd", "dataset": WMD_CORPORA[w.corpus]["dataset"],
-            "n_items": WMD_CORPORA[w.corpus]["n_items"],
-            "wmd": {"gamma": WMD_CORPORA[w.corpus]["gamma0"],
-                    "word_vectors": WMD_CORPORA[w.corpus]["word_vectors"]}}),
-        seed=lambda w: derive_seed(config["seed"], "sms_wmd_kernel", w.corpus),
+        **WMD_KERNEL.params,
     log:
         "logs/sms_wmd_kernel/{corpus}.log",
     benchmark:
         "results/benchmarks/sms_wmd_kernel/{corpus}.tsv"
     conda:
         CONDA_ENV
-    threads: lambda w: WMD_CORPORA[w.corpus]["threads"]
+    threads: WMD_KERNEL.threads
     resources:
-        mem_mb=lambda w: WMD_CORPORA[w.corpus]["mem_mb"],
-        runtime=lambda w: WMD_CORPORA[w.corpus]["runtime"],
+        **WMD_KERNEL.resources,
     script:
         "../scripts/sms_wmd_kernel.py"
 
@@ -45,29 +72,25 @@ rule sms_wme_similarities:
         corpus=TASK_WILDCARDS["corpus"],
         d_max=r"\d+",
     input:
-        data=lambda w: dataset_npz(WMD_CORPORA[w.corpus]["dataset"]),
-        kernel=lambda w: wmd_kernel_path(w.corpus),
+        data=lambda w: dataset_npz(wmd_corpus(config, w.corpus)["dataset"]),
+        kernel=lambda w: wmd_kernel_file(config, w.corpus),
     output:
         npz=f"{TASKS_DIR}/wmd/{{corpus}}/wme_dmax{{d_max}}.npz",
     params:
-        n_random=lambda w: max(WMDC["ranks"]),
-        unit_norm=WMDC["wme"]["unit_norm"],
-        word_vectors=lambda w: wmd_corpus(w.corpus, "word_vectors"),
-        seed=lambda w: derive_seed(config["seed"], "sms_wme", w.corpus, w.d_max),
+        **WME.params,
     log:
         "logs/sms_wme_similarities/{corpus}/dmax{d_max}.log",
     benchmark:
         "results/benchmarks/sms_wme_similarities/{corpus}/dmax{d_max}.tsv"
     conda:
         CONDA_ENV
-    threads: WMDC["wme"]["threads"]
+    threads: WME.threads
     # WME then its classification is the default run's longest chain after the WMD kernel:
     # started as soon as the kernel exists, it does not run alone at the end (scheduling
     # only; nothing it computes changes)
     priority: 1
     resources:
-        mem_mb=lambda w: WMD_CORPORA[w.corpus]["mem_mb"],
-        runtime=lambda w: WMD_CORPORA[w.corpus]["runtime"],
+        **WME.resources,
     script:
         "../scripts/sms_wme_similarities.py"
 
@@ -77,21 +100,13 @@ rule sms_wmd_classify:
         corpus=TASK_WILDCARDS["corpus"],
         method=TASK_WILDCARDS["wmd_method"],
     input:
-        data=lambda w: dataset_npz(WMD_CORPORA[w.corpus]["dataset"]),
-        kernel=lambda w: wmd_kernel_path(w.corpus),
-        wme=wme_inputs,
+        data=lambda w: dataset_npz(wmd_corpus(config, w.corpus)["dataset"]),
+        kernel=lambda w: wmd_kernel_file(config, w.corpus),
+        wme=lambda w: wme_files(config, w.corpus, w.method),
     output:
         csv=f"{TASKS_DIR}/wmd/{{corpus}}/{{method}}.csv",
     params:
-        gamma0=lambda w: wmd_corpus(w.corpus, "gamma0"),
-        gammas=WMDC["gammas"],
-        ranks=lambda w: [] if w.method == "wmd_kernel" else WMDC["ranks"],
-        svm=sorted_params(WMDC["svm"]),
-        splits=sorted_params(WMDC["splits"]),
-        options=lambda w: sorted_params(WMDC["sms"]) if w.method == "sms_nystrom" else {},
-        sicur_features=lambda w: WMDC["sicur_features"] if w.method == "sicur" else "",
-        d_max=lambda w: WMDC["wme"]["d_max"] if w.method == "wme" else [],
-        seed=lambda w: derive_seed(config["seed"], "sms_wmd_classify", w.corpus),
+        **WMD_CLASSIFY.params,
     log:
         "logs/sms_wmd_classify/{corpus}/{method}.log",
     benchmark:
@@ -99,57 +114,11 @@ rule sms_wmd_classify:
     conda:
         CONDA_ENV
     priority: 1  # see sms_wme_similarities
-    threads: 1
+    threads: WMD_CLASSIFY.threads
     resources:
-        mem_mb=lambda w: WMD_CORPORA[w.corpus]["mem_mb"],
-        runtime=lambda w: WMD_CORPORA[w.corpus]["runtime"],
+        **WMD_CLASSIFY.resources,
     script:
         "../scripts/sms_wmd_classify.py"
-
-
-rule sms_wmd_tidy:
-    localrule: True
-    input:
-        csv=wmd_outputs(f"{TASKS_DIR}/wmd/{{corpus}}/{{method}}.csv"),
-    output:
-        csv=f"{TASKS_TIDY}/wmd_classification.csv",
-    params:
-        labels=[{"corpus": c} for c in WMD_CORPORA for m in WMDC["methods"]],
-    log:
-        "logs/sms_wmd_tidy/tidy.log",
-    conda:
-        CONDA_ENV
-    threads: 1
-    script:
-        "../scripts/sms_tidy.py"
-
-
-rule sms_wmd_table:
-    localrule: True
-    input:
-        tidy=f"{TASKS_TIDY}/wmd_classification.csv",
-    output:
-        csv=report(
-            f"{TASKS_TABLES}/table1_wmd_classification.csv",
-            caption="../report/sms_tasks_wmd_classification.rst",
-            category="SMS-Nyström",
-            subcategory="WMD classification",
-            labels={"table": "WMD document classification (paper Table 1)"},
-        ),
-        md=f"{TASKS_TABLES}/table1_wmd_classification.md",
-        tex=f"{TASKS_TABLES}/table1_wmd_classification.tex",
-    params:
-        profile=config["profile"],
-        small_rank_max=WMDC["small_rank_max"],
-        large_rank_max=WMDC["large_rank_max"],
-        large_by_corpus={c: wmd_corpus(c, "large_rank_max") for c in WMD_CORPORA},
-    log:
-        "logs/sms_wmd_table/table.log",
-    conda:
-        CONDA_ENV
-    threads: 1
-    script:
-        "../scripts/sms_wmd_table.py"
 
 
 rule sms_glue_matrix:
@@ -157,27 +126,20 @@ rule sms_glue_matrix:
         task=TASK_WILDCARDS["task"],
     input:
         data=lambda w: dataset_npz(w.task),
-        model=lambda w: model_inputs(GLUE_TASKS[w.task]["model"]),
+        model=lambda w: glue_models(config, w.task),
     output:
         npz=f"{TASKS_DIR}/glue/{{task}}/matrix.npz",
     params:
-        task=lambda w: sorted_params({**{k: v for k, v in GLUE_TASKS[w.task].items()
-                                        if k not in ("threads", "mem_mb", "runtime", "threshold",
-                                                     "gpu", "gpu_model")},
-                                     "model": model_path(GLUE_TASKS[w.task]["model"])}),
-        seed=lambda w: derive_seed(config["seed"], "sms_glue_matrix", w.task),
+        **GLUE_MATRIX.params,
     log:
         "logs/sms_glue_matrix/{task}.log",
     benchmark:
         "results/benchmarks/sms_glue_matrix/{task}.tsv"
     conda:
         CONDA_ENV
-    threads: lambda w: GLUE_TASKS[w.task]["threads"]
+    threads: GLUE_MATRIX.threads
     resources:
-        mem_mb=lambda w: GLUE_TASKS[w.task]["mem_mb"],
-        runtime=lambda w: GLUE_TASKS[w.task]["runtime"],
-        gpu=lambda w: GLUE_TASKS[w.task]["gpu"],
-        gpu_model=lambda w: GLUE_TASKS[w.task]["gpu_model"],
+        **GLUE_MATRIX.resources,
     script:
         "../scripts/sms_glue_matrix.py"
 
@@ -190,87 +152,36 @@ rule sms_glue_scores:
     output:
         csv=f"{TASKS_DIR}/glue/{{task}}/scores.csv",
     params:
-        methods=GLUE["methods"],
-        fractions=GLUE["fractions"],
-        n_runs=GLUE["n_runs"],
-        options={m: sorted_params(GLUE["sms"]) for m in SMS_METHODS},
-        threshold=lambda w: GLUE_TASKS[w.task]["threshold"],
-        seed=lambda w: derive_seed(config["seed"], "sms_glue_scores", w.task),
+        **GLUE_SCORES.params,
     log:
         "logs/sms_glue_scores/{task}.log",
     benchmark:
         "results/benchmarks/sms_glue_scores/{task}.tsv"
     conda:
         CONDA_ENV
-    threads: 1
+    threads: GLUE_SCORES.threads
     script:
         "../scripts/sms_glue_scores.py"
-
-
-rule sms_glue_tidy:
-    localrule: True
-    input:
-        csv=expand(f"{TASKS_DIR}/glue/{{task}}/scores.csv", task=list(GLUE_TASKS)),
-    output:
-        csv=f"{TASKS_TIDY}/glue.csv",
-    params:
-        labels=[{} for _ in GLUE_TASKS],
-    log:
-        "logs/sms_glue_tidy/tidy.log",
-    conda:
-        CONDA_ENV
-    threads: 1
-    script:
-        "../scripts/sms_tidy.py"
-
-
-rule sms_glue_table:
-    localrule: True
-    input:
-        tidy=[] if glue_not_run_reason() else f"{TASKS_TIDY}/glue.csv",
-    output:
-        csv=report(
-            f"{TASKS_TABLES}/glue.csv",
-            caption="../report/sms_tasks_glue.rst",
-            category="SMS-Nyström",
-            subcategory="GLUE",
-            labels={"table": "GLUE with an approximated cross-encoder matrix"},
-        ),
-        md=f"{TASKS_TABLES}/glue.md",
-        tex=f"{TASKS_TABLES}/glue.tex",
-    params:
-        profile=config["profile"],
-        not_run=glue_not_run_reason(),
-    log:
-        "logs/sms_glue_table/table.log",
-    conda:
-        CONDA_ENV
-    threads: 1
-    script:
-        "../scripts/sms_glue_table.py"
 
 
 rule sms_coref_matrices:
     wildcard_constraints:
         corpus=TASK_WILDCARDS["coref"],
     input:
-        data=lambda w: dataset_npz(COREF_CORPORA[w.corpus]["dataset"]),
+        data=lambda w: dataset_npz(coref_dataset(config, w.corpus)),
     output:
         npz=f"{TASKS_DIR}/coref/{{corpus}}/topics.npz",
     params:
-        spec=lambda w: sorted_params({k: v for k, v in COREF_CORPORA[w.corpus].items()
-                                     if k not in ("name", "threads", "mem_mb", "runtime")}),
-        seed=lambda w: derive_seed(config["seed"], "sms_coref_matrices", w.corpus),
+        **COREF_MATRICES.params,
     log:
         "logs/sms_coref_matrices/{corpus}.log",
     benchmark:
         "results/benchmarks/sms_coref_matrices/{corpus}.tsv"
     conda:
         CONDA_ENV
-    threads: lambda w: COREF_CORPORA[w.corpus]["threads"]
+    threads: COREF_MATRICES.threads
     resources:
-        mem_mb=lambda w: COREF_CORPORA[w.corpus]["mem_mb"],
-        runtime=lambda w: COREF_CORPORA[w.corpus]["runtime"],
+        **COREF_MATRICES.resources,
     script:
         "../scripts/sms_coref_matrices.py"
 
@@ -278,73 +189,94 @@ rule sms_coref_matrices:
 rule sms_coref_cluster:
     wildcard_constraints:
         corpus=TASK_WILDCARDS["coref"],
-        method=TASK_WILDCARDS["coref_method"],
     input:
         topics=f"{TASKS_DIR}/coref/{{corpus}}/topics.npz",
     output:
-        csv=f"{TASKS_DIR}/coref/{{corpus}}/{{method}}.csv",
+        csv=f"{TASKS_DIR}/coref/{{corpus}}/clustering.csv",
     params:
-        # the exact matrix has no fractions or runs: changing them leaves its job alone
-        fractions=lambda w: [] if w.method == "exact" else COREF["fractions"],
-        n_runs=lambda w: 1 if w.method == "exact" else COREF["n_runs"],
-        thresholds=COREF["thresholds"],
-        options=lambda w: sorted_params(COREF["sms"]) if w.method in SMS_METHODS else {},
-        seed=lambda w: derive_seed(config["seed"], "sms_coref_cluster", w.corpus),
+        **COREF_CLUSTER.params,
     log:
-        "logs/sms_coref_cluster/{corpus}/{method}.log",
+        "logs/sms_coref_cluster/{corpus}.log",
     benchmark:
-        "results/benchmarks/sms_coref_cluster/{corpus}/{method}.tsv"
+        "results/benchmarks/sms_coref_cluster/{corpus}.tsv"
     conda:
         CONDA_ENV
-    threads: 1
+    threads: COREF_CLUSTER.threads
     resources:
-        mem_mb=lambda w: COREF_CORPORA[w.corpus]["mem_mb"],
+        **COREF_CLUSTER.resources,
     script:
         "../scripts/sms_coref_cluster.py"
 
 
-rule sms_coref_tidy:
-    localrule: True
-    input:
-        csv=expand(f"{TASKS_DIR}/coref/{{corpus}}/{{method}}.csv", corpus=list(COREF_CORPORA),
-                   method=["exact"] + COREF["methods"]),
-    output:
-        csv=f"{TASKS_TIDY}/coreference.csv",
-    params:
-        labels=[{"corpus": c} for c in COREF_CORPORA for m in ["exact"] + COREF["methods"]],
-    log:
-        "logs/sms_coref_tidy/tidy.log",
-    conda:
-        CONDA_ENV
-    threads: 1
-    script:
-        "../scripts/sms_tidy.py"
+#: Each task's results, in the order of its tidy file's labels (lowdim.settings.sms_tasks).
+TASK_RESULTS = {
+    "wmd_classification": expand(f"{TASKS_DIR}/wmd/{{corpus}}/{{method}}.csv",
+                                 corpus=WMD_CORPORA, method=WMD_METHODS),
+    "glue": expand(f"{TASKS_DIR}/glue/{{task}}/scores.csv", task=GLUE_TASKS),
+    "coreference": expand(f"{TASKS_DIR}/coref/{{corpus}}/clustering.csv", corpus=COREF_CORPORA),
+}
 
 
-rule sms_coref_table:
-    localrule: True
-    input:
-        tidy=f"{TASKS_TIDY}/coreference.csv",
-        published=PUBLISHED_TASKS,
-    output:
-        csv=report(
-            f"{TASKS_TABLES}/coreference.csv",
-            caption="../report/sms_tasks_coreference.rst",
-            category="SMS-Nyström",
-            subcategory="Coreference",
-            labels={"table": "coreference clustering, CoNLL F1"},
-        ),
-        md=f"{TASKS_TABLES}/coreference.md",
-        tex=f"{TASKS_TABLES}/coreference.tex",
-    params:
-        profile=config["profile"],
-    log:
-        "logs/sms_coref_table/table.log",
-    conda:
-        CONDA_ENV
-    threads: 1
-    script:
-        "../scripts/sms_coref_table.py"
+if TASK_TIDY_PARTS:
+
+    rule sms_tasks_tidy:
+        localrule: True
+        input:
+            **{part: TASK_RESULTS[part] for part in TASK_TIDY_PARTS},
+        output:
+            **{part: f"results/{TASK_TIDY[part]}" for part in TASK_TIDY_PARTS},
+        params:
+            **TASKS_TIDY.params,
+        log:
+            "logs/sms_tasks_tidy/tidy.log",
+        conda:
+            CONDA_ENV
+        threads: TASKS_TIDY.threads
+        script:
+            "../scripts/sms_tidy.py"
 
 
-FINAL_OUTPUTS.append(sms_tasks_targets)
+TASK_CAPTIONS = {
+    "wmd_classification": ("WMD classification", "WMD document classification (paper Table 1)"),
+    "glue": ("GLUE", "GLUE with an approximated cross-encoder matrix"),
+    "coreference": ("Coreference", "coreference clustering, CoNLL F1"),
+}
+
+
+if TASK_TABLE_PARTS:
+
+    rule sms_tasks_render:
+        localrule: True
+        input:
+            **{part: f"results/{TASK_TIDY[part]}" for part in TASK_TIDY_PARTS},
+            published=PUBLISHED_TASKS,
+        output:
+            **{
+                part: report(
+                    f"{TASKS_TABLES}/{TASK_TABLES[part]}.csv",
+                    caption=f"../report/sms_tasks_{part}.rst",
+                    category="SMS-Nyström",
+                    subcategory=TASK_CAPTIONS[part][0],
+                    labels={"table": TASK_CAPTIONS[part][1]},
+                )
+                for part in TASK_TABLE_PARTS
+            },
+            other=[f"{TASKS_TABLES}/{TASK_TABLES[part]}.{ext}" for part in TASK_TABLE_PARTS
+                   for ext in ("md", "tex")],
+        params:
+            **TASKS_RENDER.params,
+        log:
+            "logs/sms_tasks_render/render.log",
+        conda:
+            CONDA_ENV
+        threads: TASKS_RENDER.threads
+        script:
+            "../scripts/sms_tasks_render.py"
+
+
+FINAL_OUTPUTS.append(
+    lambda: [f"{TASKS_TABLES}/{TASK_TABLES[part]}.{ext}" for part in TASK_TABLE_PARTS
+             for ext in ("csv", "md", "tex")]
+    if config["sms_tasks"]["enabled"]
+    else []
+)

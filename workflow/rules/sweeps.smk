@@ -48,6 +48,7 @@ rule sweep_tidy:
         csv="results/sweeps/{sweep}/tidy.csv",
     params:
         sweep=lambda w: sorted_params(SWEEPS[w.sweep].params()),
+        config_keys=lambda w: SWEEPS[w.sweep].config_keys(),
     log:
         "logs/sweep_tidy/{sweep}.log",
     conda:
@@ -74,6 +75,7 @@ rule sweep_table:
         caption=lambda w: f"Sweep {w.sweep}: {SWEEPS[w.sweep].metric.label} against "
         f"{SWEEPS[w.sweep].key} ({config['profile']} profile).",
         higher_is_better=lambda w: SWEEPS[w.sweep].metric.higher_is_better,
+        config_keys=lambda w: SWEEPS[w.sweep].config_keys(),
     log:
         "logs/sweep_table/{sweep}.log",
     conda:
@@ -98,6 +100,7 @@ rule sweep_figure:
     params:
         label=lambda w: SWEEPS[w.sweep].metric.axis,
         profile=config["profile"],
+        config_keys=lambda w: SWEEPS[w.sweep].config_keys(),
     log:
         "logs/sweep_figure/{sweep}.log",
     conda:

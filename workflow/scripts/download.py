@@ -14,6 +14,6 @@ if snakemake.input.manifest:  # a rehearsal on replicas (profile: rehearsal)
     from lowdim.data.replicas import read_manifest
 
     checksums = read_manifest(snakemake.input.manifest)
-download(remote, Path(snakemake.output[0]), dataset=dataset,
-         lockfile=snakemake.params.lockfile, timeout=snakemake.params.timeout,
-         retries=snakemake.params.retries, mirrors=snakemake.params.mirrors, checksums=checksums)
+s = snakemake.params.settings
+download(remote, Path(snakemake.output[0]), dataset=dataset, lockfile=s["lockfile"],
+         timeout=s["timeout"], retries=s["retries"], mirrors=s["mirrors"], checksums=checksums)

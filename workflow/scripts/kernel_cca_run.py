@@ -9,11 +9,12 @@ from lowdim.data import load_dataset
 from lowdim.job_errors import config_errors
 from lowdim.tables import write_table
 
-setting = snakemake.params.setting
+setting = dict(snakemake.params.settings)
+seed = setting.pop("seed")
 # Limit BLAS and OpenMP after the imports above have loaded them (a limit set before a
 # library is loaded does not reach it).
 with threadpool_limits(snakemake.threads), \
-        config_errors(setting, snakemake.params.config_keys, f"kernel CCA {setting['name']}"):
-    rows = kernel_cca_experiment(load_dataset(snakemake.input.npz), setting,
-                                 seed=snakemake.params.seed)
+        config_errors(snakemake.params.settings, snakemake.params.config_keys,
+                      f"kernel CCA {setting['name']}"):
+    rows = kernel_cca_experiment(load_dataset(snakemake.input.npz), setting, seed=seed)
 write_table(rows, snakemake.output.csv, formats=("csv",))

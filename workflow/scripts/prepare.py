@@ -3,13 +3,16 @@ from lowdim.log import log_to_file
 log_to_file(snakemake.log[0])
 
 from lowdim.data.pipeline import prepare_dataset, write_prepared
+from lowdim.job_errors import config_errors
 
+s = snakemake.params.settings
+dataset = snakemake.wildcards.dataset
 checksums = None
-if snakemake.params.manifest:  # a rehearsal on replicas (profile: rehearsal)
+if s["manifest"]:  # a rehearsal on replicas (profile: rehearsal)
     from lowdim.data.replicas import read_manifest
 
-    checksums = read_manifest(snakemake.params.manifest)
-dataset = prepare_dataset(snakemake.wildcards.dataset, snakemake.params.options,
-                          raw_dir=snakemake.params.raw_dir, lockfile=snakemake.params.lockfile,
-                          checksums=checksums)
-write_prepared(dataset, snakemake.output.npz, snakemake.output.summary)
+    checksums = read_manifest(s["manifest"])
+with config_errors(s, snakemake.params.config_keys, f"preparing {dataset}", keyless=False):
+    prepared = prepare_dataset(dataset, s["options"], raw_dir=s["raw_dir"],
+                               lockfile=s["lockfile"], checksums=checksums)
+write_prepared(prepared, snakemake.output.npz, snakemake.output.summary)

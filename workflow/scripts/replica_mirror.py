@@ -6,6 +6,6 @@ from pathlib import Path
 
 from lowdim.data.replicas import save_manifest, write_mirror
 
-manifest = write_mirror(Path(snakemake.output.manifest).parent, snakemake.params.datasets,
-                        seed=snakemake.params.seed)
+s = snakemake.params.settings
+manifest = write_mirror(Path(snakemake.output.manifest).parent, s["datasets"], seed=s["seed"])
 save_manifest(snakemake.output.manifest, manifest)

@@ -7,14 +7,13 @@ from lowdim.report import load_published, scorecard
 from lowdim.report.profile import profile_label
 from lowdim.report.render import write_scorecards
 
+s, modified = snakemake.params.settings, snakemake.params.modified
 entries = [entry for path in snakemake.input.published for entry in load_published(path)]
-card = scorecard(entries, root=".", nearest_settings=snakemake.params.replica,
-                 replica=snakemake.params.replica, profile=snakemake.params.profile,
-                 modified=snakemake.params.modified)
-papers = snakemake.params.papers
+card = scorecard(entries, root=".", nearest_settings=s["replica"], replica=s["replica"],
+                 profile=s["profile"], modified=modified)
+papers = s["papers"]
 write_scorecards(card, papers, {stem: snakemake.output[stem] for stem in papers.values()},
                  dict(zip(papers.values(), snakemake.output.markdown)),
-                 profile_label(snakemake.params.profile, snakemake.params.modified),
-                 snakemake.params.data)
+                 profile_label(s["profile"], modified), s["data"])
 with atomic_path(snakemake.output.all) as tmp:
     card.to_csv(tmp, index=False)

@@ -23,11 +23,13 @@ from ._lowrank import LowRankApprox
 from .cur import sicur, stacur
 from .diagnostics import spectrum_summary, spectrum_tables, submatrix_eigenvalues
 from .error import relative_frobenius_error
-from .experiment import FULL_MATRIX_METHODS, METHODS, SMS_METHODS, error_curve, sample_size
+from .experiment import METHODS, error_curve, error_curves, sample_size
+from .methods import FULL_MATRIX_METHODS, SAMPLING_METHODS, SMS_METHODS
 from .nystrom import nystrom, shifted_nystrom_exact, sms_nystrom
 from .optimal import optimal
 
-__all__ = ["FULL_MATRIX_METHODS", "LowRankApprox", "METHODS", "error_curve", "lambda_min",
-           "nystrom", "optimal", "pinv", "pinv_symmetric", "relative_frobenius_error",
-           "sample_size", "shifted_nystrom_exact", "sicur", "sms_nystrom", "spectrum_summary",
-           "spectrum_tables", "stacur", "submatrix_eigenvalues", "SMS_METHODS"]
+__all__ = ["FULL_MATRIX_METHODS", "LowRankApprox", "METHODS", "SAMPLING_METHODS", "SMS_METHODS",
+           "error_curve", "error_curves", "lambda_min", "nystrom", "optimal", "pinv",
+           "pinv_symmetric", "relative_frobenius_error", "sample_size", "shifted_nystrom_exact",
+           "sicur", "sms_nystrom", "spectrum_summary", "spectrum_tables", "stacur",
+           "submatrix_eigenvalues"]

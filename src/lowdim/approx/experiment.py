@@ -1,4 +1,4 @@
-"""Error-versus-sample-size sweeps (the paper's Figure 1), one method at a time."""
+"""Error-versus-sample-size sweeps (the paper's Figure 1): one method, or every method of a matrix."""
 
 from __future__ import annotations
 
@@ -17,35 +17,20 @@ from ..similarity import DenseOracle
 from ._linalg import lambda_min
 from .cur import sicur, stacur
 from .error import relative_frobenius_error
+from .methods import METHOD_NAMES, method_options
 from .nystrom import nystrom, shifted_nystrom_exact, sms_nystrom
 from .optimal import optimal
 
-__all__ = ["METHODS", "FULL_MATRIX_METHODS", "SAMPLING_METHODS", "SMS_METHODS", "error_curve",
-           "sample_size"]
+__all__ = ["METHODS", "error_curve", "error_curves", "sample_size"]
 
 logger = logging.getLogger("lowdim")
 
-#: Method name -> ``function(oracle, s, random_state, **options) -> LowRankApprox``.
-METHODS = {
-    "nystrom": nystrom,
-    "sms_nystrom": sms_nystrom,
-    "shifted_nystrom_exact": shifted_nystrom_exact,
-    "sicur": sicur,
-    "stacur": stacur,
-    "optimal": optimal,
+#: Method name (:data:`~lowdim.approx.methods.METHOD_NAMES`) ->
+#: ``function(oracle, s, random_state, **options) -> LowRankApprox``.
+METHODS = {name: function for name, function in zip(METHOD_NAMES, (
+    nystrom, sms_nystrom, shifted_nystrom_exact, sicur, stacur, optimal,
     # variants of the authors' code, each its own name in result files
-    "sms_nystrom_rescale": partial(sms_nystrom, rescale=True),
-    "stacur_independent": partial(stacur, rows="independent"),
-}
-
-#: Methods that take SMS-Nyström's options (``multiplier``, ``alpha``, ``eigen_solver``).
-SMS_METHODS = ("sms_nystrom", "sms_nystrom_rescale")
-
-#: Baselines that read the whole matrix (charged n (n + 1) / 2 evaluations).
-FULL_MATRIX_METHODS = ("shifted_nystrom_exact", "optimal")
-
-#: Methods that read only the rows and columns they sample (the downstream tasks' choices).
-SAMPLING_METHODS = tuple(m for m in METHODS if m not in FULL_MATRIX_METHODS)
+    partial(sms_nystrom, rescale=True), partial(stacur, rows="independent")))}
 
 
 def sample_size(fraction, n) -> int:
@@ -70,7 +55,7 @@ def sample_size(fraction, n) -> int:
     (50, 2)
     """
     if not 0.0 < fraction < 1.0:
-        raise ValueError(f"sample fractions must be in (0, 1), got {fraction}")
+        raise ArgumentValueError(f"`fraction` must be in (0, 1), got {fraction}", "fraction")
     return max(2, int(round(fraction * n)))
 
 
@@ -154,3 +139,39 @@ def error_curve(K, method, fractions, n_seeds, base_seed, matrix, options=None) 
         logger.info("%s %s s=%d: median error %.4g over %d seeds", matrix, method, s,
                     np.median([r["error"] for r in rows[-int(n_seeds):]]), n_seeds)
     return pd.DataFrame(rows)
+
+
+def error_curves(K, methods, fractions, n_seeds, base_seed, matrix, sms=None) -> pd.DataFrame:
+    """:func:`error_curve` of each of ``methods`` on one matrix, one table in their order.
+
+    Parameters
+    ----------
+    K : ndarray of shape (n, n), symmetric
+        The whole similarity matrix.
+    methods : sequence of str
+        Keys of :data:`METHODS`.
+    fractions, n_seeds, base_seed, matrix
+        As for :func:`error_curve`: the seeds do not depend on the method, so the methods
+        share landmarks.
+    sms : dict, optional
+        SMS-Nyström's options (``multiplier``, ``alpha``, ``eigen_solver``), given to the
+        methods that take them (:func:`lowdim.approx.methods.method_options`).
+
+    Returns
+    -------
+    table : DataFrame
+        The rows of every method's :func:`error_curve`, method after method.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lowdim.approx import error_curves
+    >>> X = np.random.default_rng(0).standard_normal((40, 3))
+    >>> table = error_curves(X @ X.T, ["nystrom", "sms_nystrom"], fractions=[0.2], n_seeds=2,
+    ...                      base_seed=0, matrix="toy", sms={"alpha": 1.5})
+    >>> table.groupby("method", sort=False).size().to_dict()
+    {'nystrom': 2, 'sms_nystrom': 2}
+    """
+    return pd.concat([error_curve(K, method, fractions, n_seeds, base_seed, matrix,
+                                  options=method_options(method, sms)) for method in methods],
+                     ignore_index=True)

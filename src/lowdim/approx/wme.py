@@ -114,8 +114,8 @@ def wme_similarities(docs, table, random_docs, n_jobs=1):
         raise ArgumentValueError("`random_docs` is empty", "random_docs")
     dims = {w.shape[1] for w in random_docs}
     if dims != {table.shape[1]}:
-        raise ValueError(f"random words have dimension {sorted(dims)} but `table` has "
-                         f"{table.shape[1]}")
+        raise ArgumentValueError(f"random words have dimension {sorted(dims)} but `table` has "
+                                 f"{table.shape[1]}", ("random_docs", "table"))
     start = table.shape[0]
     extra, pseudo = [], []
     for words in random_docs:

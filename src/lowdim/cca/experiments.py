@@ -104,8 +104,8 @@ def training_views(dataset, *, rescale: str = "none", heldout_fraction: float = 
     ((400, 32), (400, 32), (100, 32), 1.0)
     """
     if dataset.kind != "two_view" or dataset.Y is None:
-        raise ValueError(f"dataset {dataset.name!r} is not a two-view dataset "
-                         f"(kind {dataset.kind!r})")
+        raise ArgumentValueError(f"dataset {dataset.name!r} is not a two-view dataset "
+                                 f"(kind {dataset.kind!r})", "dataset")
     if rescale not in RESCALINGS:
         raise ArgumentValueError(f"`rescale` must be one of {list(RESCALINGS)}, got {rescale!r}",
                                  "rescale")

@@ -87,8 +87,8 @@ def setting_views(dataset, *, rescale="none", heldout_fraction=0.2, reserve=0, n
     ((160, 32), (40, 32), (100, 32), (100,))
     """
     if dataset.kind != "two_view" or dataset.Y is None:
-        raise ValueError(f"dataset {dataset.name!r} is not a two-view dataset "
-                         f"(kind {dataset.kind!r})")
+        raise ArgumentValueError(f"dataset {dataset.name!r} is not a two-view dataset "
+                                 f"(kind {dataset.kind!r})", "dataset")
     if rescale not in RESCALINGS:
         raise ArgumentValueError(f"`rescale` must be one of {list(RESCALINGS)}, got {rescale!r}",
                                  "rescale")
@@ -141,8 +141,8 @@ def train_mlp_kernels(reserved, options, seed):
 
     X, Y, y = reserved
     if y is None:
-        raise ValueError("the pairwise MLP similarity needs labels to train on; the dataset "
-                         "has none")
+        raise ArgumentValueError("the pairwise MLP similarity needs labels to train on; the "
+                                 "dataset has none", "reserved")
     options = dict(options)
     score = options.pop("score", "probability")
     options["hidden_layer_sizes"] = tuple(options.get("hidden_layer_sizes", (64,)))

@@ -19,10 +19,10 @@ from pathlib import Path
 import numpy as np
 
 from .._validation import ArgumentValueError
-from .archive import MissingMemberError, iter_members, list_members, read_member
+from .archive import MissingMemberError, iter_members, read_member
 
 __all__ = ["FormatError", "MissingVariableError", "MissingMemberError", "member_bytes",
-           "members_under", "list_archive", "load_mat", "require_variables", "subsample",
+           "members_under", "load_mat", "require_variables", "subsample",
            "encode_labels", "split_indices"]
 
 
@@ -94,18 +94,6 @@ def members_under(archive, prefix: str, dataset: str):
     [('train/x.txt', b'1')]
     """
     yield from iter_members(archive, prefix=prefix, dataset=dataset)
-
-
-def list_archive(archive, dataset: str) -> list[str]:
-    """Member names (files only) of ``archive``.
-
-    Examples
-    --------
-    >>> from lowdim.data.parsing import list_archive
-    >>> list_archive(corpus_zip, "toy")
-    ['corpus/a.txt', 'corpus/b.txt']
-    """
-    return list_members(archive, dataset=dataset)
 
 
 def load_mat(path, dataset: str, required=(), any_of=()):
@@ -238,7 +226,8 @@ def encode_labels(values, names=None):
     index = {name: i for i, name in enumerate(names.tolist())}
     unknown = sorted(set(values.tolist()) - set(index))
     if unknown:
-        raise ValueError(f"labels {unknown[:5]} are not among the class names {names.tolist()}")
+        raise ArgumentValueError(f"labels {unknown[:5]} are not among the class names "
+                                 f"{names.tolist()}", ("values", "names"))
     y = np.fromiter((index[v] for v in values.tolist()), dtype=np.int64, count=len(values))
     return y, names
 

@@ -53,11 +53,13 @@ def split_image_halves(X, image_shape, split: str = "left_right"):
     images = X.reshape(-1, h, w)
     if split == "left_right":
         if w % 2:
-            raise ValueError(f"left_right split needs an even image width, got {w}")
+            raise ArgumentValueError(f"left_right split needs an even image width, got {w}",
+                                     ("split", "image_shape"))
         first, second = images[:, :, : w // 2], images[:, :, w // 2:]
     elif split == "top_bottom":
         if h % 2:
-            raise ValueError(f"top_bottom split needs an even image height, got {h}")
+            raise ArgumentValueError(f"top_bottom split needs an even image height, got {h}",
+                                     ("split", "image_shape"))
         first, second = images[:, : h // 2, :], images[:, h // 2:, :]
     else:
         raise ArgumentValueError(f"`split` must be one of {SPLITS}, got {split!r}", "split")

@@ -155,7 +155,8 @@ def load_word_vectors(name: str, path=None) -> WordVectors:
     """
     if name == "word2vec":
         if path is None:
-            raise ValueError("word vectors 'word2vec' need `path` to the binary file")
+            raise ArgumentValueError("word vectors 'word2vec' need `path` to the binary file",
+                                     "path")
         return load_word2vec_binary(path, name="word2vec-google-news-300")
     if name not in _LOADERS:
         raise ArgumentValueError(f"`name` must be one of {sorted(_LOADERS) + ['word2vec']}, got "

@@ -47,9 +47,9 @@ from numba import njit, prange
 
 from ._kernels import _GOLDEN, _TWO_M53, _splitmix64
 
-__all__ = ["alias_table", "alias_draw", "alias_samples", "pack_alias", "step_tables",
+__all__ = ["alias_table", "alias_draw", "pack_alias", "step_tables",
            "sigmoid_table", "node_phases", "partition_bounds", "noise_tables",
-           "partition_capacities", "draw_block", "train_block", "sgns_blocks", "drawn_pairs",
+           "partition_capacities", "draw_block", "train_block", "sgns_blocks",
            "MAX_EXP"]
 
 _LOW32 = np.uint64(0xFFFFFFFF)
@@ -166,7 +166,7 @@ def _branchless_draw(bits, packed, size):
 
 
 @njit(cache=True)
-def alias_samples(packed, n_draws, seed):
+def _alias_samples(packed, n_draws, seed):
     """``n_draws`` slots drawn from a packed alias table with the SplitMix64 stream of ``seed``."""
     out = np.empty(n_draws, dtype=np.int64)
     state = np.uint64(seed)
@@ -592,8 +592,8 @@ def sgns_blocks(walks, starts, positions, offsets, step_keep, keep, noise, share
 
 
 @njit(cache=True)
-def drawn_pairs(walks, starts, positions, offsets, step_keep, keep, noise, share, rates, phases,
-                n_blocks, negative, seed, noise_seed, part_bounds):
+def _drawn_pairs(walks, starts, positions, offsets, step_keep, keep, noise, share, rates, phases,
+                 n_blocks, negative, seed, noise_seed, part_bounds):
     """Every pair :func:`sgns_blocks` with the same arguments trains, in training order.
 
     Returns

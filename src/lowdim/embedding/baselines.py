@@ -534,7 +534,7 @@ def make_embedder(method, *, random_state=None, n_jobs=None, **params):
     >>> make_embedder("pca", n_neighbors=7)
     Traceback (most recent call last):
         ...
-    ValueError: method 'pca' takes no parameter(s) ['n_neighbors']; it takes ['n_components', 'random_state']
+    lowdim._validation.ArgumentValueError: method 'pca' takes no parameter(s) ['n_neighbors']; it takes ['n_components', 'random_state']
     """
     if method not in METHODS:
         raise ArgumentValueError(f"`method` must be one of {sorted(METHODS)}, got {method!r}",
@@ -543,8 +543,8 @@ def make_embedder(method, *, random_state=None, n_jobs=None, **params):
     accepted = estimator.get_params()
     unknown = sorted(set(params) - set(accepted))
     if unknown:
-        raise ValueError(f"method {method!r} takes no parameter(s) {unknown}; it takes "
-                         f"{sorted(accepted)}")
+        raise ArgumentValueError(f"method {method!r} takes no parameter(s) {unknown}; it takes "
+                                 f"{sorted(accepted)}", "params")
     common = {"random_state": random_state, "n_jobs": n_jobs}
     params.update({k: v for k, v in common.items() if k in accepted})
     return estimator.set_params(**params)

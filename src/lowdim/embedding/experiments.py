@@ -33,7 +33,8 @@ from .features import features_summary
 from .methods import NEIGHBOR_PARAMETER
 from .selection import select_best, significance_tests
 
-__all__ = ["sweep_settings", "fit_embedding", "embed_sweep", "score_sweep", "select_best",
+__all__ = ["sweep_settings", "fit_embedding", "embed_sweep", "score_sweep", "sweep_scores",
+           "select_best",
            "significance_tests", "sensitivity_scores", "sensitivity_sweep", "save_sweep", "load_sweep",
            "features_summary"]
 
@@ -220,8 +221,8 @@ def score_sweep(embeddings, settings, y, *, k_grid=KNN_K_GRID, n_splits=4, stand
     """
     valid = [(label, Z) for label, Z in zip(settings, embeddings) if np.all(np.isfinite(Z))]
     if not valid:
-        raise ValueError(f"no embedding of the sweep is finite (settings {list(settings)}): "
-                         f"there is nothing to score")
+        raise ArgumentValueError(f"no embedding of the sweep is finite (settings "
+                                 f"{list(settings)}): there is nothing to score", "embeddings")
     rows = []
     labels = [label for label, _ in valid]
     selection = knn_cv_select([Z for _, Z in valid], y, k_grid=k_grid, n_splits=n_splits,
@@ -238,12 +239,51 @@ def score_sweep(embeddings, settings, y, *, k_grid=KNN_K_GRID, n_splits=4, stand
             rows.append({"setting": label, "metric": "ari", "fold": np.nan, "gamma": gamma,
                          "value": value, "best_k": np.nan})
     if gammas and all(np.isnan(r["value"]) for r in rows if r["metric"] == "ari"):
-        raise ValueError(f"spectral clustering failed at every gamma of `gammas` "
-                         f"{list(gammas)} for every setting (see the warnings in the log)")
+        raise ArgumentValueError(f"spectral clustering failed at every gamma of `gammas` "
+                                 f"{list(gammas)} for every setting (see the warnings in the "
+                                 f"log)", "gammas")
     return pd.DataFrame(rows, columns=SCORE_COLUMNS)
 
 
 SCORE_COLUMNS = ["setting", "metric", "fold", "gamma", "value", "best_k"]
+
+
+def sweep_scores(sweep: dict, **scoring) -> pd.DataFrame:
+    """:func:`score_sweep` of a saved sweep (:func:`load_sweep`), labelled: ``dataset`` and
+    ``method`` first, and each setting's ``fit_seconds``.
+
+    Parameters
+    ----------
+    sweep : dict
+        As :func:`load_sweep` returns it.
+    **scoring
+        Keyword arguments of :func:`score_sweep` (``k_grid``, ``gammas``, ...).
+
+    Returns
+    -------
+    DataFrame
+        The rows of :func:`score_sweep` with ``dataset``, ``method`` and ``fit_seconds``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> from lowdim.embedding.experiments import (embed_sweep, load_sweep, save_sweep,
+    ...                                          sweep_scores, sweep_settings)
+    >>> X, y = load_digits(return_X_y=True)
+    >>> sweep = embed_sweep(X[:200], "pca", n_components=5,
+    ...                     settings=sweep_settings("pca", [5], n_samples=200))
+    >>> path = tmp / "pca.npz"
+    >>> save_sweep(path, sweep, dataset="digits", method="pca", y=y[:200])
+    >>> scores = sweep_scores(load_sweep(path), gammas=(0.1,), random_state=0)
+    >>> list(scores.columns[:2]), bool((scores["fit_seconds"] >= 0).all())
+    (['dataset', 'method'], True)
+    """
+    scores = score_sweep(sweep["embeddings"], sweep["settings"], sweep["y"], **scoring)
+    seconds = dict(zip(sweep["settings"], sweep["seconds"]))
+    scores.insert(0, "method", sweep["info"]["method"])
+    scores.insert(0, "dataset", sweep["info"]["dataset"])
+    scores["fit_seconds"] = scores["setting"].map(seconds)
+    return scores
 
 
 def _accuracy_rows(metric, labels, accuracy, best_k):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from .._validation import ArgumentValueError
 from ..data.parsing import subsample
 from ..data.prepared import Dataset
 from ..data.text import tokenize
@@ -71,7 +72,8 @@ def tfidf_features(dataset: Dataset, *, stem=True, min_df=1, sublinear_tf=False)
         X = vectorizer.fit_transform(list(dataset.texts))
         return sp.csr_matrix(X), vectorizer.get_feature_names_out().astype(str)
     if dataset.bow is None:
-        raise ValueError(f"dataset {dataset.name!r}: a text dataset needs `texts` or `bow`")
+        raise ArgumentValueError(f"dataset {dataset.name!r}: a text dataset needs `texts` or "
+                                 f"`bow`", "dataset")
     bow = sp.csr_matrix(dataset.bow, dtype=np.float64)
     keep = np.flatnonzero(np.asarray((bow > 0).sum(axis=0)).ravel() >= int(min_df))
     X = TfidfTransformer(sublinear_tf=bool(sublinear_tf)).fit_transform(bow[:, keep])
@@ -111,8 +113,8 @@ def embedding_features(dataset: Dataset, *, max_samples=0, seed=0, stem=True, mi
     ('sparse', 100, (100,))
     """
     if dataset.y is None:
-        raise ValueError(f"dataset {dataset.name!r} has no labels `y`; the embedding "
-                         "experiments score embeddings against class labels")
+        raise ArgumentValueError(f"dataset {dataset.name!r} has no labels `y`; the embedding "
+                                 "experiments score embeddings against class labels", "dataset")
     rows = subsample(dataset.n, int(max_samples), seed)
     meta = {"source_kind": dataset.kind, "rows_kept": int(rows.size),
             "rows_available": int(dataset.n), "source": dataset.meta.get("source", ""),
@@ -130,8 +132,9 @@ def embedding_features(dataset: Dataset, *, max_samples=0, seed=0, stem=True, mi
         X = sp.csr_matrix(X, dtype=np.float64) if sp.issparse(X) else np.asarray(X, np.float64)
         meta.update(features="raw")
     else:
-        raise ValueError(f"dataset {dataset.name!r} is of kind {dataset.kind!r}; the embedding "
-                         "experiments take kinds 'dense', 'sparse' or 'text'")
+        raise ArgumentValueError(f"dataset {dataset.name!r} is of kind {dataset.kind!r}; the "
+                                 "embedding experiments take kinds 'dense', 'sparse' or 'text'",
+                                 "dataset")
     kind = "sparse" if sp.issparse(X) else "dense"
     return Dataset(name=dataset.name, kind=kind, X=X, y=np.asarray(dataset.y)[rows],
                    label_names=dataset.label_names, meta=meta)

@@ -3,12 +3,14 @@
 Figure 3(a) varies the number of points n on dense Gaussian blobs
 (``gaussian_blobs``, D fixed); Figure 3(b) varies the input dimensionality D
 on the same kind of clusters lifted to D sparse dimensions (``sparse_blobs``,
-n fixed). One workflow job times one method along one axis: it first fits the
-method twice on a small problem of the same kind (the warm-up, whose first fit
-pays for numba's compilation and lazy imports), then times one fit per value.
-So the curves show how each algorithm's own cost grows, and the one-off cost
-is recorded apart (``compile_seconds``); the job's wall time from Snakemake's
-``benchmark:`` file is kept as well.
+n fixed). One workflow job times one method along both axes, alone on its machine
+(:func:`timing_runs`): per axis it first fits the method twice on a small problem of
+the same kind (the warm-up, whose first fit pays for numba's compilation and lazy
+imports), then fits each value ``repeats`` times, recording each fit's wall and CPU
+time. So the curves (the median of the repeats) show how each algorithm's own cost
+grows, the spread shows the noise, and the one-off cost is recorded apart
+(``compile_seconds``); the job's wall time from Snakemake's ``benchmark:`` file is kept
+as well.
 """
 
 from __future__ import annotations
@@ -17,19 +19,22 @@ import time
 
 import pandas as pd
 
-from .._validation import ArgumentValueError
+from .._validation import ArgumentValueError, check_number
 from ..data import get_spec
 from ..io import read_benchmark
 from .methods import NEIGHBOR_PARAMETER
 
-__all__ = ["timing_data", "timing_values", "timing_sweep", "timing_table", "WARMUP_SAMPLES"]
+__all__ = ["TIMING_DATA", "WARMUP_SAMPLES", "timing_data", "timing_runs", "timing_sweep",
+           "timing_table", "timing_values"]
 
-#: axis -> (registry dataset, option varied, option held at ``fixed``)
+#: Each axis of Figure 3 -> (registry dataset, option varied, option held at ``fixed``).
 TIMING_DATA = {"n_samples": ("gaussian_blobs", "n_samples", "n_features"),
                "n_features": ("sparse_blobs", "n_features", "n_samples")}
 
 #: Rows of the warm-up problem (at most the smallest timed problem's).
 WARMUP_SAMPLES = 300
+#: Fits of each size, of which Figure 3 draws the median.
+REPEATS = 3
 
 
 def timing_data(axis, value, fixed, seed=0):
@@ -105,8 +110,8 @@ def timing_values(axis, values, fixed, max_samples=None):
 
 
 def timing_sweep(axis, values, method, *, fixed, n_components, n_neighbors, params=None,
-                 seed=0, n_jobs=None, warmup_samples=WARMUP_SAMPLES) -> list:
-    """Warm ``method`` up, then time one fit per value of ``axis``.
+                 seed=0, n_jobs=None, warmup_samples=WARMUP_SAMPLES, repeats=REPEATS) -> list:
+    """Warm ``method`` up, then time ``repeats`` fits per value of ``axis``.
 
     ``n_neighbors`` is used by Isomap, LLE, LE and UMAP; Vec2vec uses ``params``
     (its ``topk``); PCA and the MDS variants take neither.
@@ -136,24 +141,27 @@ def timing_sweep(axis, values, method, *, fixed, n_components, n_neighbors, para
         kind as the first timed one. Methods whose code path changes with n
         (UMAP's approximate neighbours from 4,096 rows, Vec2vec's from 5,000) are
         compiled for the large path only if it is reached here.
+    repeats : int, default=3
+        Timed fits of each value, one after the other on the same data.
 
     Returns
     -------
     list of dict
-        One record per timed value: ``axis``, ``value``, ``method``,
-        ``n_samples``, ``n_features``, ``nnz``, ``fit_seconds`` (wall time of the
-        fit after the warm-up), ``compile_seconds`` (first warm-up fit minus
-        the second: compilation and lazy imports), ``n_jobs``, ``seed``,
-        ``lowdim_version``.
+        One record per timed fit: ``axis``, ``value``, ``repeat`` (0 to ``repeats`` - 1),
+        ``method``, ``n_samples``, ``n_features``, ``nnz``, ``fit_seconds`` (wall time of
+        the fit), ``cpu_seconds`` (CPU time of the process during it, every thread's),
+        ``cpu_over_wall`` (their ratio: about the threads kept busy), ``compile_seconds``
+        (first warm-up fit minus the second: compilation and lazy imports), ``n_jobs``,
+        ``seed``, ``lowdim_version``.
 
     Examples
     --------
     >>> from lowdim.embedding.timing import timing_sweep
     >>> records = timing_sweep("n_samples", [100, 200], "pca", fixed=16, n_components=2,
-    ...                        n_neighbors=5, warmup_samples=50)
-    >>> [(r["value"], r["n_samples"], r["n_features"]) for r in records]
-    [(100, 100, 16), (200, 200, 16)]
-    >>> all(r["fit_seconds"] > 0 for r in records)
+    ...                        n_neighbors=5, warmup_samples=50, repeats=2)
+    >>> [(r["value"], r["repeat"], r["n_samples"], r["n_features"]) for r in records]
+    [(100, 0, 100, 16), (100, 1, 100, 16), (200, 0, 200, 16), (200, 1, 200, 16)]
+    >>> all(r["fit_seconds"] > 0 and r["cpu_seconds"] >= 0 for r in records)
     True
     """
     # The estimators (scikit-learn, umap) load here, not with the module: the workflow reads
@@ -163,6 +171,7 @@ def timing_sweep(axis, values, method, *, fixed, n_components, n_neighbors, para
     values = [int(v) for v in values]
     if not values:
         raise ArgumentValueError("`values` is empty: nothing to time", "values")
+    repeats = check_number(repeats, "repeats", integer=True, minimum=1)
     params = dict(params or {})
     if NEIGHBOR_PARAMETER[method] == "n_neighbors":
         params["n_neighbors"] = int(n_neighbors)
@@ -174,16 +183,66 @@ def timing_sweep(axis, values, method, *, fixed, n_components, n_neighbors, para
     records = []
     for value in values:
         data = timing_data(axis, value, fixed, seed=seed)
-        start = time.perf_counter()
-        fit_embedding(data.X, **fit)
-        seconds = time.perf_counter() - start
         nnz = data.X.nnz if hasattr(data.X, "nnz") else int(data.X.size)
-        records.append({"axis": axis, "value": value, "method": method,
-                        "n_samples": int(data.X.shape[0]), "n_features": int(data.X.shape[1]),
-                        "nnz": int(nnz), "fit_seconds": float(seconds),
-                        "compile_seconds": compile_seconds, "n_jobs": n_jobs, "seed": int(seed),
-                        "lowdim_version": __version__})
+        for repeat in range(repeats):
+            wall, cpu = time.perf_counter(), time.process_time()
+            fit_embedding(data.X, **fit)
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            records.append({"axis": axis, "value": value, "repeat": repeat, "method": method,
+                            "n_samples": int(data.X.shape[0]),
+                            "n_features": int(data.X.shape[1]), "nnz": int(nnz),
+                            "fit_seconds": float(wall), "cpu_seconds": float(cpu),
+                            "cpu_over_wall": float(cpu / wall),
+                            "compile_seconds": compile_seconds, "n_jobs": n_jobs,
+                            "seed": int(seed), "lowdim_version": __version__})
     return records
+
+
+def timing_runs(method, *, n_samples, n_features_at, n_features, n_samples_at, seeds,
+                **timing) -> list:
+    """Every timed fit of ``method`` for Figure 3: :func:`timing_sweep` along each axis
+    with a value to time (n on dense blobs of ``n_features_at`` columns, then D on sparse
+    blobs of ``n_samples_at`` rows).
+
+    Parameters
+    ----------
+    method : str
+        A method of :data:`lowdim.embedding.METHODS`.
+    n_samples : list of int
+        The values of n (may be empty).
+    n_features_at : int
+        D of the dense blobs the n axis fits.
+    n_features : list of int
+        The values of D (may be empty).
+    n_samples_at : int
+        n of the sparse blobs the D axis fits.
+    seeds : dict of str -> int
+        The seed of each axis's data and fits.
+    **timing
+        The other keyword arguments of :func:`timing_sweep`.
+
+    Returns
+    -------
+    list of dict
+        The records of both axes, ``n_samples`` first.
+
+    Examples
+    --------
+    >>> from lowdim.embedding.timing import timing_runs
+    >>> records = timing_runs("pca", n_samples=[100], n_features_at=16, n_features=[200],
+    ...                       n_samples_at=60, seeds={"n_samples": 0, "n_features": 1},
+    ...                       n_components=2, n_neighbors=5, warmup_samples=30, repeats=3)
+    >>> sorted({(r["axis"], r["value"]) for r in records}), len(records)
+    ([('n_features', 200), ('n_samples', 100)], 6)
+    """
+    fixed = {"n_samples": n_features_at, "n_features": n_samples_at}
+    values = {"n_samples": n_samples, "n_features": n_features}
+    if not any(values.values()):
+        raise ArgumentValueError("`n_samples` and `n_features` are both empty: nothing to "
+                                 "time", ("n_samples", "n_features"))
+    return [record for axis in TIMING_DATA if values[axis]
+            for record in timing_sweep(axis, values[axis], method, fixed=fixed[axis],
+                                       seed=seeds[axis], **timing)]
 
 
 def _warm_up(axis, values, fixed, warmup_samples, seed, fit):
@@ -208,7 +267,7 @@ def timing_table(runs, benchmarks) -> pd.DataFrame:
     Parameters
     ----------
     runs : list of list of dict
-        :func:`timing_sweep` records, one list per job.
+        :func:`timing_runs` records, one list per job.
     benchmarks : list of str or Path
         The matching benchmark TSV files (tab-separated, wall seconds in column
         ``s``, peak memory in ``max_rss`` MB).
@@ -216,16 +275,17 @@ def timing_table(runs, benchmarks) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        One row per timed fit: ``axis, value, method, n_samples, n_features, nnz,
-        fit_seconds, compile_seconds``, ``job_seconds`` and ``max_rss_mb`` (the
-        whole job's, warm-up included), ``fixed`` (a label of what was held
-        fixed, for the figure).
+        One row per timed fit (axis, value and repeat): the records' columns (``axis,
+        value, repeat, method, n_samples, n_features, nnz, fit_seconds, cpu_seconds,
+        cpu_over_wall, compile_seconds``, ...), ``job_seconds`` and ``max_rss_mb`` (the
+        whole job's, warm-ups included), ``fixed`` (a label of what was held fixed, for
+        the figure).
 
     Examples
     --------
     >>> from lowdim.embedding.timing import timing_sweep, timing_table
     >>> records = timing_sweep("n_samples", [100, 200], "pca", fixed=16, n_components=2,
-    ...                        n_neighbors=5, warmup_samples=50)
+    ...                        n_neighbors=5, warmup_samples=50, repeats=1)
     >>> benchmark = tmp / "pca.tsv"
     >>> pd.DataFrame({"s": [3.5], "max_rss": [210.0]}).to_csv(benchmark, sep=chr(9))
     >>> table = timing_table([records], [benchmark])

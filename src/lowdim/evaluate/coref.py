@@ -33,7 +33,7 @@ from sklearn.metrics.cluster import contingency_matrix
 
 from .._validation import ArgumentValueError
 
-__all__ = ["b_cubed", "ceaf_e", "conll_f1", "coreference_scores", "muc"]
+__all__ = ["conll_f1", "coreference_scores"]
 
 
 def _f1(precision, recall) -> float:
@@ -58,29 +58,6 @@ def _muc_recall(table) -> float:
     return 0.0 if denominator == 0 else float(np.sum(sizes - parts)) / denominator
 
 
-def muc(key, response):
-    """Link-based MUC score.
-
-    Parameters
-    ----------
-    key, response : array-like of shape (n_items,)
-        Gold and predicted cluster label of each item.
-
-    Returns
-    -------
-    precision, recall, f1 : float
-
-    Examples
-    --------
-    >>> from lowdim.evaluate.coref import muc
-    >>> key = [0, 0, 0, 1, 1]
-    >>> response = [0, 0, 1, 1, 1]
-    >>> [round(v, 3) for v in muc(key, response)]
-    [0.667, 0.667, 0.667]
-    """
-    return _muc(_table(key, response))
-
-
 def _muc(table):
     recall = _muc_recall(table)
     precision = _muc_recall(table.T.tocsr())
@@ -92,29 +69,6 @@ def _sizes(table):
     return np.asarray(table.sum(axis=1)).ravel(), np.asarray(table.sum(axis=0)).ravel()
 
 
-def b_cubed(key, response):
-    """Mention-based B³ score (every item weighs ``1 / n_items``).
-
-    Parameters
-    ----------
-    key, response : array-like of shape (n_items,)
-        Gold and predicted cluster label of each item.
-
-    Returns
-    -------
-    precision, recall, f1 : float
-
-    Examples
-    --------
-    >>> from lowdim.evaluate.coref import b_cubed
-    >>> key = [0, 0, 0, 1, 1]
-    >>> response = [0, 0, 1, 1, 1]
-    >>> [round(v, 3) for v in b_cubed(key, response)]
-    [0.733, 0.733, 0.733]
-    """
-    return _b_cubed(_table(key, response))
-
-
 def _b_cubed(table):
     key_sizes, response_sizes = _sizes(table)
     n = table.sum()
@@ -122,29 +76,6 @@ def _b_cubed(table):
     recall = float((squares.sum(axis=1).A1 / key_sizes).sum() / n)
     precision = float((squares.sum(axis=0).A1 / response_sizes).sum() / n)
     return precision, recall, _f1(precision, recall)
-
-
-def ceaf_e(key, response):
-    """Entity-based CEAF (``phi_4`` similarity, optimal one-to-one alignment).
-
-    Parameters
-    ----------
-    key, response : array-like of shape (n_items,)
-        Gold and predicted cluster label of each item.
-
-    Returns
-    -------
-    precision, recall, f1 : float
-
-    Examples
-    --------
-    >>> from lowdim.evaluate.coref import ceaf_e
-    >>> key = [0, 0, 0, 1, 1]
-    >>> response = [0, 0, 1, 1, 1]
-    >>> [round(v, 3) for v in ceaf_e(key, response)]
-    [0.8, 0.8, 0.8]
-    """
-    return _ceaf_e(_table(key, response))
 
 
 def _ceaf_e(table):

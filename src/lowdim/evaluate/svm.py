@@ -57,18 +57,19 @@ def check_class_counts(y, where="the training data", minimum=2) -> np.ndarray:
     >>> check_class_counts([0, 0, 1], where="the training part of split 3")
     Traceback (most recent call last):
         ...
-    ValueError: the training part of split 3: class 1 has a single document; cross-validation needs at least 2 per class (1 classes affected)
+    lowdim._validation.ArgumentValueError: the training part of split 3: class 1 has a single document; cross-validation needs at least 2 per class (1 classes affected)
     """
     labels, counts = np.unique(np.asarray(y), return_counts=True)
     if labels.size < 2:
-        raise ValueError(f"{where} has one class ({labels.tolist()}); a classifier needs "
-                         f"at least two")
+        raise ArgumentValueError(f"{where} has one class ({labels.tolist()}); a classifier "
+                                 f"needs at least two", "y")
     small = np.flatnonzero(counts < minimum)
     if small.size:
         first = small[0]
         noun = "a single document" if counts[first] == 1 else f"{counts[first]} documents"
-        raise ValueError(f"{where}: class {labels[first].item()!r} has {noun}; cross-validation "
-                         f"needs at least {minimum} per class ({small.size} classes affected)")
+        raise ArgumentValueError(f"{where}: class {labels[first].item()!r} has {noun}; "
+                                 f"cross-validation needs at least {minimum} per class "
+                                 f"({small.size} classes affected)", "y")
     return counts
 
 

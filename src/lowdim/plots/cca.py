@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._validation import ArgumentValueError
 from .style import (fit_layout, legend_below, method_style, panel_grid, published_label,
                     published_style, use_style)
 
@@ -104,11 +105,12 @@ def published_flops(trace: pd.DataFrame, iterations) -> np.ndarray:
     rows = trace[trace["iteration"] > 0]
     per_iteration = (rows["flops"] / rows["iteration"]).to_numpy(dtype=float)
     if per_iteration.size == 0:
-        raise ValueError("`trace` has no checkpoint after iteration 0 to count FLOPs from")
+        raise ArgumentValueError("`trace` has no checkpoint after iteration 0 to count FLOPs "
+                                 "from", "trace")
     if not np.allclose(per_iteration, per_iteration[0], rtol=1e-9):
-        raise ValueError("`trace` counts different FLOPs per iteration "
-                         f"({per_iteration.min():.4g} to {per_iteration.max():.4g}); "
-                         "expected the authors' fixed count per iteration")
+        raise ArgumentValueError("`trace` counts different FLOPs per iteration "
+                                 f"({per_iteration.min():.4g} to {per_iteration.max():.4g}); "
+                                 "expected the authors' fixed count per iteration", "trace")
     return per_iteration[0] * np.asarray(iterations, dtype=float)
 
 

@@ -1,7 +1,7 @@
 """Figures of the Vec2vec paper, each drawn from one tidy table.
 
 - :func:`timing_figure` (Figure 3): fit time after a warm-up against number of
-  points and against input dimensionality.
+  points and against input dimensionality, the median of the repeated fits and their range.
 - :func:`accuracy_figure` (Figure 4): kNN accuracy per method and dataset,
   mean with 2 x std error bars.
 - :func:`sensitivity_figure` (Figure 5): Vec2vec accuracy against d and topk.
@@ -15,7 +15,8 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 from matplotlib.transforms import offset_copy
 
-from .style import (fit_layout, legend_below, method_label, method_style, panel_grid,
+from ..methods import method_label
+from .style import (fit_layout, legend_below, method_style, panel_grid,
                     published_label, published_style, suptitle_fitted, use_style)
 
 __all__ = ["timing_figure", "accuracy_figure", "sensitivity_figure"]
@@ -27,13 +28,17 @@ _PARAMETER_LABELS = {"n_components": "target dimensionality d", "topk": "topk ne
 def timing_figure(timing: pd.DataFrame, profile: str = "", max_samples=None):
     """Figure 3: fit time of each method against n and against D, after a warm-up.
 
+    Each point is the median of the fits of its size (``repeat``), the band around the
+    line their range (drawn where the fits differ).
+
     Parameters
     ----------
     timing : DataFrame
         Columns ``axis`` ("n_samples" or "n_features"), ``value``, ``method``,
-        ``fit_seconds`` (wall seconds of the fit after the warm-up) and
+        ``fit_seconds`` (wall seconds of one fit after the warm-up) and
         ``compile_seconds`` (the job's one-off compilation, shown in the legend);
-        ``n_jobs`` (threads of the fits), if present, is shown in the title.
+        ``repeat`` (the fits of a size), if present, is counted in the axis label, and
+        ``n_jobs`` (threads of the fits) shown in the title.
     profile : str
         Shown in the title.
     max_samples : dict, optional
@@ -65,11 +70,15 @@ def timing_figure(timing: pd.DataFrame, profile: str = "", max_samples=None):
         for method, rows in part.groupby("method", sort=False):
             style = method_style(method)
             style["label"] = _timing_label(style["label"], rows, max_samples.get(method))
-            rows = rows.groupby("value")["fit_seconds"].mean().sort_index()
-            ax.plot(rows.index, rows.values, linestyle="-", **style)
+            fits = rows.groupby("value")["fit_seconds"].agg(["median", "min", "max"])
+            fits = fits.sort_index()
+            ax.plot(fits.index, fits["median"], linestyle="-", **style)
+            if (fits["max"] > fits["min"]).any():
+                ax.fill_between(fits.index, fits["min"], fits["max"], color=style["color"],
+                                alpha=0.15, linewidth=0)
         _log_axes(ax, sorted(part["value"].unique()), part["fit_seconds"])
         ax.set_xlabel(_AXIS_LABELS.get(axis, axis))
-        ax.set_ylabel("fit wall time after warm-up (s)")
+        ax.set_ylabel(f"fit wall time after warm-up (s){_median_of(part)}")
         fixed = part["fixed"].iloc[0] if "fixed" in part and len(part) else ""
         ax.set_title(f"({'ab'[axes_names.index(axis)]}) {fixed}".strip())
         # Below the panel (0.5 in under it: past the tick and axis labels): the legend
@@ -112,6 +121,14 @@ def _log_axes(ax, values, seconds):
                                           else (1.0,)))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax.yaxis.set_minor_formatter(NullFormatter())
+
+
+def _median_of(part):
+    """``, median of r fits`` when every size was fitted r > 1 times, else nothing."""
+    if "repeat" not in part:
+        return ""
+    counts = part.groupby(["method", "value"]).size().unique()
+    return f", median of {counts[0]} fits" if len(counts) == 1 and counts[0] > 1 else ""
 
 
 def _timing_label(label, rows, cap):

@@ -14,7 +14,8 @@ import numpy as np
 from matplotlib.ticker import LogLocator
 
 from ..approx.diagnostics import spectrum_summary, zero_tolerance
-from .style import (METHOD_STYLES, fit_layout, legend_below, method_style, panel_grid,
+from ..methods import METHOD_STYLES
+from .style import (fit_layout, legend_below, method_style, panel_grid,
                     suptitle_fitted, use_style)
 
 __all__ = ["error_curves_figure", "matrix_labels", "spectra_figure"]

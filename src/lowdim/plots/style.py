@@ -1,6 +1,7 @@
 """Shared figure style: fixed colours and markers per method, PDF + PNG output.
 
-Add a method here once; every figure then draws it the same way.
+Each method's label, colour and marker come from :data:`lowdim.methods.METHOD_STYLES`
+(add a method there once; every figure and table then shows it the same way).
 """
 
 from __future__ import annotations
@@ -15,53 +16,15 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib import patheffects  # noqa: E402
 
 from ..io import atomic_path  # noqa: E402
+from ..methods import METHOD_STYLES, method_label  # noqa: E402
 
-__all__ = ["METHOD_STYLES", "fit_layout", "legend_below", "method_label", "method_style",
+__all__ = ["fit_layout", "legend_below", "method_style",
            "panel_grid", "published_label", "published_style", "save_figure", "suptitle_fitted",
            "use_style"]
 
 # Colour-blind-safe palette (Okabe-Ito + Tol) so methods stay distinguishable.
 _PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
             "#F0E442", "#000000", "#882255", "#44AA99", "#999933", "#AA4499"]
-
-#: method name -> (label, colour, marker). Keys are the names used in result files.
-METHOD_STYLES = {
-    # similarity approximation (SMS-Nystrom paper)
-    "sms_nystrom": ("SMS-Nyström", "#D55E00", "o"),
-    "sms_nystrom_rescale": ("SMS-Nyström (rescaled)", "#44AA99", "h"),  # authors' coreference
-    "nystrom": ("Nyström", "#0072B2", "s"),
-    "shifted_nystrom_exact": ("Shifted Nyström (exact λmin)", "#56B4E9", "v"),
-    "sicur": ("SiCUR", "#009E73", "^"),
-    "stacur": ("StaCUR", "#CC79A7", "D"),
-    "stacur_independent": ("StaCUR (independent rows)", "#882255", "d"),
-    "optimal": ("Optimal (rank-s eig)", "#000000", "x"),
-    "exact": ("Exact", "#000000", "*"),
-    "wme": ("WME", "#E69F00", "P"),
-    "wmd_kernel": ("WMD-kernel", "#999999", "*"),
-    # dimensionality reduction (Vec2vec paper)
-    "vec2vec": ("Vec2vec", "#D55E00", "o"),
-    "pca": ("PCA", "#0072B2", "s"),
-    "mds": ("MDS", "#56B4E9", "v"),
-    "isomap": ("Isomap", "#009E73", "^"),
-    "lle": ("LLE", "#CC79A7", "D"),
-    "le": ("LE", "#E69F00", "P"),
-    "umap": ("UMAP", "#000000", "X"),
-    "vec2vec_cooccurrence": ("Vec2vec (co-occurrence)", "#882255", "h"),
-    "cmds": ("Classical MDS", "#999933", "<"),
-    # CCA (AppGrad paper)
-    "appgrad": ("AppGrad", "#0072B2", "o"),
-    "sappgrad": ("Stochastic AppGrad", "#D55E00", "s"),
-    "exact_cca": ("Exact CCA", "#000000", "*"),
-    "nw_cca": ("NW-CCA", "#009E73", "^"),
-    "dw_cca": ("DW-CCA", "#CC79A7", "D"),
-    "pca_cca": ("PCA-CCA", "#E69F00", "v"),
-    # kernel CCA (SMS-Nystrom features + AppGrad)
-    "kernel_cca_nystrom": ("Kernel CCA, Nyström features", "#0072B2", "s"),
-    "kernel_cca_sms_nystrom": ("Kernel CCA, SMS-Nyström features", "#D55E00", "o"),
-    "linear_cca": ("Linear CCA", "#999999", "v"),
-    "exact_kernel_cca": ("Exact kernel CCA (n × n)", "#000000", "*"),
-}
-
 
 def method_style(method: str) -> dict:
     """Return matplotlib keyword arguments (label, color, marker) for ``method``.
@@ -84,18 +47,6 @@ def method_style(method: str) -> dict:
         index = sum(map(ord, method)) % len(_PALETTE)
         label, color, marker = method, _PALETTE[index], "o"
     return {"label": label, "color": color, "marker": marker}
-
-
-def method_label(method: str) -> str:
-    """The display name of ``method`` in figures and tables.
-
-    Examples
-    --------
-    >>> from lowdim.plots.style import method_label
-    >>> method_label("sms_nystrom"), method_label("sappgrad"), method_label("my_method")
-    ('SMS-Nyström', 'Stochastic AppGrad', 'my_method')
-    """
-    return method_style(method)["label"]
 
 
 #: Edge colour of published points drawn on a rehearsal's replicas (not comparable).

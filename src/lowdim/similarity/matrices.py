@@ -128,14 +128,14 @@ def item_embeddings(dataset, word_vectors="glove50"):
             parts.append(means)
             usable &= known
         return np.hstack(parts), usable
-    raise ValueError(f"an `mlp` matrix needs a dense, sparse, text or mentions dataset; "
-                     f"{dataset.name!r} is {dataset.kind!r}")
+    raise ArgumentValueError(f"an `mlp` matrix needs a dense, sparse, text or mentions "
+                             f"dataset; {dataset.name!r} is {dataset.kind!r}", "dataset")
 
 
 def _wmd_oracle(spec, dataset, rng, n_jobs):
     if dataset.kind != "text":
-        raise ValueError(f"a `wmd` matrix needs a text dataset; {dataset.name!r} is "
-                         f"{dataset.kind!r}")
+        raise ArgumentValueError(f"a `wmd` matrix needs a text dataset; {dataset.name!r} is "
+                                 f"{dataset.kind!r}", "dataset")
     options = spec.get("wmd", {})
     vectors = _word_vectors(dataset, options.get("word_vectors", "glove50"))
     counts = in_vocabulary_counts(dataset.bow, dataset.vocab, vectors)
@@ -152,7 +152,8 @@ def _mlp_oracle(spec, dataset, rng, n_jobs):
 
     options = dict(spec.get("mlp", {}))
     if dataset.y is None:
-        raise ValueError(f"an `mlp` matrix needs labels to train on; {dataset.name!r} has none")
+        raise ArgumentValueError(f"an `mlp` matrix needs labels to train on; {dataset.name!r} "
+                                 f"has none", "dataset")
     X, usable = item_embeddings(dataset, options.pop("word_vectors", "glove50"))
     usable &= dataset.y >= 0
     n_train = int(options.pop("train_items", 0))
@@ -185,8 +186,8 @@ def _crossencoder_oracle(spec, dataset, rng, n_jobs):
     from .crossencoder import CrossEncoderOracle
 
     if dataset.kind != "pairs":
-        raise ValueError(f"a `crossencoder` matrix needs a pairs dataset; {dataset.name!r} is "
-                         f"{dataset.kind!r}")
+        raise ArgumentValueError(f"a `crossencoder` matrix needs a pairs dataset; "
+                                 f"{dataset.name!r} is {dataset.kind!r}", "dataset")
     both = np.concatenate([dataset.extra["sentence_a"], dataset.extra["sentence_b"]])
     in_split = np.tile(_in_split(dataset, spec.get("split", "")), 2)
     _, first = np.unique(np.where(in_split, both, ""), return_index=True)
@@ -252,7 +253,8 @@ def build_oracle(spec, dataset, seed=0, n_jobs=1):
     rng = check_random_state(seed)
     oracle, items, info = _BUILDERS[kind](spec, dataset, rng, n_jobs)
     if items.size < 4:
-        raise ValueError(f"matrix of {dataset.name!r} would have {items.size} items; need >= 4")
+        raise ArgumentValueError(f"matrix of {dataset.name!r} would have {items.size} items; "
+                                 f"need >= 4", "n_items")
     return oracle, items, {"kind": kind, "dataset": dataset.name, "n": int(items.size), **info}
 
 

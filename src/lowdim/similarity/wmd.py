@@ -327,11 +327,13 @@ def _pack_documents(docs, word_vectors):
         idx = np.asarray(idx, dtype=np.int64).ravel()
         w = np.asarray(w, dtype=np.float64).ravel()
         if idx.shape != w.shape:
-            raise ValueError(f"`docs[{d}]`: {idx.size} word indices but {w.size} weights")
+            raise ArgumentValueError(f"`docs[{d}]`: {idx.size} word indices but {w.size} "
+                                     f"weights", "docs")
         if idx.size and (idx.min() < 0 or idx.max() >= V):
-            raise ValueError(f"`docs[{d}]` has a word index outside [0, {V}) of `word_vectors`")
+            raise ArgumentValueError(f"`docs[{d}]` has a word index outside [0, {V}) of "
+                                     f"`word_vectors`", ("docs", "word_vectors"))
         if w.size and (not np.all(np.isfinite(w)) or w.min() < 0):
-            raise ValueError(f"`docs[{d}]` has negative or non-finite weights")
+            raise ArgumentValueError(f"`docs[{d}]` has negative or non-finite weights", "docs")
         uniq, inverse = np.unique(idx, return_inverse=True)
         merged = np.bincount(inverse, weights=w, minlength=uniq.size)
         nonzero = merged > 0

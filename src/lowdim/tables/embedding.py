@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..plots.style import method_label
+from ..methods import method_label
 
 __all__ = ["datasets_table", "clustering_table", "accuracy_table", "significance_table"]
 

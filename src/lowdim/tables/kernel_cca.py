@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..plots.style import method_label
+from ..methods import METHOD_STYLES, method_label
 from .write import format_mean_std
 
 __all__ = ["table_kernel_cca"]
 
-_ORDER = {"linear_cca": 0, "kernel_cca_nystrom": 1, "kernel_cca_sms_nystrom": 2,
-          "exact_kernel_cca": 3}
+#: Row order of the methods (lowdim.methods).
+_ORDER = {method: i for i, method in enumerate(METHOD_STYLES)}
 
 
 def table_kernel_cca(tidy: pd.DataFrame) -> pd.DataFrame:

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from ..approx.diagnostics import spectrum_summary
-from ..plots.style import METHOD_STYLES, method_label
+from ..methods import method_label, method_order
 from .select import rows_nearest
 
 __all__ = ["diagnostics_table"]
@@ -51,8 +51,7 @@ def diagnostics_table(eigenvalues, errors, matrices=None, fraction=0.1) -> pd.Da
     (0.434, True)
     """
     info = {} if matrices is None else matrices.set_index("matrix").to_dict("index")
-    methods = [m for m in METHOD_STYLES if m in set(errors["method"])]
-    methods += sorted(set(errors["method"]) - set(methods))
+    methods = method_order(errors["method"])
     rows = []
     for name, spectrum in eigenvalues.groupby("matrix", sort=False):
         summary = spectrum_summary(spectrum["eigenvalue"].to_numpy())

@@ -5,23 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..plots.style import method_label
+from ..methods import method_label, method_order
 from .select import best_rank_rows
 from .write import format_mean_std
 
 __all__ = ["coreference_table", "glue_table", "not_run_table", "published_coreference",
            "wmd_classification_table"]
-
-#: Row order of the methods in every table (the paper's columns, baselines last).
-METHOD_ORDER = ("wme", "sms_nystrom", "sms_nystrom_rescale", "nystrom", "sicur", "stacur",
-                "stacur_independent", "optimal", "exact", "wmd_kernel")
-
-
-def _order(methods, first=()):
-    known = [m for m in (*first, *METHOD_ORDER) if m in set(methods)]
-    known = list(dict.fromkeys(known))
-    return known + sorted(set(methods) - set(known))
-
 
 def _ranks(values) -> str:
     ranks = sorted({int(v) for v in values})
@@ -84,7 +73,7 @@ def wmd_classification_table(tidy, small_rank_max=550, large_rank_max=4096,
         mine = tidy[tidy["corpus"] == corpus]
         large_max = int(limits.get(corpus) or large_rank_max)
         small, large = best_rank_rows(mine, small_rank_max), best_rank_rows(mine, large_max)
-        for method in _order(mine["method"]):
+        for method in method_order(mine["method"]):
             s, lg = (t[t["method"] == method] for t in (small, large))
             full = method == "wmd_kernel"
             rows.append({
@@ -137,7 +126,7 @@ def glue_table(tidy) -> pd.DataFrame:
     rows = []
     for (task, metric), group in tidy.groupby(["task", "metric"], sort=False):
         exact = float(group["exact"].iloc[0])
-        for method in _order(group["method"]):
+        for method in method_order(group["method"]):
             if method == "exact":
                 continue
             for fraction, runs in group[group["method"] == method].groupby("fraction"):
@@ -207,7 +196,8 @@ def coreference_table(tidy, published=None) -> pd.DataFrame:
             lookup[(p["corpus"], p["method"], round(float(p["fraction"]), 6))] = p["published"]
     rows = []
     for corpus in dict.fromkeys(pooled["corpus"]):
-        for method in _order(pooled.loc[pooled["corpus"] == corpus, "method"], first=("exact",)):
+        methods = pooled.loc[pooled["corpus"] == corpus, "method"]
+        for method in method_order(methods, first=("exact",)):
             mine = pooled[(pooled["corpus"] == corpus) & (pooled["method"] == method)]
             for fraction, runs in mine.groupby("fraction"):
                 rows.append({

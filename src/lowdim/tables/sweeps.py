@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..plots.style import method_label
+from ..methods import method_label
 
 __all__ = ["sweep_caption", "sweep_table"]
 

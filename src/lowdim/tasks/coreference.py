@@ -29,13 +29,14 @@ from sklearn.utils import check_random_state
 
 from .._validation import ArgumentValueError
 from ..approx import METHODS, SMS_METHODS, sample_size
+from ..approx.methods import method_options
 from ..evaluate.coref import conll_f1, coreference_scores
 from ..io import load_npz, save_npz
 from ..seeding import derive_seed
 from ..similarity import DenseOracle, full_matrix
 
-__all__ = ["average_linkage", "cluster_topics", "coreference_method", "load_topics",
-           "make_topics", "save_topics", "topic_matrices"]
+__all__ = ["average_linkage", "cluster_topics", "coreference_method", "coreference_methods",
+           "load_topics", "make_topics", "save_topics", "topic_matrices"]
 
 logger = logging.getLogger("lowdim")
 
@@ -101,9 +102,11 @@ def make_topics(dataset, usable=None, *, train_split="train", tune_split="dev",
                   for k, group in enumerate(groups)]
     for role in ("tune", "test"):
         if not any(t["split"] == role for t in topics):
-            raise ValueError(f"{dataset.name!r}: no {role} topics (check the topic splits)")
+            raise ArgumentValueError(f"{dataset.name!r}: no {role} topics (check the topic "
+                                     f"splits)", (f"{role}_topics", f"{role}_split"))
     if train.size < 2:
-        raise ValueError(f"{dataset.name!r}: {train.size} training items for the pairwise model")
+        raise ArgumentValueError(f"{dataset.name!r}: {train.size} training items for the "
+                                 f"pairwise model", ("train_items", "train_split"))
     return train, topics
 
 
@@ -374,3 +377,46 @@ def coreference_method(topics, method, fractions=(0.1,), n_runs=1, thresholds=No
     logger.info("%s: pooled CoNLL F1 %s", method, ", ".join(
         f"{f:g}: {v:.3f}" for f, v in pooled.groupby("fraction")["conll_f1"].mean().items()))
     return table
+
+
+def coreference_methods(topics, methods, fractions=(0.1,), n_runs=1, thresholds=None, seed=0,
+                        sms=None) -> pd.DataFrame:
+    """:func:`coreference_method` of each of ``methods`` on the same topics, one table.
+
+    Parameters
+    ----------
+    topics : list of dict
+        From :func:`topic_matrices`.
+    methods : sequence of str
+        ``"exact"`` (one run, no fractions) or sampling methods of
+        :data:`lowdim.approx.METHODS`.
+    fractions, n_runs, thresholds, seed
+        As for :func:`coreference_method`; the seed is shared, so each method samples the
+        landmarks the others do (a paired comparison).
+    sms : dict, optional
+        SMS-Nyström's options, given to the methods that take them
+        (:func:`lowdim.approx.methods.method_options`).
+
+    Returns
+    -------
+    rows : DataFrame
+        The rows of every method's :func:`coreference_method`, method after method.
+
+    Examples
+    --------
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.similarity.matrices import item_embeddings
+    >>> from lowdim.tasks.coreference import coreference_methods, make_topics, topic_matrices
+    >>> digits = get_spec("digits").prepare(n_rows=400)
+    >>> X, usable = item_embeddings(digits)
+    >>> train, topics = make_topics(digits, usable, train_items=200, topic_size=50,
+    ...                             tune_topics=1, test_topics=1, seed=0)
+    >>> topics, info = topic_matrices(X, digits.y, train, topics,
+    ...                               mlp={"hidden_layer_sizes": (8,), "n_pairs": 1000}, seed=0)
+    >>> rows = coreference_methods(topics, ["exact", "nystrom"], fractions=(0.3,), n_runs=2)
+    >>> rows.groupby("method", sort=False).size().to_dict()
+    {'exact': 2, 'nystrom': 4}
+    """
+    return pd.concat([coreference_method(topics, method, fractions, n_runs, thresholds, seed=seed,
+                                         options=method_options(method, sms))
+                      for method in methods], ignore_index=True)

@@ -73,8 +73,9 @@ def kernel_power(K, gamma, gamma0) -> np.ndarray:
     """
     K = np.asarray(K, dtype=np.float64)
     if K.size and K.min() <= 0:
-        raise ValueError(f"the kernel exp(-{gamma0} * WMD) has entries <= 0 (min {K.min()}); "
-                         f"the distances cannot be recovered from it")
+        raise ArgumentValueError(f"the kernel exp(-{gamma0} * WMD) has entries <= 0 (min "
+                                 f"{K.min()}); the distances cannot be recovered from it",
+                                 ("gamma0", "K"))
     return K ** (float(gamma) / float(gamma0))
 
 
@@ -152,7 +153,8 @@ def corpus_splits(dataset, items, n_splits=5, test_fraction=0.3, seed=0):
     ((100,), 3, {'given_splits': False, 'left_out': 0})
     """
     if dataset.y is None:
-        raise ValueError(f"dataset {dataset.name!r} has no labels to classify")
+        raise ArgumentValueError(f"dataset {dataset.name!r} has no labels to classify",
+                                 "dataset")
     y = np.asarray(dataset.y)[items]
     given = dataset.train_idx is not None and dataset.test_idx is not None
     splits = document_splits(y, n_splits, test_fraction, seed,
@@ -461,7 +463,8 @@ def classify_documents(method, K, y, splits, *, gamma0, gammas, ranks=(), C_grid
         raise ArgumentValueError(f"`method` must be one of {list(CLASSIFICATION_METHODS)}, got "
                                  f"{method!r}", "method")
     if method == "wme" and not wme:
-        raise ValueError("method 'wme' needs `wme`: D_max -> exp(-WMD) to random documents")
+        raise ArgumentValueError("method 'wme' needs `wme`: D_max -> exp(-WMD) to random "
+                                 "documents", "wme")
     if sicur_features not in SICUR_FEATURES:
         raise ArgumentValueError(f"`sicur_features` must be one of {SICUR_FEATURES}, got "
                                  f"{sicur_features!r}", "sicur_features")

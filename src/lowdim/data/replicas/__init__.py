@@ -37,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..._validation import ArgumentValueError
 from ...io import read_json, write_json
 from ...seeding import derive_seed
 from ..download import sha256_file
@@ -161,7 +162,8 @@ def write_mirror(base, datasets, seed: int = 0) -> dict:
         if spec.offline:
             continue
         if name not in WRITERS:
-            raise ValueError(f"dataset {name!r} has no replica writer; known: {sorted(WRITERS)}")
+            raise ArgumentValueError(f"dataset {name!r} has no replica writer; known: "
+                                     f"{sorted(WRITERS)}", "datasets")
         directory = base / name
         directory.mkdir(parents=True, exist_ok=True)
         rng = np.random.default_rng(derive_seed(seed, "replica", name))

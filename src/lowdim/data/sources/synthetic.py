@@ -178,8 +178,9 @@ def sparse_two_view_blocks(n, p1, p2, n_factors=200, max_agreement=0.9, min_agre
                                      f"up to {max_template} features ({sizes.sum()} features "
                                      "needed)", name)
     if not 0 <= min_agreement <= max_agreement <= 1:
-        raise ValueError(f"need 0 <= min_agreement <= max_agreement <= 1, got "
-                         f"{min_agreement}, {max_agreement}")
+        raise ArgumentValueError(f"need 0 <= min_agreement <= max_agreement <= 1, got "
+                                 f"{min_agreement}, {max_agreement}",
+                                 ("min_agreement", "max_agreement"))
     if start < 0 or n < 0:
         raise ArgumentValueError(f"`n` and `start` must be >= 0, got {n} and {start}",
                                  ("n", "start"))
