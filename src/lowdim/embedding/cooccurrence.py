@@ -123,8 +123,11 @@ def window_cooccurrences(walks, n_nodes, window, n_jobs=1):
     Parameters
     ----------
     walks : ndarray of int of shape (n_walks, walk_length)
+        Node ids, each in ``range(n_nodes)``.
     n_nodes : int
+        Number of nodes: the matrix's side.
     window : int
+        Largest distance ``|i - j|`` (in steps of a walk) of a counted pair.
     n_jobs : int
         Threads.
 
@@ -192,6 +195,18 @@ def partition_count(n_nodes, n_components):
     multiple of :data:`PARTITION_MULTIPLE`; at most one per node. It depends on
     the problem's size only, never on the number of threads.
 
+    Parameters
+    ----------
+    n_nodes : int
+        Nodes whose output vectors are partitioned.
+    n_components : int
+        Length of each vector.
+
+    Returns
+    -------
+    int
+        The number of partitions, between 1 and ``n_nodes``.
+
     Examples
     --------
     >>> from lowdim.embedding.cooccurrence import partition_count
@@ -241,8 +256,17 @@ def cooccurrence_sgns(walks, n_nodes, n_components, *, window=10, negative=5, sa
     ----------
     walks : ndarray of int of shape (n_walks, walk_length)
         Every node in ``range(n_nodes)`` must occur.
-    n_nodes, n_components : int
-    window, negative, sample : as in :class:`~lowdim.embedding.Vec2Vec`
+    n_nodes : int
+        Number of nodes: the rows of the result.
+    n_components : int
+        Dimension of the vectors: the columns of the result.
+    window : int, default=10
+        Largest distance, in steps of a walk, between a node and a context it
+        trains with (as :class:`~lowdim.embedding.Vec2Vec`'s ``window``).
+    negative : int, default=5
+        Noise nodes per positive pair.
+    sample : float, default=1e-3
+        gensim's downsampling threshold of frequent nodes (0 keeps every node).
     updates_per_node : float, default=UPDATES_PER_NODE
         Positive pairs drawn per node, on average (a node draws in proportion
         to its co-occurrence weight): ``updates_per_node * n_nodes`` in all,
