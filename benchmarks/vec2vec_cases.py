@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import numpy as np
@@ -12,6 +13,7 @@ from lowdim.embedding import _sgns_kernels as K
 from lowdim.embedding import cooccurrence as C
 from lowdim.embedding.graph import (add_self_loops_to_isolated, cosine_knn_graph,
                                    topk_cosine_neighbors)
+from lowdim.embedding.spectral import spectral_start
 from lowdim.embedding.walks import random_walks
 from lowdim.memory import available_memory
 
@@ -64,33 +66,67 @@ UPDATE_GRID = ([(0.1, u) for u in (100, 250, 500, 1000, 2000, 4000)]
                + [(0.025, u) for u in (500, 1000, 2000, 4000)])
 
 
-def _walks(X, threads, seed=0):
-    """Vec2vec's default graph and walks of ``X`` (topk 5, 10 walks of 20)."""
+def _graph_and_walks(X, threads, seed=0):
+    """Vec2vec's default graph (topk 5, self-loops of isolated rows) and walks (10 of 20)."""
     graph, _ = add_self_loops_to_isolated(cosine_knn_graph(X, 5, n_jobs=threads,
                                                            random_state=seed))
-    return random_walks(graph, 10, 20, random_state=seed, n_jobs=threads)
+    return graph, random_walks(graph, 10, 20, random_state=seed, n_jobs=threads)
 
 
 def updates(args, store=None):
-    """Co-occurrence accuracy and SGD seconds against updates_per_node and alpha (one set of
-    walks per data set, so only the SGD differs), seeds 0 and 1; ``store(entry)`` after
-    each data set."""
+    """Co-occurrence accuracy and solver seconds against updates_per_node, alpha (those of
+    ``--alphas``) and the start (spectral, random), seeds 0 and 1, one graph and one set of
+    walks per data set (so only the solver differs); ``store(entry)`` after each data set."""
     rows = []
     for name, (X, y) in real_data(args.n, args.quick).items():
-        walks = _walks(X, args.threads)
-        for alpha, per_node in [(a, u) for a, u in UPDATE_GRID if a in args.alphas]:
-            for seed in (0, 1):
-                timings = {}
-                Z = C.cooccurrence_sgns(walks, X.shape[0], 10, alpha=alpha,
-                                        updates_per_node=per_node, seed=seed,
-                                        n_jobs=args.threads, timings=timings)
-                metric, score = _score(X, Z, y)
-                rows.append({"data": name, "alpha": alpha, "updates_per_node": per_node,
-                             "seed": seed, "metric": metric, "score": score,
-                             "sgd_seconds": timings["sgd"]})
-                print(rows[-1], flush=True)
+        graph, walks = _graph_and_walks(X, args.threads)
+        for init in ("spectral", "random"):
+            for alpha, per_node in [(a, u) for a, u in UPDATE_GRID if a in args.alphas]:
+                for seed in (0, 1):
+                    rows.append(_solve(X, y, graph, walks, init, alpha, per_node, seed,
+                                       args.threads, name=name))
+                    print(rows[-1], flush=True)
         if store:
             store({"rows": rows})
+    return {"rows": rows}
+
+
+def _solve(X, y, graph, walks, init, alpha, per_node, seed, threads, **row):
+    """One solver run from ``init`` on fixed walks: its score, wall and CPU seconds."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    start = spectral_start(graph, 10, random_state=seed)[0] if init == "spectral" else None
+    spectral = time.perf_counter() - wall
+    timings = {}
+    Z = C.cooccurrence_sgns(walks, X.shape[0], 10, alpha=alpha, updates_per_node=per_node,
+                            seed=seed, init=start, n_jobs=threads, timings=timings)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    metric, score = _score(X, Z, y)
+    return {"data": row["name"], "init": init, "alpha": alpha, "updates_per_node": per_node,
+            "seed": seed, "metric": metric, "score": score, "spectral_seconds": spectral,
+            "sgd_seconds": timings["sgd"], "solver_seconds": wall, "solver_cpu_seconds": cpu,
+            "load_average": os.getloadavg()[0]}
+
+
+def metric(args):
+    """Vec2vec's graph metric (cosine, the paper's, against Euclidean) at its defaults, seeds 0
+    and 1, on the labelled data of :func:`real_data` and ``--n`` images and blobs."""
+    rows = []
+    warm = M.make_data("blobs", 300 if args.quick else 5100)[0]  # compiles both searches
+    for graph_metric in ("cosine", "euclidean"):
+        Vec2Vec(n_components=10, solver="cooccurrence", metric=graph_metric,
+                updates_per_node=10, n_jobs=args.threads).fit(warm)
+    for name, (X, y) in real_data(args.n, args.quick).items():
+        if y is None:
+            continue
+        for seed in (0, 1):
+            for graph_metric in ("cosine", "euclidean"):
+                fit = M.measure(lambda: Vec2Vec(n_components=10, solver="cooccurrence",
+                                                metric=graph_metric, random_state=seed,
+                                                n_jobs=args.threads), X, args.threads)
+                rows.append({"data": name, "n": X.shape[0], "metric": graph_metric,
+                             "seed": seed, "knn": M.knn_score(fit.embedding, y)[0],
+                             **M.fit_row(fit)})
+                print(rows[-1], flush=True)
     return {"rows": rows}
 
 
@@ -107,62 +143,57 @@ def _cpu(func, repeats=3):
 
 
 def profile(args):
-    """Per positive pair (with its ``negative`` noise pairs) of the SGD stage, one thread."""
+    """Where the SGD stage's time goes on 20,000 blobs (d = 10, 5 noise nodes per positive pair),
+    one block of the solver's schedule, one thread, least CPU time of three runs; and the
+    spectral start's time."""
     import numba
 
     n = 2_000 if args.quick else 20_000
     X, _ = M.make_data("blobs", n)
-    walks = _walks(X, 1)
+    graph, walks = _graph_and_walks(X, 1)
     numba.set_num_threads(1)
-    per_node, d, negative = 100, 10, 5
-    tables = _tables(walks, n, per_node)
-    tables.pop("n_blocks")
-    shift = C.partition_shift(n, d)
-    buffers = K._buffers(tables["rates"], shift, negative)
-    n_parts = buffers[0].size - 1
-    rng = np.random.default_rng(0)
-    syn0 = ((rng.random((n, d), dtype=np.float32) - 0.5) / d).astype(np.float32)
-    syn1 = np.zeros((n, d), np.float32)
+    d, negative = 10, 5
+    t = _tables(walks, n, C.UPDATES_PER_BLOCK, d)
+    syn0, syn1 = spectral_start(graph, d, random_state=0)[0], np.zeros((n, d), np.float32)
+    (base, raw_u, raw_t, out_u, out_t, bounds, kept, noise_phase, work,
+     targets) = K._buffers(t["rates"], t["part_bounds"], d, negative)
     sigmoid = K.sigmoid_table()
 
-    def draw(b=0):
-        K.draw_block(b, *tables.values(), negative, 7, shift, *buffers)
+    def draw():
+        K.draw_block(0, t["walks"], t["starts"], t["positions"], t["offsets"], t["step_keep"],
+                     t["keep"], t["rates"], t["phases"], np.uint64(7), t["part_bounds"], base,
+                     raw_u, raw_t, out_u, out_t, bounds, kept, noise_phase)
 
-    def train(out_u, out_t):
-        K.train_block(out_u, out_t, buffers[5], syn0, syn1, 0.025, sigmoid, negative + 1)
+    def train(noise_nodes):
+        K.train_block(0, out_u, out_t, bounds, t["part_bounds"], t["noise"], t["share"], kept,
+                      noise_phase, noise_nodes, np.uint64(9), syn0, syn1, 0.025, sigmoid,
+                      negative + 1, work, targets)
 
     draw()
-    pairs = int(sum(buffers[5][i, -1] - buffers[5][i, 0] for i in range(n_parts)))
-    small_u, small_t = buffers[3] % 1024, np.where(buffers[4] >= 0, buffers[4] % 1024,
-                                                   -((-buffers[4] - 1) % 1024) - 1)
-    parts = {
-        "draw (pairs from the walks, noise, bucket sort)": _cpu(draw),
-        "train (dot products, sigmoid table, updates)": _cpu(lambda: train(buffers[3],
-                                                                           buffers[4])),
-        "train, node ids folded into 1,024 rows (in cache)": _cpu(
-            lambda: train(small_u.astype(np.int32), small_t.astype(np.int32))),
-    }
-    numbers = pairs
-    uniforms = _cpu(lambda: _splitmix(numbers))
+    positives = int(kept.sum())
+    pairs = positives * (negative + 1)
+    parts = {"draw: positive pairs from the walks, bucket sort": _cpu(draw),
+             "train: noise draws, dot products, sigmoid table, updates": _cpu(
+                 lambda: train(negative)),
+             "train, positive pairs only (no noise)": _cpu(lambda: train(0)),
+             "SplitMix64 numbers, one per (input, output) pair": _cpu(lambda: _splitmix(pairs))}
     exact, table = _sigmoid_costs(pairs)
-    rows = [{"part": k, "wall_seconds": w, "cpu_seconds": c} for k, (w, c) in parts.items()]
-    rows += [{"part": "SplitMix64 numbers, one per pair (a positive pair takes 2 or more)",
-              "wall_seconds": uniforms[0], "cpu_seconds": uniforms[1]},
-             {"part": "exact sigmoid (exp), once per pair", "wall_seconds": exact[0],
-              "cpu_seconds": exact[1]},
-             {"part": "gensim's sigmoid table, once per pair", "wall_seconds": table[0],
-              "cpu_seconds": table[1]}]
-    for row in rows:
-        row["ns_per_pair"] = 1e9 * row["cpu_seconds"] / pairs
-    return {"n": n, "d": d, "negative": negative, "pairs_in_block": pairs, "n_parts": n_parts,
+    parts["exact sigmoid (exp), once per (input, output) pair"] = exact
+    parts["gensim's sigmoid table, once per (input, output) pair"] = table
+    rows = [{"part": k, "wall_seconds": w, "cpu_seconds": c,
+             "ns_per_positive_pair": 1e9 * c / positives, "ns_per_pair": 1e9 * c / pairs}
+            for k, (w, c) in parts.items()]
+    spectral = _cpu(lambda: spectral_start(graph, d, random_state=0))
+    return {"n": n, "d": d, "negative": negative, "positive_pairs_in_block": positives,
+            "pairs_in_block": pairs, "n_parts": int(t["part_bounds"].size - 1),
+            "spectral_start_seconds": {"wall": spectral[0], "cpu": spectral[1]},
             "rows": rows}
 
 
-def _tables(walks, n, per_node):
+def _tables(walks, n, per_node, d):
     """The kernels' input arrays of :func:`cooccurrence_sgns` (one block's worth of rates)."""
     from lowdim.embedding._cooccurrence_kernels import fill_walk_steps, occurrence_starts
 
-    n_blocks = max(1, round(per_node / C.UPDATES_PER_BLOCK))
     starts = occurrence_starts(walks, n)
     positions = np.empty(walks.size, np.int32)
     fill_walk_steps(walks, starts, positions, int(walks.shape[1] - 1).bit_length())
@@ -170,11 +201,12 @@ def _tables(walks, n, per_node):
     occurrences = np.bincount(walks.ravel(), minlength=n)
     keep = C.keep_probabilities(occurrences, 1e-3)
     weight = C._pair_weights(walks, n, step_total, keep)
+    part_bounds = K.partition_bounds(n, C.partition_count(n, d))
+    noise, share = K.noise_tables(occurrences.astype(np.float64) ** 0.75, part_bounds)
     return {"walks": walks, "starts": starts, "positions": positions, "offsets": offsets,
-            "step_keep": step_keep, "keep": keep,
-            "noise": K.pack_alias(*K.alias_table(occurrences ** 0.75)),
-            "rates": weight * (per_node * n / weight.sum() / n_blocks),
-            "phases": K.node_phases(n, 3), "n_blocks": n_blocks}
+            "step_keep": step_keep, "keep": keep, "rates": weight * (per_node * n / weight.sum()),
+            "phases": K.node_phases(n, 3), "part_bounds": part_bounds, "noise": noise,
+            "share": share}
 
 
 def _splitmix(count):
@@ -242,42 +274,44 @@ def sparse(args):
     rows = []
     for r in range(args.repeats):
         for name, make in makers.items():
-            Z, seconds, peak, model = M.measure(make, X, args.threads)
-            row = {"method": name, "repeat": r, "seconds": seconds, "peak_mib": peak / 2**20,
-                   "stages": getattr(model, "timings_", None)}
+            fit = M.measure(make, X, args.threads)
+            row = {"method": name, "repeat": r, **M.fit_row(fit)}
             if r == 0:
-                row["knn"], row["knn_2sd"] = M.knn_score(Z, y)
+                row["knn"], row["knn_2sd"] = M.knn_score(fit.embedding, y)
             rows.append(row)
             print(row, flush=True)
     return {"n": n, "D": X.shape[1], "nnz": int(X.nnz), "recall": recall, "rows": rows}
 
 
 def scale(args, store=None):
-    """``args.n`` blobs (D = 64): Vec2vec's stages and memory, graph recall, kNN; UMAP too;
-    ``store(entry)`` after each method."""
+    """``args.n`` rows of ``args.data`` (blobs, D = 64, or MNIST-shaped images, D = 784, kept
+    as float32): Vec2vec's stages and memory, graph recall, kNN; UMAP too; ``store(entry)``
+    after each method."""
     n = 20_000 if args.quick else args.n
-    needed = n * 64 * 8 * 12  # data, graph search and walks: measured about 12 copies of X
+    D = {"blobs": 64, "images": 784}[args.data]
+    itemsize = 8 if args.data == "blobs" else 4
+    needed = n * D * itemsize * 12  # data, graph search and walks: about 12 copies of X (blobs)
     if available_memory() < needed + 6 * 2**30:
         raise SystemExit(f"scale: needs about {needed / 2**30:.1f} GiB and 6 GiB left for "
                          f"others; {available_memory() / 2**30:.1f} GiB available")
-    X, y = M.make_data("blobs", n)
-    M.warm_up(["vec2vec (co-occurrence)", "umap"], 10, args.threads)
+    X, y = M.make_data(args.data, n)
+    X = X.astype(np.float32, copy=False) if itemsize == 4 else X
+    M.warm_up(["vec2vec (co-occurrence)", "umap"], 10, args.threads, seeded=not args.unseeded)
     rows_q = np.random.default_rng(1).choice(n, 1_000, replace=False)
     rows = []
+    seeded = not args.unseeded
     for method in ("vec2vec (co-occurrence)", "umap"):
-        Z, seconds, peak, model = M.measure(lambda: M.make_method(method, 10, args.threads), X,
-                                            args.threads)
-        row = {"method": method, "seconds": seconds, "peak_gib": peak / 2**30,
-               "stages": getattr(model, "timings_", None)}
-        row["knn"], row["knn_2sd"] = M.knn_score(Z, y)
+        fit = M.measure(lambda: M.make_method(method, 10, args.threads, seeded), X, args.threads)
+        row = {"method": method, **M.fit_row(fit), "peak_gib": fit.peak / 2**30}
+        row["knn"], row["knn_2sd"] = M.knn_score(fit.embedding, y)
         if method.startswith("vec2vec"):
-            row["graph_recall"] = _recall(X, _top5(model.graph_, rows_q, n), rows_q)
+            row["graph_recall"] = _recall(X, _top5(fit.model.graph_, rows_q, n), rows_q)
         rows.append(row)
         print(row, flush=True)
-        del Z, model
+        del fit
         if store:
-            store({"n": n, "D": 64, "rows": rows})
-    return {"n": n, "D": 64, "rows": rows}
+            store({"data": args.data, "n": n, "D": D, "seeded": seeded, "rows": rows})
+    return {"data": args.data, "n": n, "D": D, "seeded": seeded, "rows": rows}
 
 
 def _top5(graph, rows, n):

@@ -4,9 +4,11 @@
   (:func:`digit_images`, 784 pixels), sparse blobs (CSR), and the default profile's real data
   (digits, gensim's pang_lee sentences as TF-IDF, GloVe words).
 - Methods: Vec2vec (both solvers), UMAP and its peers PaCMAP, TriMap, openTSNE and PyMDE, each
-  run with the same number of threads (:func:`threads`), or "n/a" with the reason where a
-  method cannot do a setting (:func:`not_applicable`).
-- Measurements: one fit's wall seconds and its own peak memory (:func:`measure`), kNN accuracy
+  run with the same number of threads (:func:`threads`), seeded or unseeded alike (a seed
+  makes UMAP, and PaCMAP's neighbour search, single-threaded; TriMap takes no seed), or "n/a"
+  with the reason where a method cannot do a setting (:func:`not_applicable`).
+- Measurements: one fit's wall and CPU seconds and its own peak memory (:func:`measure`; the
+  CPU / wall ratio says how many threads the fit really kept busy), kNN accuracy
   by the paper's protocol on a fixed sample of rows (:func:`knn_score`), and, for data without
   labels, how many of each row's input neighbours the embedding keeps
   (:func:`neighbour_preservation`).
@@ -15,9 +17,11 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import time
 import types
+from typing import NamedTuple
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -99,7 +103,9 @@ def not_applicable(method, d, X):
 
 @contextlib.contextmanager
 def threads(n):
-    """Every thread pool a method may use (BLAS/OpenMP, numba, torch, faiss) set to ``n``."""
+    """Every thread pool a method may use set to ``n``: BLAS and OpenMP (threadpoolctl), numba,
+    torch, and PaCMAP's neighbour search (faiss's OpenMP pool, which PaCMAP 0.9 uses by
+    default, and Annoy's ``build``, whose ``n_jobs=-1`` would take every core)."""
     import numba
 
     previous = numba.get_num_threads()
@@ -108,6 +114,14 @@ def threads(n):
     torch_previous = torch.get_num_threads() if torch else None
     if torch:
         torch.set_num_threads(n)
+    faiss = sys.modules.get("faiss")
+    faiss_previous = faiss.omp_get_max_threads() if faiss else None
+    if faiss:
+        faiss.omp_set_num_threads(n)
+    pacmap_module = sys.modules.get("pacmap.pacmap")
+    annoy = getattr(pacmap_module, "AnnoyIndex", None)
+    if annoy is not None:
+        pacmap_module.AnnoyIndex = _capped_annoy(annoy, n)
     try:
         with threadpool_limits(limits=n):
             yield
@@ -115,6 +129,19 @@ def threads(n):
         numba.set_num_threads(previous)
         if torch:
             torch.set_num_threads(torch_previous)
+        if faiss:
+            faiss.omp_set_num_threads(faiss_previous)
+        if annoy is not None:
+            pacmap_module.AnnoyIndex = annoy
+
+
+def _capped_annoy(annoy, n):
+    """``AnnoyIndex`` whose ``build`` uses ``n`` threads whatever its caller asks."""
+    class CappedAnnoyIndex(annoy):
+        def build(self, n_trees, n_jobs=-1):
+            return super().build(n_trees, n_jobs=n)
+
+    return CappedAnnoyIndex
 
 
 def _import_pymde():
@@ -128,18 +155,22 @@ def _import_pymde():
 
 
 class _Peer:
-    """A peer as ``fit_transform``: its library's defaults but ``d`` and the threads."""
+    """A peer as ``fit_transform``: its library's defaults but ``d``, the threads and the seed
+    (0 when ``seeded``; TriMap takes none)."""
 
-    def __init__(self, method, d, n_threads):
-        self.method, self.d, self.n_threads = method, d, n_threads
+    def __init__(self, method, d, n_threads, seeded):
+        self.method, self.d, self.n_threads, self.seeded = method, d, n_threads, seeded
+        if method == "pacmap":
+            import pacmap  # noqa: F401  (loads faiss before threads() caps its pool)
 
     def fit_transform(self, X):
         import scipy.sparse as sp
 
+        seed = 0 if self.seeded else None
         if self.method == "pacmap":
             import pacmap
 
-            return pacmap.PaCMAP(n_components=self.d).fit_transform(
+            return pacmap.PaCMAP(n_components=self.d, random_state=seed).fit_transform(
                 X.toarray() if sp.issparse(X) else X)
         if self.method == "trimap":
             import trimap
@@ -148,51 +179,77 @@ class _Peer:
         if self.method == "opentsne":
             import openTSNE
 
-            return np.asarray(openTSNE.TSNE(n_components=self.d, n_jobs=self.n_threads).fit(X))
+            return np.asarray(openTSNE.TSNE(n_components=self.d, n_jobs=self.n_threads,
+                                            random_state=seed).fit(X))
         if self.method == "pymde":
             pymde = _import_pymde()
             import torch
 
+            if self.seeded:
+                pymde.seed(0)
             data = torch.as_tensor(np.asarray(X, dtype=np.float32))
             return pymde.preserve_neighbors(data, embedding_dim=self.d).embed().numpy()
         raise ValueError(f"unknown peer {self.method!r}")
 
 
-def make_method(method, d, n_threads, **vec2vec_params):
-    """A fresh estimator of ``method`` embedding into ``d`` dimensions on ``n_threads``."""
+#: Methods that take no seed: run unseeded in the seeded rows too (the row says so).
+UNSEEDABLE = ("trimap",)
+
+
+def make_method(method, d, n_threads, seeded=True, **vec2vec_params):
+    """A fresh estimator of ``method`` embedding into ``d`` dimensions on ``n_threads``, seeded
+    (0) or not: a seed makes UMAP single-threaded, and PaCMAP's faiss search."""
+    seed = 0 if seeded else None
     if method == "vec2vec (co-occurrence)":
-        return Vec2Vec(n_components=d, solver="cooccurrence", random_state=0, n_jobs=n_threads,
-                       **vec2vec_params)
+        return Vec2Vec(n_components=d, solver="cooccurrence", random_state=seed,
+                       n_jobs=n_threads, **vec2vec_params)
     if method == "vec2vec (gensim)":
-        return Vec2Vec(n_components=d, random_state=0, n_jobs=n_threads, **vec2vec_params)
-    if method == "umap":  # unseeded: a seed makes umap-learn single-threaded
-        return UMAPEmbedding(n_components=d, n_jobs=n_threads)
-    return _Peer(method, d, n_threads)
+        return Vec2Vec(n_components=d, random_state=seed, n_jobs=n_threads, **vec2vec_params)
+    if method == "umap":
+        return UMAPEmbedding(n_components=d, n_jobs=n_threads, random_state=seed)
+    return _Peer(method, d, n_threads, seeded)
+
+
+class Fit(NamedTuple):
+    """One measured fit."""
+
+    embedding: np.ndarray
+    seconds: float       # wall
+    cpu_seconds: float   # the process's CPU time during the fit, every thread
+    peak: int            # the fit's own peak RSS, bytes
+    model: object
+    load_average: float  # 1-minute load average when the fit ended
 
 
 def measure(make, X, n_threads):
-    """Fit ``make()`` on ``X``; return (embedding, wall seconds, fit's own peak bytes, model)."""
+    """Fit ``make()`` on ``X`` with ``n_threads`` threads: a :class:`Fit`."""
     model = make()
     with threads(n_threads):
         reset_peak_rss()
         before = current_rss()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         Z = model.fit_transform(X)
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         peak = peak_rss() - before
-    return np.asarray(Z, dtype=np.float64), seconds, peak, model
+    return Fit(np.asarray(Z, dtype=np.float64), seconds, cpu, peak, model, os.getloadavg()[0])
 
 
-def warm_up(methods, d, n_threads, rows=5100):
+def fit_row(fit):
+    """What a benchmark row stores of a :class:`Fit`."""
+    return {"seconds": fit.seconds, "cpu_seconds": fit.cpu_seconds,
+            "cpu_per_wall": fit.cpu_seconds / fit.seconds, "load_average": fit.load_average,
+            "peak_mib": fit.peak / 2**20, "stages": getattr(fit.model, "timings_", None)}
+
+
+def warm_up(methods, d, n_threads, rows=5100, seeded=True):
     """Fit each method twice on ``rows`` small rows (5,100: above every approximate-search
     switch, so that those searches compile too); return each method's cold - warm seconds."""
     X, _ = gaussian_blobs(rows, 64, 3, 4.0, random_state=1)  # D above every d (PaCMAP: d < D)
     overhead = {}
     for method in methods:
-        make = lambda: _quick(make_method(method, d, n_threads))
-        _, cold, _, _ = measure(make, X, n_threads)
-        _, warm, _, _ = measure(make, X, n_threads)
-        overhead[method] = cold - warm
+        make = lambda: _quick(make_method(method, d, n_threads, seeded))
+        cold = measure(make, X, n_threads).seconds
+        overhead[method] = cold - measure(make, X, n_threads).seconds
     return overhead
 
 

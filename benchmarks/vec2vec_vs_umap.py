@@ -4,30 +4,35 @@ Each case stores its measurements in ``benchmarks/vec2vec_vs_umap.json`` (a re-r
 replaces that case's entry) and rewrites ``benchmarks/vec2vec_vs_umap.md``: tables generated
 from every stored case, below the hand-written interpretation, which is kept.
 
-Cases (``--case``):
+Cases (the first argument, or ``--case``):
 
 - ``peers``: Vec2vec (co-occurrence) against UMAP, PaCMAP, TriMap, openTSNE and PyMDE on
   ``--data`` (images: MNIST-shaped, 784 pixels; blobs: D = 64) at ``--n`` rows, d in
-  ``--dims``, ``--threads`` threads for every method. Methods alternate within each of
-  ``--repeats`` rounds (the order rotates); wall time excludes compilation (a warm-up on 5,100
-  rows first), peak memory is each fit's own (peak RSS during the fit minus RSS before it).
+  ``--dims``, ``--threads`` threads for every method, every method seeded (0; the default) or
+  every one unseeded (``--unseeded``). Methods alternate within each of ``--repeats`` rounds
+  (the order rotates); wall time excludes compilation (a warm-up on 5,100 rows first), peak
+  memory is each fit's own (peak RSS during the fit minus RSS before it); each fit's CPU time
+  over its wall time and the load average when it ended are stored beside it.
 - ``gap``: the two Vec2vec solvers at their defaults on real data (digits, pang_lee TF-IDF,
   ``--n`` GloVe words) and on ``--n`` images and blobs, two seeds each.
 - ``updates``: the co-occurrence solver's accuracy against ``updates_per_node`` and ``alpha``
   (those of ``--alphas``) on the same data (the measurement behind the defaults).
+- ``metric``: Vec2vec's graph by cosine similarity (the paper's) against Euclidean distance
+  (``metric="euclidean"``), kNN accuracy and seconds on the labelled data of ``gap``.
 - ``profile``: where the SGD stage's time goes (draws, training, random numbers, sigmoid,
   cache misses), per update, on 20,000 blobs.
 - ``sparse``: n = 2,000 sparse blobs at D = 100,000 (CSR, the same matrix for every method):
   Vec2vec with exact and with approximate neighbour search, UMAP; recall of the search.
-- ``scale``: ``--n`` (default 1,000,000) blobs, D = 64: Vec2vec's stages, peak memory, the
+- ``scale``: ``--n`` (default 1,000,000) rows of ``--data`` (default blobs, D = 64; images,
+  D = 784, as float32): Vec2vec's stages, peak memory, the
   recall of its approximate graph on 1,000 rows, kNN accuracy on 10,000 rows; UMAP the same.
 
 Run from the repository root, one command per case (durations on an unloaded 2-core machine
 are in the ``.md``)::
 
-    PYTHONPATH=src python benchmarks/vec2vec_vs_umap.py --case peers --data images --n 20000
-    PYTHONPATH=src python benchmarks/vec2vec_vs_umap.py --case gap
-    PYTHONPATH=src python benchmarks/vec2vec_vs_umap.py --case report   # only rewrite the .md
+    PYTHONPATH=src python benchmarks/vec2vec_vs_umap.py peers --data images --n 20000
+    PYTHONPATH=src python benchmarks/vec2vec_vs_umap.py gap
+    PYTHONPATH=src python benchmarks/vec2vec_vs_umap.py report   # only rewrite the .md
 """
 
 from __future__ import annotations
@@ -47,26 +52,31 @@ REPORT = HERE / "vec2vec_vs_umap.md"
 
 
 def _context(threads):
-    """When and where a case ran, and how loaded the machine was (1-minute load averages)."""
+    """When and where a case ran, how loaded the machine was (1-minute load averages), and the
+    co-occurrence solver's defaults."""
     from lowdim.embedding.cooccurrence import UPDATES_PER_NODE
+    from lowdim.embedding.vec2vec import Vec2Vec
 
     return {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "machine": f"{platform.machine()}, {os.cpu_count()} cores", "threads": threads,
-            "load_average": round(os.getloadavg()[0], 1), "updates_per_node": UPDATES_PER_NODE}
+            "load_average": round(os.getloadavg()[0], 1), "updates_per_node": UPDATES_PER_NODE,
+            "init": Vec2Vec().init}
 
 
-def peers(data, n, dims, n_threads, repeats, methods, warm_up_rows=5100, store=None):
+def peers(data, n, dims, n_threads, repeats, methods, warm_up_rows=5100, store=None,
+          seeded=True):
     """Rows of the ``peers`` case: one per method, d and repeat; ``store(entry)`` is called
     with the entry so far after each fit (a run cut short keeps what it measured)."""
     X, y = M.make_data(data, n)
     rows, overhead = [], {}
-    entry = {"data": data, "n": n, "D": X.shape[1], "rows": rows}
-    print(f"peers: {data}, n = {n:,}, D = {X.shape[1]}, {n_threads} thread(s)", flush=True)
+    entry = {"data": data, "n": n, "D": X.shape[1], "seeded": seeded, "rows": rows}
+    print(f"peers: {data}, n = {n:,}, D = {X.shape[1]}, {n_threads} thread(s), "
+          f"{'seeded' if seeded else 'unseeded'}", flush=True)
     for d in dims:
         runnable = [m for m in methods if M.not_applicable(m, d, X) is None]
         # compiled code does not depend on d: each method is warmed up once per process
         overhead.update(M.warm_up([m for m in runnable if m not in overhead], d, n_threads,
-                                  warm_up_rows))
+                                  warm_up_rows, seeded))
         for method in methods:
             reason = M.not_applicable(method, d, X)
             if reason:
@@ -75,14 +85,13 @@ def peers(data, n, dims, n_threads, repeats, methods, warm_up_rows=5100, store=N
         for r in range(repeats):
             order = runnable[r % len(runnable):] + runnable[:r % len(runnable)]
             for method in order:
-                Z, seconds, peak, model = M.measure(
-                    lambda: M.make_method(method, d, n_threads), X, n_threads)
+                fit = M.measure(lambda: M.make_method(method, d, n_threads, seeded), X,
+                                n_threads)
                 row = {"method": method, "d": d, "repeat": r, "status": "ok",
-                       "seconds": seconds, "peak_mib": peak / 2**20,
-                       "compile_seconds": overhead[method],
-                       "stages": getattr(model, "timings_", None)}
+                       "seeded": seeded and method not in M.UNSEEDABLE,
+                       **M.fit_row(fit), "compile_seconds": overhead[method]}
                 if r == 0:
-                    row["knn"], row["knn_2sd"] = M.knn_score(Z, y)
+                    row["knn"], row["knn_2sd"] = M.knn_score(fit.embedding, y)
                 rows.append(row)
                 print(_line(row), flush=True)
                 if store:
@@ -93,7 +102,8 @@ def peers(data, n, dims, n_threads, repeats, methods, warm_up_rows=5100, store=N
 def _line(row):
     knn = f", kNN {row['knn']:.4f}" if "knn" in row else ""
     return (f"  d = {row['d']:2} {row['method']:<24} repeat {row['repeat']}: "
-            f"{row['seconds']:8.2f} s, peak {row['peak_mib']:7.0f} MiB{knn}")
+            f"{row['seconds']:8.2f} s (CPU/wall {row['cpu_per_wall']:.2f}, load "
+            f"{row['load_average']:.1f}), peak {row['peak_mib']:7.0f} MiB{knn}")
 
 
 def run_case(args):
@@ -102,11 +112,15 @@ def run_case(args):
 
     if args.case == "peers":
         methods = [m for m in M.PEERS if m not in args.skip] + ["vec2vec (co-occurrence)"]
-        key = f"peers/{args.data}/{args.n}/{args.threads}"
+        seeding = "unseeded" if args.unseeded else "seeded"
+        key = f"peers/{args.data}/{args.n}/{args.threads}/{seeding}"
         peers(args.data, args.n, args.dims, args.threads, args.repeats, methods,
-              300 if args.quick else 5100, lambda entry: _store(args, key, entry))
+              300 if args.quick else 5100, lambda entry: _store(args, key, entry),
+              seeded=not args.unseeded)
     elif args.case in ("updates", "scale"):
-        key = args.case if args.case == "updates" else f"scale/{args.n}"
+        key = args.case if args.case == "updates" else (
+            f"scale/{args.n}" if args.data == "blobs" else f"scale/{args.data}/{args.n}") + (
+            "/unseeded" if args.unseeded and args.case == "scale" else "")
         getattr(C, args.case)(args, lambda entry: _store(args, key, entry))
     else:
         _store(args, args.case, getattr(C, args.case)(args))
@@ -123,10 +137,11 @@ def _store(args, key, entry):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--case", required=True,
-                        choices=["peers", "gap", "updates", "profile", "sparse", "scale",
-                                 "report"])
-    parser.add_argument("--data", default="images", choices=["images", "blobs"])
+    cases = ["peers", "gap", "updates", "metric", "profile", "sparse", "scale", "report"]
+    parser.add_argument("case", nargs="?", choices=cases, help="the case to run")
+    parser.add_argument("--case", dest="case_option", choices=cases, help="the same")
+    parser.add_argument("--data", default=None, choices=["images", "blobs"],
+                        help="peers: images (default) or blobs; scale: blobs (default) or images")
     parser.add_argument("--n", type=int, default=None,
                         help="rows (peers: 20000 or 70000; gap, updates: images, blobs and "
                              "GloVe words; scale: 1000000)")
@@ -134,6 +149,8 @@ def main(argv=None):
     parser.add_argument("--alphas", default="0.1,0.05,0.025",
                         help="updates: the learning rates of the grid to run")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--unseeded", action="store_true",
+                        help="peers, scale: every method unseeded (default: every one seeded)")
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--skip", default="", help="peers to leave out, comma-separated")
     parser.add_argument("--quick", action="store_true",
@@ -141,11 +158,16 @@ def main(argv=None):
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--out", type=Path, default=REPORT)
     args = parser.parse_args(argv)
+    args.case = args.case or args.case_option
+    if args.case is None:
+        parser.error(f"name a case: one of {', '.join(cases)}")
     args.dims = [int(d) for d in args.dims.split(",")]
     args.alphas = [float(a) for a in args.alphas.split(",")]
     args.skip = [s for s in args.skip.split(",") if s]
     if args.n is None:
         args.n = 1_000_000 if args.case == "scale" else 20_000
+    if args.data is None:
+        args.data = "blobs" if args.case == "scale" else "images"
     if args.quick and args.case == "peers":
         args.n = min(args.n, 600)
     if args.case != "report":

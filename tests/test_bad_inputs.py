@@ -40,7 +40,9 @@ from lowdim.embedding import (ClassicalMDS, IsomapEmbedding, LaplacianEigenmaps,
                               MDSEmbedding, PCAEmbedding, UMAPEmbedding, Vec2Vec, classical_mds,
                               cosine_knn_graph)
 from lowdim.embedding.cooccurrence import cooccurrence_sgns, window_cooccurrences
-from lowdim.embedding.graph import KNN_MODES
+from lowdim.embedding.graph import GRAPH_METRICS, KNN_MODES
+from lowdim.embedding.spectral import spectral_start
+from lowdim.embedding.vec2vec import INITS as VEC2VEC_INITS
 from lowdim.embedding.vec2vec import SOLVERS as VEC2VEC_SOLVERS
 from lowdim.evaluate.svm import TunedSVM
 from lowdim.similarity import DenseOracle, KernelOracle, PairwiseMLP, median_gamma
@@ -58,6 +60,7 @@ S_WME = RNG.uniform(0.1, 1.0, size=(N, 8))
 GRAM = X_EMB @ X_EMB.T
 SQUARED_DISTANCES = ((X_EMB[:, None] - X_EMB[None]) ** 2).sum(-1)
 WALKS = np.tile(np.arange(10), 6).reshape(12, 5)   # 12 walks of length 5 visiting nodes 0..9
+GRAPH = np.roll(np.eye(12), 1, axis=1) + np.roll(np.eye(12), -1, axis=1)  # a ring of 12 nodes
 
 
 # -- bad values, by kind of argument ------------------------------------------------------
@@ -146,6 +149,13 @@ def walks(good):
                            st.none(), st.just(sp.csr_matrix(good)))
 
 
+def start_vectors(n, d):
+    """``init`` of ``cooccurrence_sgns``: None or an (n, d) array; wrong shapes, NaN, text."""
+    return None, st.one_of(st.just(np.zeros((n, d + 1))), st.just(np.zeros((n - 1, d))),
+                           st.just(np.full((n, d), np.nan)), st.just(np.zeros(n * d)),
+                           st.text(min_size=1, max_size=3))
+
+
 def threads(good=None):
     """``n_jobs``: 0, fractional, text, bool."""
     return good, st.one_of(st.just(0), st.floats(), st.text(max_size=3), st.booleans())
@@ -230,20 +240,23 @@ CASES = [
     case("Vec2Vec", fit(Vec2Vec), **_EMBED, topk=count(3, below=N),
          walks_per_node=count(2), walk_length=count(5, minimum=2), window=count(3),
          epochs=count(1), negative=count(2), sample=real(1e-3, minimum=0.0),
-         knn=choice("exact", KNN_MODES),
+         knn=choice("exact", KNN_MODES), metric=choice("cosine", GRAPH_METRICS),
          solver=choice("gensim", VEC2VEC_SOLVERS),
          alpha=real(None, minimum=0.0, bounds_ok=False, none_ok=True), n_jobs=threads()),
     case("Vec2Vec co-occurrence", fit(Vec2Vec), **_EMBED, solver=("cooccurrence", st.nothing()),
          topk=count(3, below=N), window=count(3), negative=count(2),
          sample=real(1e-3, minimum=0.0),
          updates_per_node=real(20, minimum=0.0, bounds_ok=False),
-         alpha=real(0.1, minimum=0.0, bounds_ok=False, none_ok=True), n_jobs=threads()),
+         alpha=real(0.1, minimum=0.0, bounds_ok=False, none_ok=True),
+         init=choice("spectral", VEC2VEC_INITS), n_jobs=threads()),
     case("cooccurrence_sgns", cooccurrence_sgns, walks=walks(WALKS),
          n_nodes=count(10, below=11), n_components=count(2), window=count(2),
          negative=count(2), sample=real(1e-3, minimum=0.0),
          updates_per_node=real(5, minimum=0.0, bounds_ok=False),
          alpha=real(0.1, minimum=0.0, bounds_ok=False), min_alpha=real(1e-4, minimum=0.0),
-         seed=(0, st.nothing()), n_jobs=count(1)),
+         seed=(0, st.nothing()), init=start_vectors(10, 2), n_jobs=count(1)),
+    case("spectral_start", spectral_start, graph=matrix(GRAPH, square=True),
+         n_components=count(2, below=None), scale=real(0.5, minimum=0.0, bounds_ok=False)),
     case("window_cooccurrences", window_cooccurrences, walks=walks(WALKS),
          n_nodes=count(10, minimum=10), window=count(2), n_jobs=count(1)),
     case("cosine_knn_graph", cosine_knn_graph, X=matrix(X_EMB), topk=count(3, below=N),

@@ -127,15 +127,18 @@ def test_kernel_cca_benchmark_writes_its_ratios(tmp_path):
 
 def test_vec2vec_benchmark_writes_its_tables_from_its_measurements(tmp_path):
     results, report = tmp_path / "v.json", tmp_path / "v.md"
-    _run("vec2vec_vs_umap.py", "--case", "peers", "--quick", "--dims", "2,10", "--repeats", "2",
+    _run("vec2vec_vs_umap.py", "peers", "--quick", "--dims", "2,10", "--repeats", "2",
          "--skip", "pacmap,trimap,pymde", "--results", str(results), "--out", str(report),
          cwd=tmp_path)
     text = report.read_text()
-    rows = re.findall(r"^\| images \|\s+600 \|\s+1 \|\s+(\d+) \| (\S[^|]*?)\s+\|"
-                      r"\s+([\d.]+) \|\s+2 \|", text, re.MULTILINE)
-    assert {(d, m) for d, m, _ in rows} == {(d, m) for d in ("2", "10") for m in
-                                             ("umap", "vec2vec (co-occurrence)")} | {
+    rows = re.findall(r"^\| images \|\s+600 \|\s+1 \| seeded\s+\|\s+(\d+) \| (\S[^|]*?)\s+\|"
+                      r"\s+([\d.]+) \|\s+2 \|\s+([\d.]+) \|", text, re.MULTILINE)
+    assert {(d, m) for d, m, _, _ in rows} == {(d, m) for d in ("2", "10") for m in
+                                                ("umap", "vec2vec (co-occurrence)")} | {
         ("2", "opentsne")}  # two repeats each; openTSNE only at d = 2 ...
+    stored = json.loads(results.read_text())["peers/images/600/1/seeded"]["rows"]
+    assert all(0 < row["cpu_per_wall"] == row["cpu_seconds"] / row["seconds"]
+               for row in stored if row["status"] == "ok")  # CPU / wall beside each fit
     assert re.search(r"\|\s+10 \| opentsne\s+\| openTSNE's FFT", text)  # ... n/a, with why, at 10
     # the .md is rebuilt from the stored measurements alone, keeping the hand-written part
     _benchmarks()

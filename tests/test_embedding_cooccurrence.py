@@ -9,8 +9,9 @@ from sklearn.datasets import make_blobs
 from lowdim.embedding import Vec2Vec, window_cooccurrences
 from lowdim.embedding import _cooccurrence_kernels as CK
 from lowdim.embedding import _sgns_kernels as K
-from lowdim.embedding.cooccurrence import (_pair_weights, cooccurrence_sgns,
-                                          keep_probabilities)
+from lowdim.embedding.cooccurrence import (MIN_PARTITIONS, PARTITION_BYTES, _pair_weights,
+                                          cooccurrence_sgns, keep_probabilities,
+                                          partition_count)
 from lowdim.evaluate.classification import knn_cv_accuracy
 
 
@@ -55,7 +56,7 @@ def test_alias_table_draws_in_proportion_to_the_weights():
     assert stats.chisquare(observed[1:], expected).pvalue > 1e-3
 
 
-def _solver_tables(walks, n, window, keep, per_node, n_blocks):
+def _solver_tables(walks, n, window, keep, per_node, n_blocks, n_parts):
     """The arrays cooccurrence_sgns hands to the kernels, for a direct call."""
     starts = CK.occurrence_starts(walks, n)
     positions = np.empty(walks.size, dtype=np.int32)
@@ -63,33 +64,93 @@ def _solver_tables(walks, n, window, keep, per_node, n_blocks):
     offsets, step_keep, step_total = K.step_tables(walks.shape[1], window)
     weight = _pair_weights(walks, n, step_total, keep)
     rates = weight * (per_node * n / weight.sum() / n_blocks)
-    noise = np.bincount(walks.ravel(), minlength=n) ** 0.75
-    return (walks, starts, positions, offsets, step_keep, keep, K.pack_alias(*K.alias_table(noise)),
-            rates, K.node_phases(n, 5)), noise
+    noise_weight = np.bincount(walks.ravel(), minlength=n) ** 0.75
+    part_bounds = K.partition_bounds(n, n_parts)
+    noise, share = K.noise_tables(noise_weight.astype(np.float64), part_bounds)
+    return (walks, starts, positions, offsets, step_keep, keep, noise, share, rates,
+            K.node_phases(n, 5)), noise_weight, part_bounds
 
 
-def test_drawn_pairs_follow_the_counts_and_the_noise_distribution():
+@pytest.fixture(scope="module")
+def drawn():
+    """Every pair the solver trains on small walks: 25 blocks, 2 noise nodes per positive
+    pair, 3 partitions of 4 nodes, downsampling weights on both sides of a pair."""
     rng = np.random.default_rng(3)
     n, window = 12, 3
     walks = rng.integers(0, n, size=(30, 8)).astype(np.int32)
     walks[:, 1] = walks[:, 0]  # frequent self-pairs too
-    keep = np.linspace(0.5, 1.0, n)  # downsampling weights each side of a pair
-    tables, noise = _solver_tables(walks, n, window, keep, per_node=5000, n_blocks=25)
-    inputs, outputs = K._drawn_pairs(*tables, 25, 2, 11, 2)  # partitions of 4 nodes
-    positive = outputs >= 0
-    observed = np.zeros((n, n))
-    np.add.at(observed, (inputs[positive], outputs[positive]), 1)
+    keep = np.linspace(0.5, 1.0, n)
+    tables, noise_weight, part_bounds = _solver_tables(walks, n, window, keep, per_node=5000,
+                                                       n_blocks=25, n_parts=3)
+    inputs, outputs = K._drawn_pairs(*tables, 25, 2, 11, 12, part_bounds)
     target = window_cooccurrences(walks, n, window).toarray() * keep[:, None] * keep[None, :]
+    return inputs, outputs, target, noise_weight / noise_weight.sum()
+
+
+def test_positive_pairs_follow_the_window_counts(drawn):
+    inputs, outputs, target, _ = drawn
+    positive = outputs >= 0
+    observed = np.zeros_like(target)
+    np.add.at(observed, (inputs[positive], outputs[positive]), 1)
     mask = target > 0
     assert observed[~mask].sum() == 0
     expected = positive.sum() * target[mask] / target.sum()
     assert stats.chisquare(observed[mask], expected).pvalue > 1e-3
-    # two noise nodes per kept pair from count^0.75, one equal to the pair's context skipped
-    drawn = np.bincount(-outputs[~positive] - 1, minlength=n)
-    contexts = np.bincount(outputs[positive], minlength=n)
-    expected = 2 * noise / noise.sum() * (positive.sum() - contexts)
-    assert stats.chisquare(drawn, expected * drawn.sum() / expected.sum()).pvalue > 1e-3
-    np.testing.assert_allclose(drawn.sum(), expected.sum(), rtol=0.01)
+
+
+def test_noise_follows_the_unigram_distribution_as_the_former_sampler_did(drawn):
+    """The former sampler drew ``negative`` noise nodes from count^0.75 with each kept
+    positive pair (skipping one equal to the pair's context, as gensim does: a share of
+    about 1 / n_nodes); the per-bucket sampler gives every input node exactly ``negative``
+    noise nodes per kept positive pair, and its (input, noise node) counts follow
+    count^0.75, without the skip."""
+    inputs, outputs, _, noise = drawn
+    positive = outputs >= 0
+    kept = np.bincount(inputs[positive], minlength=noise.size)
+    observed = np.zeros((noise.size, noise.size))
+    np.add.at(observed, (inputs[~positive], -outputs[~positive] - 1), 1)
+    np.testing.assert_array_equal(observed.sum(axis=1), 2 * kept)
+    expected = 2 * kept[:, None] * noise[None, :]
+    assert stats.chisquare(observed.ravel(), expected.ravel()).pvalue > 1e-3
+
+
+def test_noise_counts_per_bucket_are_stratified():
+    """In one block, input u takes floor or ceil of negative * kept(u) * share(j) noise
+    nodes in each output partition j, never a count off by more than one."""
+    rng = np.random.default_rng(8)
+    n, negative = 40, 5
+    walks = rng.integers(0, n, size=(60, 10)).astype(np.int32)
+    tables, noise_weight, part_bounds = _solver_tables(walks, n, 4, np.ones(n), per_node=30,
+                                                       n_blocks=1, n_parts=4)
+    inputs, outputs = K._drawn_pairs(*tables, 1, negative, 3, 4, part_bounds)
+    positive = outputs >= 0
+    kept = np.bincount(inputs[positive], minlength=n)
+    share = np.add.reduceat(noise_weight, part_bounds[:-1]) / noise_weight.sum()
+    part = np.searchsorted(part_bounds, -outputs[~positive] - 1, side="right") - 1
+    counts = np.zeros((n, 4))
+    np.add.at(counts, (inputs[~positive], part), 1)
+    assert np.all(np.abs(counts - negative * kept[:, None] * share[None, :]) < 1)
+
+
+@pytest.mark.parametrize("n_nodes, n_parts", [(10, 3), (20_000, 8), (7, 7), (1_000_003, 156)])
+def test_partitions_are_contiguous_and_even(n_nodes, n_parts):
+    bounds = K.partition_bounds(n_nodes, n_parts)
+    assert bounds[0] == 0 and bounds[-1] == n_nodes
+    assert np.ptp(np.diff(bounds)) <= 1 and np.diff(bounds).min() >= 1
+    nodes = np.unique(np.r_[bounds[:-1], bounds[1:] - 1, np.arange(min(n_nodes, 5000))])
+    np.testing.assert_array_equal(nodes * n_parts // n_nodes,
+                                  np.searchsorted(bounds, nodes, side="right") - 1)
+
+
+@pytest.mark.parametrize("n_nodes, n_components", [(200, 10), (20_000, 10), (70_000, 10),
+                                                   (1_000_000, 10), (1_000_000, 100), (9, 2)])
+def test_partition_count_splits_evenly_over_1_2_and_4_threads(n_nodes, n_components):
+    parts = partition_count(n_nodes, n_components)
+    if n_nodes >= MIN_PARTITIONS:
+        assert parts >= max(MIN_PARTITIONS, 4 * 2) and parts % 4 == 0  # >= 4 per thread on 2
+        assert n_nodes / parts * n_components * 4 <= PARTITION_BYTES
+    else:
+        assert parts == n_nodes
 
 
 def test_each_node_draws_its_rate_per_block_and_exactly_its_total():
@@ -109,8 +170,8 @@ def test_one_sgns_step_is_gensims_update():
     z, theta = syn0[1].copy(), syn1[2].copy()
     lr = np.float32(0.05)
     table = K.sigmoid_table()
-    us, ts = np.array([1, 1], np.int32), np.array([2, -3 - 1], np.int32)  # (1, 2) and noise 3
-    K._train_bucket(us, ts, 0, 2, syn0, syn1, lr, table, 2, np.empty(3, np.float32))
+    targets = np.array([2, -3 - 1], np.int32)  # input 1: output 2, then noise node 3
+    K._train_input.py_func(1, targets, 2, syn0, syn1, lr, table, 2, np.empty(3, np.float32))
     f = float(z @ theta)
     assert -6 < f < 6
     sigma = table[int((f + 6) * 1000 / 12)]
@@ -153,7 +214,7 @@ def test_the_embedding_is_the_same_at_any_thread_count(blobs):
     a, b, c = fit(1, 1), fit(1, 2), fit(2, 1)
     np.testing.assert_array_equal(a.embedding_, b.embedding_)
     assert not np.array_equal(a.embedding_, c.embedding_)
-    assert set(a.timings_) == {"graph", "walks", "tables", "sgd"}
+    assert set(a.timings_) == {"graph", "walks", "spectral", "tables", "sgd"}
     assert knn_cv_accuracy(b.embedding_, y, random_state=0).mean > 0.9
 
 

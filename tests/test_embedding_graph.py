@@ -89,3 +89,29 @@ def test_approximate_search_asks_for_more_neighbours_than_it_keeps(monkeypatch):
 def test_unknown_knn_is_rejected():
     with pytest.raises(ValueError, match="knn"):
         cosine_knn_graph(np.eye(5), topk=2, knn="annoy")
+
+
+@pytest.mark.parametrize("knn", ["exact", "approximate"])
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "CSR"])
+def test_euclidean_metric_joins_euclidean_neighbours_with_cosine_weights(knn, sparse):
+    from sklearn.metrics import pairwise_distances
+
+    X, _ = make_blobs(200, n_features=6, centers=3, random_state=1)
+    X = np.abs(X) * np.random.default_rng(0).uniform(0.2, 5.0, (200, 1))  # norms vary
+    data = sp.csr_matrix(X) if sparse else X
+    ind, sim = topk_cosine_neighbors(data, 3, knn=knn, metric="euclidean", random_state=0)
+    D = pairwise_distances(X)
+    np.fill_diagonal(D, np.inf)
+    exact = np.argsort(D, axis=1, kind="stable")[:, :3]
+    recall = np.mean([np.intersect1d(a, b).size / 3 for a, b in zip(ind, exact)])
+    assert recall == 1.0 if knn == "exact" else recall > 0.95
+    S = cosine_similarity(X)
+    np.testing.assert_allclose(sim, S[np.arange(200)[:, None], ind], atol=1e-12)
+    # the cosine graph of the same rows joins other pairs: norms no longer matter to it
+    assert not np.array_equal(ind, topk_cosine_neighbors(data, 3, knn=knn, random_state=0)[0])
+
+
+def test_an_unknown_metric_is_refused_by_name():
+    with pytest.raises(ValueError, match=r"`metric` must be one of \['cosine', 'euclidean'\], "
+                                         r"got 'manhattan'"):
+        cosine_knn_graph(np.eye(4) + 1, 2, metric="manhattan")

@@ -24,8 +24,9 @@ from lowdim.settings.similarity import MATRIX_DATASET_KINDS
 from lowdim.data.prepared import SPLIT_NAMES
 from lowdim.data.word_vectors import NAMED_WORD_VECTORS
 from lowdim.embedding.baselines import METHODS as EMBEDDING_ESTIMATORS
-from lowdim.embedding.graph import KNN_MODES
+from lowdim.embedding.graph import GRAPH_METRICS, KNN_MODES
 from lowdim.embedding.methods import METHOD_NAMES
+from lowdim.embedding.vec2vec import INITS as VEC2VEC_INITS
 from lowdim.embedding.vec2vec import SOLVERS as VEC2VEC_SOLVERS
 from lowdim.similarity.crossencoder import SCORES as CROSSENCODER_SCORES
 from lowdim.similarity.matrices import MATRIX_KINDS
@@ -48,7 +49,9 @@ LIBRARY_LISTS = {
     "embedding.methods.*": METHOD_NAMES,
     "embedding.timing.methods.*": METHOD_NAMES,
     "embedding.vec2vec.knn": KNN_MODES,
+    "embedding.vec2vec.metric": GRAPH_METRICS,
     "embedding.vec2vec.solver": VEC2VEC_SOLVERS,
+    "embedding.vec2vec.init": VEC2VEC_INITS,
     "kernel_cca.solver": KERNEL_CCA_SOLVERS,
     "kernel_cca.settings.*.similarity": SIMILARITIES,
     "kernel_cca.settings.*.approximations.*": APPROXIMATIONS,

@@ -50,10 +50,7 @@ INTERNAL_NOT_VALIDATED = {
 
 #: Public modules checked like the workflow internals for now, with why. Remove an entry
 #: once its docstrings pass PR01, PR07 and RT01.
-PENDING = {
-    "lowdim.embedding.cooccurrence": "issue 37 rewrites this solver module in parallel; its "
-                                     "parameters are described there",
-}
+PENDING: dict[str, str] = {}
 
 #: The library's subpackages, in the order a reader meets them: the public API, the three
 #: papers' methods and their evaluation. Every other module of ``lowdim`` is a workflow

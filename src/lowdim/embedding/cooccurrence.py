@@ -16,7 +16,15 @@ instead of an n x n sparse matrix, its alias tables and their cache misses.
 The schedule is deterministic at any thread count: nodes fall into
 ``n_parts`` contiguous partitions, and each block of updates is trained bucket
 by bucket (input partition i, output partition j), the buckets of a round
-touching disjoint rows (:mod:`lowdim.embedding._sgns_kernels`).
+touching disjoint rows (:mod:`lowdim.embedding._sgns_kernels`). Only the
+positive pairs are drawn ahead and sorted into buckets; a bucket draws its
+noise nodes as it trains, from its output partition's share of the noise
+distribution, so that each input still gets ``negative`` noise nodes per
+positive pair, spread over the partitions in proportion to their noise mass.
+
+The input vectors start from ``init`` (Vec2vec passes the graph's spectral
+embedding, :mod:`lowdim.embedding.spectral`) or gensim's random vectors; the
+output vectors from zero, as gensim's.
 """
 
 from __future__ import annotations
@@ -29,21 +37,23 @@ import scipy.sparse as sp
 
 from .._validation import ArgumentValueError, check_number
 from ._cooccurrence_kernels import cooccurrence_counts, fill_walk_steps, occurrence_starts
-from ._sgns_kernels import (alias_table, node_phases, pack_alias, sgns_blocks, step_tables)
+from ._sgns_kernels import (node_phases, noise_tables, partition_bounds, sgns_blocks,
+                            step_tables)
 from .walks import numba_threads
 
 __all__ = ["window_cooccurrences", "keep_probabilities", "cooccurrence_sgns",
-           "UPDATES_PER_NODE", "UPDATES_PER_BLOCK", "partition_shift"]
+           "UPDATES_PER_NODE", "UPDATES_PER_BLOCK", "partition_count"]
 
 logger = logging.getLogger("lowdim")
 
-#: Default number of SGD updates per node. On 2,000 MNIST-shaped images
-#: (``digit_images`` of the benchmark) the solver at alpha 0.1 scored kNN 0.845
-#: (seed 1: 0.832) with 500, 0.850 with 1,000, 0.857 with 2,000 and 4,000, where
-#: gensim's solver at its defaults scored 0.858 and 0.856; digits was flat from
-#: 250 (0.982-0.987). ``benchmarks/vec2vec_vs_umap.md`` (cases ``updates`` and
-#: ``gap``) has the measurements.
-UPDATES_PER_NODE = 2000
+#: Default number of SGD updates per node, the knee of the accuracy against
+#: time with the spectral start (``benchmarks/vec2vec_vs_umap.md``, case
+#: ``updates``, two seeds): 10,000 MNIST-shaped images score kNN 0.929 with
+#: 500 and 1,000 and 0.933 with 2,000 (the former default, from a random start:
+#: 0.931); blobs and digits are flat from 250; 10,000 GloVe words keep gaining
+#: neighbour preservation (0.334, 0.390, 0.423, 0.438 at 500 to 4,000), each
+#: doubling for twice the SGD time.
+UPDATES_PER_NODE = 1000
 
 #: Positive pairs per node in one block of the schedule (on average; in
 #: proportion to the node's co-occurrence weight). The learning rate is
@@ -53,12 +63,21 @@ UPDATES_PER_NODE = 2000
 UPDATES_PER_BLOCK = 16
 
 #: Bytes of output vectors in one partition that the schedule aims at, so that
-#: a bucket's output rows stay in a core's L2 cache.
-PARTITION_BYTES = 256 * 1024
+#: a bucket's rows stay in cache. Partitions cost: every bucket visits each of
+#: its input nodes (70,000 images at 500 updates per node, the solver's CPU
+#: time: 10.4 s with 8 partitions of 350 KB, 11.4 s with 16, 13.9 s with 32).
+PARTITION_BYTES = 1024 * 1024
 
-#: Fewest partitions (buckets per round): two per thread on two cores, so the
-#: rounds balance.
-MIN_PARTITIONS = 4
+#: Fewest partitions. A round trains ``n_parts`` buckets of about equal work in
+#: parallel, so the threads balance when the count is a multiple of theirs. The
+#: count never depends on ``n_jobs`` (the result would): 8 is 4 buckets per
+#: thread on 2 threads. On one thread more partitions cost more (20,000 blobs,
+#: whole solver's CPU time: 2.34 s with 4, 2.48 with 8, 2.57 with 16, 3.27 with
+#: 32; ``benchmarks/vec2vec_vs_umap.md``).
+MIN_PARTITIONS = 8
+
+#: The partition count is a multiple of this (then of 1, 2 and 4 threads).
+PARTITION_MULTIPLE = 4
 
 
 def _check_walks(walks, n_nodes):
@@ -104,8 +123,11 @@ def window_cooccurrences(walks, n_nodes, window, n_jobs=1):
     Parameters
     ----------
     walks : ndarray of int of shape (n_walks, walk_length)
+        Node ids, each in ``range(n_nodes)``.
     n_nodes : int
+        Number of nodes: the matrix's side.
     window : int
+        Largest distance ``|i - j|`` (in steps of a walk) of a counted pair.
     n_jobs : int
         Threads.
 
@@ -165,24 +187,39 @@ def keep_probabilities(counts, sample):
     return np.minimum(keep, 1.0)
 
 
-def partition_shift(n_nodes, n_components):
-    """Partitions of the SGD schedule, as a shift: node ``u`` is in partition ``u >> shift``.
+def partition_count(n_nodes, n_components):
+    """Partitions of the SGD schedule: contiguous node ranges whose sizes differ by at most one.
 
-    The partition size ``2**shift`` is the largest power of two that leaves at
-    least :data:`MIN_PARTITIONS` partitions and keeps one partition's output
-    vectors within about ``PARTITION_BYTES``. It depends on the problem's size
-    only, never on the number of threads.
+    At least :data:`MIN_PARTITIONS`, enough that one partition's output
+    vectors (float32) take at most about ``PARTITION_BYTES``, rounded up to a
+    multiple of :data:`PARTITION_MULTIPLE`; at most one per node. It depends on
+    the problem's size only, never on the number of threads.
+
+    Parameters
+    ----------
+    n_nodes : int
+        Nodes whose output vectors are partitioned.
+    n_components : int
+        Length of each vector.
+
+    Returns
+    -------
+    int
+        The number of partitions, between 1 and ``n_nodes``.
 
     Examples
     --------
-    >>> from lowdim.embedding.cooccurrence import partition_shift
-    >>> partition_shift(1797, 2)  # 1,797 nodes: partitions of 2**8 = 256, 8 of them
+    >>> from lowdim.embedding.cooccurrence import partition_count
+    >>> partition_count(20_000, 10)  # 8 partitions of 2,500 nodes (100 KB of vectors each)
     8
-    >>> partition_shift(1_000_000, 100)  # 512-node partitions of 205 KB of vectors each
-    9
+    >>> partition_count(1_000_000, 100)  # 384 partitions of 2,604-2,605 nodes (1 MB each)
+    384
+    >>> partition_count(5, 2)  # one node each
+    5
     """
     parts = max(MIN_PARTITIONS, -(-int(n_nodes) * int(n_components) * 4 // PARTITION_BYTES))
-    return max(0, int(np.floor(np.log2(max(1.0, n_nodes / parts)))))
+    parts = -(-parts // PARTITION_MULTIPLE) * PARTITION_MULTIPLE
+    return min(parts, int(n_nodes))
 
 
 def _pair_weights(walks, n_nodes, step_total, keep):
@@ -195,7 +232,7 @@ def _pair_weights(walks, n_nodes, step_total, keep):
 
 def cooccurrence_sgns(walks, n_nodes, n_components, *, window=10, negative=5, sample=1e-3,
                       updates_per_node=UPDATES_PER_NODE, alpha=0.025, min_alpha=1e-4, seed=0,
-                      n_jobs=1, timings=None):
+                      init=None, n_jobs=1, timings=None):
     """SGNS node vectors from the window co-occurrences of ``walks``.
 
     Maximises, by SGD on pairs drawn in proportion to :math:`C_{uv}` (from
@@ -211,14 +248,25 @@ def cooccurrence_sgns(walks, n_nodes, n_components, *, window=10, negative=5, sa
     table on (-6, 6) and a pair whose score is outside it is not updated.
     Downsampling is applied as a weight on the pairs (gensim drops tokens
     before windowing, which also brings farther tokens closer; that
-    second-order effect is not modelled).
+    second-order effect is not modelled). gensim skips a noise node equal to
+    the pair's context; here noise nodes are drawn apart from the pairs, so
+    none is skipped (a difference of about one noise node in ``n_nodes``).
 
     Parameters
     ----------
     walks : ndarray of int of shape (n_walks, walk_length)
         Every node in ``range(n_nodes)`` must occur.
-    n_nodes, n_components : int
-    window, negative, sample : as in :class:`~lowdim.embedding.Vec2Vec`
+    n_nodes : int
+        Number of nodes: the rows of the result.
+    n_components : int
+        Dimension of the vectors: the columns of the result.
+    window : int, default=10
+        Largest distance, in steps of a walk, between a node and a context it
+        trains with (as :class:`~lowdim.embedding.Vec2Vec`'s ``window``).
+    negative : int, default=5
+        Noise nodes per positive pair.
+    sample : float, default=1e-3
+        gensim's downsampling threshold of frequent nodes (0 keeps every node).
     updates_per_node : float, default=UPDATES_PER_NODE
         Positive pairs drawn per node, on average (a node draws in proportion
         to its co-occurrence weight): ``updates_per_node * n_nodes`` in all,
@@ -229,6 +277,9 @@ def cooccurrence_sgns(walks, n_nodes, n_components, *, window=10, negative=5, sa
         per node.
     seed : int
         Seeds the initial vectors and the update stream.
+    init : ndarray of shape (n_nodes, n_components), optional
+        Initial input vectors (converted to float32); None: gensim's uniform
+        on [-0.5, 0.5) / n_components.
     n_jobs : int
         Threads. The result does not depend on them: it is the same bit for
         bit at any ``n_jobs`` for a given seed.
@@ -244,12 +295,13 @@ def cooccurrence_sgns(walks, n_nodes, n_components, *, window=10, negative=5, sa
     Examples
     --------
     >>> from lowdim.embedding import cooccurrence_sgns
-    >>> walks = np.array([[0, 1, 0, 1, 2, 3, 2, 3]] * 20)  # nodes 0, 1 and 2, 3 co-occur most
-    >>> Z = cooccurrence_sgns(walks, 4, 2, window=1, sample=0, seed=0)
+    >>> walks = np.array([[0, 1, 2, 0, 2, 1, 0, 1]] * 10    # two communities of walks:
+    ...                  + [[3, 4, 5, 3, 5, 4, 3, 4]] * 10)  # 0, 1, 2 and 3, 4, 5
+    >>> Z = cooccurrence_sgns(walks, 6, 2, window=2, sample=0, seed=0)
     >>> Z.shape
-    (4, 2)
+    (6, 2)
     >>> cosine = Z @ Z.T / np.outer(np.linalg.norm(Z, axis=1), np.linalg.norm(Z, axis=1))
-    >>> bool(cosine[0, 1] > cosine[0, 3])
+    >>> bool(cosine[0, [1, 2]].min() > cosine[0, [3, 4, 5]].max())
     True
     """
     timings = {} if timings is None else timings
@@ -263,13 +315,11 @@ def cooccurrence_sgns(walks, n_nodes, n_components, *, window=10, negative=5, sa
                                  f"{int(np.sum(occurrences == 0))} never occur",
                                  ("walks", "n_nodes"))
     rng = np.random.default_rng(int(seed))
-    update_seed, phase_seed = (int(v) for v in rng.integers(0, 2**63, size=2))
-    # gensim's initialisation: inputs uniform in [-0.5, 0.5) / d, outputs zero.
-    syn0 = ((rng.random((n_nodes, n_components), dtype=np.float32) - np.float32(0.5))
-            / np.float32(n_components))
+    update_seed, phase_seed, noise_seed = (int(v) for v in rng.integers(0, 2**63, size=3))
+    syn0 = _initial_vectors(init, n_nodes, n_components, rng)
     syn1 = np.zeros((n_nodes, n_components), dtype=np.float32)
     n_blocks = max(1, int(round(float(updates_per_node) / UPDATES_PER_BLOCK)))
-    shift = partition_shift(n_nodes, n_components)
+    n_parts = partition_count(n_nodes, n_components)
     with numba_threads(n_jobs):
         start = time.perf_counter()
         starts = occurrence_starts(walks, int(n_nodes))
@@ -281,14 +331,30 @@ def cooccurrence_sgns(walks, n_nodes, n_components, *, window=10, negative=5, sa
         keep = keep_probabilities(occurrences, sample)
         weight = _pair_weights(walks, n_nodes, step_total, keep)
         rates = weight * (float(updates_per_node) * n_nodes / weight.sum() / n_blocks)
-        neg_packed = pack_alias(*alias_table(occurrences.astype(np.float64) ** 0.75))
+        part_bounds = partition_bounds(int(n_nodes), n_parts)
+        noise, share = noise_tables(occurrences.astype(np.float64) ** 0.75, part_bounds)
         phases = node_phases(int(n_nodes), np.uint64(phase_seed))
         timings["tables"] = time.perf_counter() - start
         start = time.perf_counter()
-        sgns_blocks(walks, starts, positions, offsets, step_keep, keep, neg_packed, rates, phases,
-                    syn0, syn1, n_blocks, int(negative), float(alpha), float(min_alpha),
-                    np.uint64(update_seed), shift)
+        sgns_blocks(walks, starts, positions, offsets, step_keep, keep, noise, share, rates,
+                    phases, syn0, syn1, n_blocks, int(negative), float(alpha), float(min_alpha),
+                    np.uint64(update_seed), np.uint64(noise_seed), part_bounds)
         timings["sgd"] = time.perf_counter() - start
     logger.info("co-occurrence SGNS: %d blocks of %d partitions, %.0f positive pairs",
-                n_blocks, ((n_nodes - 1) >> shift) + 1, float(updates_per_node) * n_nodes)
+                n_blocks, n_parts, float(updates_per_node) * n_nodes)
     return syn0.astype(np.float64)
+
+
+def _initial_vectors(init, n_nodes, n_components, rng):
+    """Input vectors to start from, float32: ``init``, or gensim's uniform in [-0.5, 0.5) / d."""
+    if init is None:
+        return ((rng.random((n_nodes, n_components), dtype=np.float32) - np.float32(0.5))
+                / np.float32(n_components))
+    array = np.asarray(init)
+    if array.shape != (n_nodes, n_components) or not np.issubdtype(array.dtype, np.number) \
+            or not np.all(np.isfinite(array)):
+        raise ArgumentValueError("`init` must be a finite array of shape (n_nodes, "
+                                 f"n_components) = ({n_nodes}, {n_components}), got "
+                                 f"{'shape ' + str(array.shape) if array.ndim else repr(init)}",
+                                 "init")
+    return np.array(array, dtype=np.float32, order="C")

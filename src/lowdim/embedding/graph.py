@@ -32,10 +32,10 @@ import scipy.sparse as sp
 from sklearn.neighbors import NearestNeighbors
 
 from .._numba_cache import cache_jit_functions
-from .._validation import ArgumentValueError, check_matrix, check_number
+from .._validation import ArgumentValueError, check_matrix, check_number, naming
 
 __all__ = ["CSRGraph", "as_csr_graph", "cosine_knn_graph", "add_self_loops_to_isolated",
-           "topk_cosine_neighbors", "resolve_knn", "APPROXIMATE_FROM",
+           "topk_cosine_neighbors", "resolve_knn", "GRAPH_METRICS", "APPROXIMATE_FROM",
            "APPROXIMATE_SEARCH_NEIGHBORS", "APPROXIMATE_SEARCH_OPTIONS"]
 
 #: ``knn="auto"`` searches neighbours approximately (pynndescent) from this many
@@ -57,6 +57,14 @@ APPROXIMATE_SEARCH_OPTIONS = {}
 
 #: The neighbour searches ``knn`` may ask for: "auto" picks one of the others by n.
 KNN_MODES = ("auto", "exact", "approximate")
+
+#: Metrics of the neighbour search. "cosine" is the paper's (Definition 1);
+#: "euclidean" joins the Euclidean nearest rows instead. Edges are weighted by
+#: their cosine similarity either way.
+GRAPH_METRICS = ("cosine", "euclidean")
+
+#: Rows per chunk when the cosine similarities of Euclidean neighbours are computed.
+_COSINE_CHUNK = 4096
 
 
 def resolve_knn(knn, n_samples):
@@ -118,13 +126,15 @@ class CSRGraph(NamedTuple):
         return self.indptr.size - 1
 
 
-def as_csr_graph(adjacency) -> CSRGraph:
+def as_csr_graph(adjacency, name="adjacency") -> CSRGraph:
     """Convert a square sparse or dense adjacency matrix to :class:`CSRGraph`.
 
     Parameters
     ----------
     adjacency : sparse matrix or ndarray of shape (n, n)
         Non-negative edge weights; zeros are not edges.
+    name : str, default="adjacency"
+        The argument's name in the caller, for the error messages.
 
     Returns
     -------
@@ -148,28 +158,36 @@ def as_csr_graph(adjacency) -> CSRGraph:
         ...
     lowdim._validation.ArgumentValueError: `adjacency` has 1 node(s) without an edge (first: 1); give them a self-loop first
     """
-    csr = sp.csr_matrix(adjacency, dtype=np.float64)
+    with naming(name):
+        csr = sp.csr_matrix(adjacency, dtype=np.float64)
     csr.eliminate_zeros()
     csr.sum_duplicates()
     csr.sort_indices()
     n, m = csr.shape
     if n != m:
-        raise ArgumentValueError(f"`adjacency` must be square, got shape {csr.shape}", "adjacency")
+        raise ArgumentValueError(f"`{name}` must be square, got shape {csr.shape}", name)
     if n >= np.iinfo(np.int32).max:
-        raise ArgumentValueError(f"`adjacency` has {n} nodes; int32 node ids allow at most 2**31 "
-                                 "- 2", "adjacency")
-    if csr.nnz and (not np.all(np.isfinite(csr.data)) or csr.data.min() < 0):
-        raise ArgumentValueError("`adjacency` weights must be finite and >= 0", "adjacency")
+        raise ArgumentValueError(f"`{name}` has {n} nodes; int32 node ids allow at most 2**31 "
+                                 "- 2", name)
+    if csr.nnz and not np.all(np.isfinite(csr.data)):
+        k = int(np.flatnonzero(~np.isfinite(csr.data))[0])
+        row = int(np.searchsorted(csr.indptr, k, side="right")) - 1
+        raise ArgumentValueError(f"`{name}` contains non-finite weights, first {name}[{row}, "
+                                 f"{csr.indices[k]}] = {csr.data[k]}", name)
+    if csr.nnz and csr.data.min() < 0:
+        raise ArgumentValueError(f"`{name}` weights must be >= 0, got {csr.data.min()}", name)
     empty = np.flatnonzero(np.diff(csr.indptr) == 0)
     if empty.size:
-        raise ArgumentValueError(f"`adjacency` has {empty.size} node(s) without an edge (first: "
-                                 f"{empty[0]}); give them a self-loop first", "adjacency")
+        raise ArgumentValueError(f"`{name}` has {empty.size} node(s) without an edge (first: "
+                                 f"{empty[0]}); give them a self-loop first", name)
     return CSRGraph(csr.indptr.astype(np.int64), csr.indices.astype(np.int32),
                     np.ascontiguousarray(csr.data, dtype=np.float64))
 
 
-def topk_cosine_neighbors(X, topk, knn="auto", n_jobs=None, random_state=None):
-    """The ``topk`` most cosine-similar other rows of every row of ``X``.
+def topk_cosine_neighbors(X, topk, knn="auto", n_jobs=None, random_state=None,
+                          metric="cosine"):
+    """The ``topk`` most cosine-similar other rows of every row of ``X`` (or its ``topk``
+    nearest by ``metric``), with their cosine similarities.
 
     Parameters
     ----------
@@ -178,7 +196,7 @@ def topk_cosine_neighbors(X, topk, knn="auto", n_jobs=None, random_state=None):
     topk : int
         Neighbours per row, ``1 <= topk < n_samples``.
     knn : {"auto", "exact", "approximate"}, default="auto"
-        "exact": brute-force cosine with scikit-learn, in memory-bounded
+        "exact": brute-force search with scikit-learn, in memory-bounded
         chunks. "approximate": nearest-neighbour descent (pynndescent),
         asked for :data:`APPROXIMATE_SEARCH_NEIGHBORS` neighbours.
         "auto": approximate from :data:`APPROXIMATE_FROM` samples on.
@@ -186,6 +204,9 @@ def topk_cosine_neighbors(X, topk, knn="auto", n_jobs=None, random_state=None):
         Threads for the neighbour search.
     random_state : int or None
         Seed of pynndescent (ignored by "exact").
+    metric : {"cosine", "euclidean"}, default="cosine"
+        What "nearest" means (:data:`GRAPH_METRICS`); the similarities
+        returned are cosine similarities either way.
 
     Returns
     -------
@@ -200,23 +221,49 @@ def topk_cosine_neighbors(X, topk, knn="auto", n_jobs=None, random_state=None):
     >>> indices, similarities = topk_cosine_neighbors(X, topk=2)
     >>> indices.tolist(), similarities.round(3).tolist()
     ([[1, 3], [0, 3], [3, 1], [2, 1]], [[0.995, 0.1], [0.995, 0.198], [0.995, 0.1], [0.995, 0.198]])
+    >>> X = np.array([[1.0, 0.0], [9.0, 0.0], [1.0, 1.0]])  # 0 and 1: same direction, far
+    >>> indices, similarities = topk_cosine_neighbors(X, topk=1, metric="euclidean")
+    >>> indices.ravel().tolist(), similarities.round(3).ravel().tolist()
+    ([2, 0, 0], [0.707, 1.0, 0.707])
     """
     knn = resolve_knn(knn, X.shape[0])
+    if metric not in GRAPH_METRICS:
+        raise ArgumentValueError(f"`metric` must be one of {list(GRAPH_METRICS)}, got "
+                                 f"{metric!r}", "metric")
     if knn == "exact":
-        nn = NearestNeighbors(n_neighbors=topk, metric="cosine", algorithm="brute", n_jobs=n_jobs)
+        nn = NearestNeighbors(n_neighbors=topk, metric=metric, algorithm="brute", n_jobs=n_jobs)
         # kneighbors() without X excludes each point from its own neighbours.
         dist, ind = nn.fit(X).kneighbors()
-        return ind.astype(np.int64), 1.0 - dist.astype(np.float64)
-    return _approximate_neighbors(X, topk, n_jobs, random_state)
+    else:
+        ind, dist = _approximate_neighbors(X, topk, n_jobs, random_state, metric)
+    ind = ind.astype(np.int64)
+    if metric == "cosine":
+        return ind, 1.0 - dist.astype(np.float64)
+    return ind, _pair_cosines(X, ind)
 
 
-def _approximate_neighbors(X, topk, n_jobs, random_state):
+def _pair_cosines(X, ind):
+    """Cosine similarity of each row of ``X`` with the rows ``ind[i]``, in chunks of rows."""
+    from sklearn.preprocessing import normalize
+
+    unit = normalize(X)
+    out = np.empty(ind.shape, dtype=np.float64)
+    for lo in range(0, X.shape[0], _COSINE_CHUNK):
+        rows = unit[lo:lo + _COSINE_CHUNK]
+        for k in range(ind.shape[1]):
+            product = rows.multiply(unit[ind[lo:lo + _COSINE_CHUNK, k]]) if sp.issparse(rows) \
+                else rows * unit[ind[lo:lo + _COSINE_CHUNK, k]]
+            out[lo:lo + _COSINE_CHUNK, k] = np.asarray(product.sum(axis=1)).ravel()
+    return out
+
+
+def _approximate_neighbors(X, topk, n_jobs, random_state, metric):
     from pynndescent import NNDescent
 
     cache_jit_functions("pynndescent")
     n = X.shape[0]
     k = min(max(topk + 1, APPROXIMATE_SEARCH_NEIGHBORS), n)
-    index = NNDescent(X, metric="cosine", n_neighbors=k, random_state=random_state,
+    index = NNDescent(X, metric=metric, n_neighbors=k, random_state=random_state,
                       n_jobs=n_jobs, compressed=True, **APPROXIMATE_SEARCH_OPTIONS)
     ind, dist = index.neighbor_graph
     # Drop each row's own index; rows where the search missed it drop the last column.
@@ -224,12 +271,10 @@ def _approximate_neighbors(X, topk, n_jobs, random_state):
     keep = ~is_self
     keep[~is_self.any(axis=1), -1] = False
     # Rows are sorted by distance, so the first topk kept are the best found.
-    ind = ind[keep].reshape(n, k - 1)[:, :topk]
-    dist = dist[keep].reshape(n, k - 1)[:, :topk]
-    return ind.astype(np.int64), 1.0 - dist.astype(np.float64)
+    return ind[keep].reshape(n, k - 1)[:, :topk], dist[keep].reshape(n, k - 1)[:, :topk]
 
 
-def cosine_knn_graph(X, topk, knn="auto", n_jobs=None, random_state=None):
+def cosine_knn_graph(X, topk, knn="auto", n_jobs=None, random_state=None, metric="cosine"):
     """Symmetric top-k cosine graph (union of both directions), weight = cosine.
 
     Edges with cosine <= 0 are dropped (see the module's policy), so rows with
@@ -239,8 +284,9 @@ def cosine_knn_graph(X, topk, knn="auto", n_jobs=None, random_state=None):
     ----------
     X : ndarray or CSR matrix of shape (n_samples, n_features)
         The rows, the graph's nodes; sparse rows stay sparse.
-    topk, knn, n_jobs, random_state
-        As in :func:`topk_cosine_neighbors`.
+    topk, knn, n_jobs, random_state, metric
+        As in :func:`topk_cosine_neighbors`: with ``metric="euclidean"`` the
+        ``topk`` Euclidean nearest rows, still weighted by cosine similarity.
 
     Returns
     -------
@@ -260,7 +306,8 @@ def cosine_knn_graph(X, topk, knn="auto", n_jobs=None, random_state=None):
     X = check_matrix(X, "X")  # finite rows, before topk and the search are checked
     n = X.shape[0]
     topk = check_number(topk, "topk", integer=True, minimum=1, maximum=n - 1)
-    ind, sim = topk_cosine_neighbors(X, topk, knn=knn, n_jobs=n_jobs, random_state=random_state)
+    ind, sim = topk_cosine_neighbors(X, topk, knn=knn, n_jobs=n_jobs, random_state=random_state,
+                                     metric=metric)
     rows = np.repeat(np.arange(n, dtype=np.int64), ind.shape[1])
     keep = (sim.ravel() > 0) & (ind.ravel() != rows)
     directed = sp.csr_matrix((sim.ravel()[keep], (rows[keep], ind.ravel()[keep])), shape=(n, n))
