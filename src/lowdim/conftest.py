@@ -58,6 +58,8 @@ EXAMPLE_NAMES = {
                   "``corpus/a.txt`` (``alpha``) and ``corpus/b.txt`` (``beta``)",
     "config": "the default profile, ``config/config.yaml``, validated (defaults filled in): "
               "``lowdim.config.checkout_config()[0]``",
+    "cca_reg_sweep": "the ``Sweep`` that ``expand_sweeps``' example makes: ``cca.reg`` over "
+                     "0.001 and 0.01 in the default profile, each run's config validated",
 }
 
 
@@ -120,6 +122,20 @@ def _config():
     return checkout_config()[0]
 
 
+def _cca_reg_sweep():
+    from lowdim.config import checkout_config, validate_config
+    from lowdim.settings import check_config
+    from lowdim.sweeps import expand_sweeps
+
+    config, schema = checkout_config()
+    config["sweeps"] = [{"key": "cca.reg", "values": [0.001, 0.01]}]
+
+    def validate(config):
+        return check_config(validate_config(config, schema))
+
+    return expand_sweeps(validate(config), validate)[0]
+
+
 def _knn_scorecard(root):
     import pandas as pd
 
@@ -178,7 +194,7 @@ _BUILDERS = {
 # Computed once a session; each example gets a deep copy (it may write into the arrays).
 for _name, _make in {"digits": _digits, "two_views": _two_views, "reg_sweep": _reg_sweep,
                      "kernel_cca_tidy": _kernel_cca_tidy, "digit_topics": _digit_topics,
-                     "config": _config}.items():
+                     "config": _config, "cca_reg_sweep": _cca_reg_sweep}.items():
     _BUILDERS[_name] = (lambda make: lambda request: copy.deepcopy(make()))(functools.cache(_make))
 
 

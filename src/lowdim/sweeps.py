@@ -210,19 +210,7 @@ class SweepRun:
 
     Examples
     --------
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
-    >>> from lowdim.settings import check_config
-    >>> from lowdim.sweeps import expand_sweeps
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    >>> def validate(config):
-    ...     return check_config(validate_config(config, schema))
-    >>> config = yaml.safe_load((root / "config" / "config.yaml").read_text())
-    >>> config["sweeps"] = [{"key": "cca.reg", "values": [0.001, 0.01]}]
-    >>> sweep, = expand_sweeps(validate(config), validate)
-    >>> run = sweep.runs[1]
+    >>> run = cca_reg_sweep.runs[1]           # cca.reg = 0.01 (expand_sweeps' example)
     >>> run.value, run.label, run.config["cca"]["reg"], run.config["embedding"]["enabled"]
     (0.01, 'reg~0.01', 0.01, False)
     """
@@ -250,18 +238,7 @@ class Sweep:
 
     Examples
     --------
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
-    >>> from lowdim.settings import check_config
-    >>> from lowdim.sweeps import expand_sweeps
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    >>> def validate(config):
-    ...     return check_config(validate_config(config, schema))
-    >>> config = yaml.safe_load((root / "config" / "config.yaml").read_text())
-    >>> config["sweeps"] = [{"key": "cca.reg", "values": [0.001, 0.01]}]
-    >>> sweep, = expand_sweeps(validate(config), validate)
+    >>> sweep = cca_reg_sweep                 # cca.reg over 0.001, 0.01 (expand_sweeps' example)
     >>> sweep.name, sweep.section, sweep.metric.name, len(sweep.runs)
     ('cca_reg', 'cca', 'pcc_in', 2)
     >>> sweep.params()["labels"]
@@ -402,16 +379,12 @@ def expand_sweeps(config: dict, validate) -> list[Sweep]:
 
     Examples
     --------
-    >>> import yaml
-    >>> import lowdim
-    >>> from lowdim.config import validate_config
+    >>> from lowdim.config import checkout_config, validate_config
     >>> from lowdim.settings import check_config
     >>> from lowdim.sweeps import expand_sweeps
-    >>> root = Path(lowdim.__file__).resolve().parents[2]       # a checkout of the repository
-    >>> schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    >>> schema = checkout_config()[1]
     >>> def validate(config):
     ...     return check_config(validate_config(config, schema))
-    >>> config = yaml.safe_load((root / "config" / "config.yaml").read_text())
     >>> config["sweeps"] = [{"key": "cca.reg", "values": [0.001, 0.01]}]
     >>> sweep, = expand_sweeps(validate(config), validate)
     >>> [(run.value, run.label) for run in sweep.runs]
