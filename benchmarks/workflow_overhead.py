@@ -244,7 +244,7 @@ def summary_table(runs: dict, profile: str) -> pd.DataFrame:
 
 
 def targets_table(runs: dict) -> pd.DataFrame:
-    """Issue 28's wall-time targets against each profile's ``after`` run: met, or the gap,
+    """Issue 34's wall-time targets against each profile's ``after`` run: met, or the gap,
     beside what bounds the wall time on 2 cores (the whole command's CPU over 2)."""
     rows = []
     for (profile, label), (summary, _) in runs.items():
@@ -465,7 +465,7 @@ def write_report() -> None:
     if len(targets):
         lines += ["## Targets", "",
                   "Wall time of the whole command (profiled: each job also writes its CPU "
-                  "split at exit) against issue 28's targets. The command's CPU over 2 cores "
+                  "split at exit) against issue 34's targets. The command's CPU over 2 cores "
                   "bounds its wall time from below: where that bound is above the target, "
                   "no scheduling meets it, only less CPU (start-up, compilation or work).",
                   "",
