@@ -5,7 +5,9 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
+from fixtures.cluster_run import BackgroundClusterRun
 from fixtures.http_server import LocalHTTPServer, RefusedAddress
+from fixtures.slurm_cluster import missing_requirements
 from fixtures.workflow import ROOT, TINY, BackgroundRun, snakemake
 
 # The tests' own UMAP fits and numba kernels use the numba cache the workflow runs of this
@@ -63,10 +65,14 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(scope="session", autouse=True)
 def _long_runs(request, tmp_path_factory):
-    """{fixture name: BackgroundRun} of the LONG_RUNS some selected test uses, started now."""
+    """{fixture name: BackgroundRun} of the LONG_RUNS some selected test uses, and the
+    SLURM cluster run (a BackgroundClusterRun) if a selected test uses it, started now."""
     used = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
     runs = {name: BackgroundRun(tmp_path_factory.mktemp(directory), configfile=configfile)
             for name, (directory, configfile) in LONG_RUNS.items() if name in used}
+    # The cluster run of tests/test_slurm.py mostly waits on the cluster: started now too.
+    if "slurm_run" in used and not missing_requirements():
+        runs["slurm_run"] = BackgroundClusterRun(tmp_path_factory.mktemp("cluster_run"))
     yield runs
     for run in runs.values():
         run.stop()

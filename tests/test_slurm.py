@@ -13,8 +13,6 @@ missing; with ``LOWDIM_REQUIRE_SLURM=1`` (set by ``.ci/run``) they fail instead.
 """
 
 import re
-import shlex
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -23,14 +21,13 @@ import pandas as pd
 import pytest
 import yaml
 
+from fixtures.cluster_run import CLUSTER_TARGETS, readme_cluster_command
 from fixtures.requirements import require
 from fixtures.results import result_tables
 from fixtures.slurm_cluster import SlurmCluster, missing_requirements
 from fixtures.workflow import ROOT, snakemake, tiny_with
 
 PROFILE = ROOT / "workflow" / "profiles" / "slurm" / "config.yaml"
-#: What the cluster runs in: a checkout (docs/slurm.md's command uses relative paths).
-CHECKOUT_ENTRIES = ("Snakefile", "workflow", "config", "src", "tests")
 #: What a local rule (`localrule: True`) must not read: datasets, matrices, features and
 #: embeddings (.npz) and raw downloads.
 LARGE_SUFFIXES = (".npz", ".npy", ".mat")
@@ -41,18 +38,6 @@ WAIT_FOR_ALL = ("report_scorecard", "report_summary")
 DIVERGING = (("cca", "overrides", "word_context"), {"sappgrad_step_size": 1e30})
 FAILING_OUTPUT = "results/cca/word_context/sappgrad.csv"
 FAILING_BENCHMARK = "results/benchmarks/cca_appgrad/word_context/sappgrad.tsv"
-#: What the cluster test builds: a subset of the tiny config's targets that holds every
-#: kind of job (prepare, solver, a tidy job that loads a dataset, local tidy, figure and
-#: table jobs) in under half of its cluster jobs: the AppGrad CCA experiment end to end
-#: (its render job draws Figures 1 and 2 and Table 1), and one similarity-error and one
-#: embedding-score job (which scores every method's embeddings of digits). The whole tiny
-#: config takes 58 sbatch jobs; these, 25.
-CLUSTER_TARGETS = (
-    "results/figures/cca/figure1_pcc.png",
-    "results/tables/cca/table1_datasets.csv",
-    "results/similarity/errors/mlp_digits.csv",
-    "results/embedding/tidy/scores/digits.csv",
-)
 
 
 # -- parsing Snakemake's log ---------------------------------------------------------
@@ -77,18 +62,6 @@ def submissions_in_log(text: str) -> list[tuple[int, str, str]]:
         r"Job (\d+) has been submitted with SLURM jobid (\d+) \(log: (.*?)\)\.", text)]
 
 
-def readme_cluster_command(configfile: str = "tests/config/tiny.yaml") -> list[str]:
-    """The cluster command of docs/slurm.md for the tiny config, as argv, on `CLUSTER_TARGETS`,
-    with `configfile` in place of the tiny config."""
-    lines = [line for line in (ROOT / "docs" / "slurm.md").read_text().splitlines()
-             if line.startswith("snakemake --profile workflow/profiles/slurm")
-             and "tests/config/tiny.yaml" in line]
-    assert len(lines) == 1, "docs/slurm.md must give the tested command once"
-    argv = [configfile if arg == "tests/config/tiny.yaml" else arg
-            for arg in shlex.split(lines[0], comments=True)]
-    return argv[:1] + list(CLUSTER_TARGETS) + argv[1:]  # --configfile takes several files
-
-
 def files_under(directory: Path) -> set[str]:
     return {str(p.relative_to(directory)) for p in directory.rglob("*") if p.is_file()}
 
@@ -100,46 +73,11 @@ def require_slurm():
 
 
 @pytest.fixture(scope="module")
-def slurm_cluster(tmp_path_factory):
-    """A running private cluster; its daemons are stopped by pid however the tests end."""
+def slurm_run(_long_runs):
+    """The cluster command of docs/slurm.md, run once on the tiny config (started with the
+    session, ``tests/fixtures/cluster_run.py``): its checkout, ``log`` and ``seconds``."""
     require_slurm()
-    with SlurmCluster(tmp_path_factory.mktemp("slurm")) as cluster:
-        yield cluster
-
-
-class ClusterCheckout:
-    """A directory that looks like a checkout (links to this one's sources) for the cluster."""
-
-    def __init__(self, path: Path, cluster: SlurmCluster):
-        self.path, self.cluster = path, cluster
-        path.mkdir()
-        for name in CHECKOUT_ENTRIES:
-            (path / name).symlink_to(ROOT / name)
-
-    def run(self, argv: list[str], check: bool = True) -> subprocess.CompletedProcess:
-        """Run the ``snakemake ...`` command `argv` here, against the cluster."""
-        assert argv[0] == "snakemake"
-        # As a user runs it: the workflow, not the caller (tests/conftest.py), chooses
-        # numba's cache directory.
-        env = {k: v for k, v in self.cluster.env().items() if k != "NUMBA_CACHE_DIR"}
-        result = subprocess.run([sys.executable, "-m", "snakemake", *argv[1:]], cwd=self.path,
-                                env=env, capture_output=True, text=True)
-        if check and result.returncode != 0:
-            raise AssertionError(f"{shlex.join(argv)} failed:\n{result.stderr[-8000:]}\n"
-                                 f"{self.cluster.logs()}")
-        return result
-
-
-@pytest.fixture(scope="module")
-def slurm_run(slurm_cluster, tmp_path_factory):
-    """The cluster command of docs/slurm.md, run once on the tiny config: checkout, log, seconds."""
-    checkout = ClusterCheckout(tmp_path_factory.mktemp("cluster_run") / "checkout",
-                               slurm_cluster)
-    start = time.perf_counter()
-    result = checkout.run(readme_cluster_command())
-    checkout.seconds = time.perf_counter() - start
-    checkout.log = result.stderr
-    return checkout
+    return _long_runs["slurm_run"].wait()
 
 
 # -- the cluster run -----------------------------------------------------------------
