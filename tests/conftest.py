@@ -1,6 +1,7 @@
 """Shared pytest fixtures."""
 
 import os
+import sys
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -8,7 +9,7 @@ from hypothesis import HealthCheck, settings
 from fixtures.cluster_run import BackgroundClusterRun
 from fixtures.http_server import LocalHTTPServer, RefusedAddress
 from fixtures.slurm_cluster import missing_requirements
-from fixtures.workflow import ROOT, TINY, BackgroundRun, snakemake
+from fixtures.workflow import ROOT, TINY, BackgroundProcess, BackgroundRun, snakemake
 
 # The tests' own UMAP fits and numba kernels use the numba cache the workflow runs of this
 # checkout use (workflow/rules/common.smk sets the same directory): the session and its
@@ -63,14 +64,26 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: "rehearsal_run" in getattr(item, "fixturenames", ()))
 
 
+def docs_build(out):
+    """``sphinx-build -W --keep-going -b html docs <out>/html`` (docs/install.md's command,
+    into `out`), started now (tests/test_docs.py reads the site)."""
+    command = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-b", "html", "-q",
+               "-d", str(out / "doctrees"), str(ROOT / "docs"), str(out / "html")]
+    return BackgroundProcess(command, cwd=ROOT, outdir=out)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _long_runs(request, tmp_path_factory):
-    """{fixture name: BackgroundRun} of the LONG_RUNS some selected test uses, and the
-    SLURM cluster run (a BackgroundClusterRun) if a selected test uses it, started now."""
+    """{fixture name: background process} of the long runs some selected test uses, started
+    now: the LONG_RUNS (BackgroundRun), the documentation build (``docs_build``) and the
+    SLURM cluster run (a BackgroundClusterRun). Each is a subprocess that would otherwise hold up the session
+    for minutes; started together, they overlap the quick in-process tests."""
     used = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
     runs = {name: BackgroundRun(tmp_path_factory.mktemp(directory), configfile=configfile)
             for name, (directory, configfile) in LONG_RUNS.items() if name in used}
-    # The cluster run of tests/test_slurm.py mostly waits on the cluster: started now too.
+    if "built_docs" in used:
+        runs["built_docs"] = docs_build(tmp_path_factory.mktemp("docs"))
+    # The cluster run of tests/test_slurm.py mostly waits on the cluster.
     if "slurm_run" in used and not missing_requirements():
         runs["slurm_run"] = BackgroundClusterRun(tmp_path_factory.mktemp("cluster_run"))
     yield runs

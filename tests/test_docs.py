@@ -2,7 +2,7 @@
 public name, its workflow reference every config key, and the gallery's examples run.
 
 The build is ``sphinx-build -W --keep-going -b html docs <tmp>`` (the command of docs/install.md, into
-a temporary directory), once per session. It regenerates everything it generates
+a temporary directory), once per session, started with it (``tests/conftest.py``). It regenerates everything it generates
 (``docs/api/`` from the ``__all__`` lists, the gallery by running every example), so
 nothing from an earlier build can hide a failure.
 """
@@ -13,7 +13,6 @@ import inspect
 import os
 import pkgutil
 import re
-import subprocess
 import sys
 import tomllib
 import zlib
@@ -63,17 +62,14 @@ def read_inventory(path):
 
 
 @pytest.fixture(scope="module")
-def built_docs(tmp_path_factory):
-    """The HTML site, built afresh with warnings as errors."""
-    out = tmp_path_factory.mktemp("docs")
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-b", "html", "-q",
-         "-d", str(out / "doctrees"), str(DOCS), str(out / "html")],
-        cwd=ROOT, capture_output=True, text=True)
+def built_docs(_long_runs):
+    """The HTML site, built afresh with warnings as errors (started with the session,
+    ``tests/conftest.py``: the build runs every gallery example, about a minute)."""
+    result = _long_runs["built_docs"].wait()
     if result.returncode:
         pytest.fail(f"sphinx-build -W failed ({result.returncode}):\n"
                     f"{result.stderr[-8000:]}\n{result.stdout[-2000:]}")
-    return out / "html"
+    return Path(result.args[-1])
 
 
 def test_sphinx_build_passes_with_warnings_as_errors(built_docs):

@@ -13,19 +13,17 @@ missing; with ``LOWDIM_REQUIRE_SLURM=1`` (set by ``.ci/run``) they fail instead.
 """
 
 import re
-import sys
-import time
 from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
 
-from fixtures.cluster_run import CLUSTER_TARGETS, readme_cluster_command
+from fixtures.cluster_run import CLUSTER_TARGETS, FAILING_OUTPUT
 from fixtures.requirements import require
 from fixtures.results import result_tables
 from fixtures.slurm_cluster import SlurmCluster, missing_requirements
-from fixtures.workflow import ROOT, snakemake, tiny_with
+from fixtures.workflow import ROOT, snakemake
 
 PROFILE = ROOT / "workflow" / "profiles" / "slurm" / "config.yaml"
 #: What a local rule (`localrule: True`) must not read: datasets, matrices, features and
@@ -34,10 +32,6 @@ LARGE_SUFFIXES = (".npz", ".npy", ".mat")
 #: Local rules that wait for every final target (the prepared datasets among them) but
 #: read only tidy files, benchmark files and config/published/ (lowdim.report).
 WAIT_FOR_ALL = ("report_scorecard", "report_summary")
-#: Makes the stochastic AppGrad job on word_context diverge past every step halving.
-DIVERGING = (("cca", "overrides", "word_context"), {"sappgrad_step_size": 1e30})
-FAILING_OUTPUT = "results/cca/word_context/sappgrad.csv"
-FAILING_BENCHMARK = "results/benchmarks/cca_appgrad/word_context/sappgrad.tsv"
 
 
 # -- parsing Snakemake's log ---------------------------------------------------------
@@ -60,10 +54,6 @@ def submissions_in_log(text: str) -> list[tuple[int, str, str]]:
     """(Snakemake jobid, SLURM job id, SLURM log path) of every sbatch submission."""
     return [(int(job), slurm, log) for job, slurm, log in re.findall(
         r"Job (\d+) has been submitted with SLURM jobid (\d+) \(log: (.*?)\)\.", text)]
-
-
-def files_under(directory: Path) -> set[str]:
-    return {str(p.relative_to(directory)) for p in directory.rglob("*") if p.is_file()}
 
 
 # -- fixtures ------------------------------------------------------------------------
@@ -94,8 +84,8 @@ def test_every_job_but_localrules_ran_in_a_slurm_job(slurm_run):
     assert {states.get(slurm_id) for _, slurm_id, _ in submitted} == {"COMPLETED"}
     # ... and the rule's own log was written inside that SLURM job.
     for job, slurm_id, _ in submitted:
-        log = slurm_run.path / remote[job]["log"][0]
-        assert f"SLURM job {slurm_id}," in log.read_text(), log
+        log = remote[job]["log"][0]
+        assert f"SLURM job {slurm_id}," in slurm_run.logs[log], log
     assert all(job["local"] == (job["rule"] in local_rules() + ["all"]) for job in jobs)
     print(f"\nSLURM run of CLUSTER_TARGETS (tiny config): {len(submitted)} jobs submitted, "
           f"{len(jobs) - len(remote)} local, {slurm_run.seconds:.0f} s")
@@ -116,7 +106,7 @@ def test_the_slurm_jobs_share_the_workflows_numba_cache(slurm_run):
 @pytest.mark.slurm
 def test_cluster_results_equal_the_local_run(slurm_run, tiny_run):
     # the local run is the whole tiny config (the session's tiny_run): the same jobs give
-    # the same tables, whichever targets asked for them
+    # the same tables, whichever targets asked for them, and after a failed job is fixed
     cluster, local = result_tables(slurm_run.path), result_tables(tiny_run)
     assert set(CLUSTER_TARGETS) - {"results/figures/cca/figure1_pcc.png"} <= set(cluster)
     assert set(cluster) <= set(local)
@@ -126,15 +116,14 @@ def test_cluster_results_equal_the_local_run(slurm_run, tiny_run):
 
 
 @pytest.mark.slurm
-def test_a_failing_job_is_reported_retried_and_rerun_alone_after_the_fix(slurm_run, tmp_path):
-    """Runs after the tests above: it edits the cluster run's results."""
+def test_a_failing_job_is_reported_retried_and_rerun_alone_after_the_fix(slurm_run):
+    """The second and third cluster runs (``tests/fixtures/cluster_run.py``): with a config
+    that makes one job diverge, then again as documented."""
+    if slurm_run.rerun_error is not None:
+        raise slurm_run.rerun_error
     first_run = jobs_in_log(slurm_run.log)
-    before = files_under(slurm_run.path / "results")
-    first_benchmark = (slurm_run.path / FAILING_BENCHMARK).read_text()
-    _, broken = tiny_with(tmp_path, *DIVERGING)
-    failed = slurm_run.run(readme_cluster_command(str(broken)), check=False)
-    log = failed.stderr
-    assert failed.returncode != 0
+    log = slurm_run.failed.stderr
+    assert slurm_run.failed.returncode != 0
 
     # Reported with the rule's log (which holds the error) and the SLURM log.
     attempts = [job for job in jobs_in_log(log) if job["rule"] == "cca_appgrad"]
@@ -142,7 +131,7 @@ def test_a_failing_job_is_reported_retried_and_rerun_alone_after_the_fix(slurm_r
     rule_log = attempts[0]["log"][0]
     error = log[log.index("Error in rule cca_appgrad:"):]
     assert f"log: {rule_log}, " in error and "/slurm_logs/rule_cca_appgrad/" in error
-    assert "kept diverging" in (slurm_run.path / rule_log).read_text()
+    assert "kept diverging" in slurm_run.logs_after_failure[rule_log]
     # Retried as the profile says, each attempt a new SLURM job.
     retries = yaml.safe_load(PROFILE.read_text())["retries"]
     submitted = submissions_in_log(log)
@@ -152,12 +141,13 @@ def test_a_failing_job_is_reported_retried_and_rerun_alone_after_the_fix(slurm_r
     # Nothing partial: the failed output is gone and nothing new appeared. Snakemake
     # removes a job's outputs and logs before it runs, not its benchmark file: the first
     # run's stays, unchanged, until the rerun after the fix replaces it.
-    assert files_under(slurm_run.path / "results") == before - {
+    assert slurm_run.after_failure == slurm_run.before_failure - {
         FAILING_OUTPUT.removeprefix("results/")}
-    assert (slurm_run.path / FAILING_BENCHMARK).read_text() == first_benchmark
+    assert slurm_run.benchmark_after_failure == slurm_run.benchmark_before_failure
 
     # After the fix, the tested command reruns that job and what depends on it, no more.
-    fixed = slurm_run.run(readme_cluster_command())
+    fixed = slurm_run.fixed
+    assert fixed.returncode == 0, fixed.stderr[-8000:]
     rerun = {(job["rule"], tuple(job["output"])) for job in jobs_in_log(fixed.stderr)}
     expected = dependants(first_run, FAILING_OUTPUT)
     assert rerun == {(job["rule"], tuple(job["output"])) for job in expected}
