@@ -223,7 +223,7 @@ def load_runs() -> dict:
     """{(profile, label): (summary dict, jobs DataFrame)} of every measured run."""
     runs = {}
     for path in sorted(OUT_DIR.glob("*.json")):
-        if path.name.startswith("suite_"):  # the test suite's runs (suite_section)
+        if path.name.startswith(("suite_", "ci_")):  # the test suite's and CI's runs
             continue
         summary = json.loads(path.read_text())
         jobs = path.with_suffix(".csv")  # a test-suite record has no job table
@@ -282,7 +282,8 @@ def _target_row(command: str, summary: dict, target: float, cpu_s: float) -> dic
             "verdict": "met" if wall <= target else f"missed by {wall - target:.0f} s",
             "CPU s / 2 cores": cpu_s / 2,
             "load avg before/after": "{:.1f} / {:.1f}".format(summary["loadavg_before"][0],
-                                                              summary["loadavg_after"][0])}
+                                                              summary["loadavg_after"][0]),
+            "note": summary.get("note", "")}
 
 
 def rule_table(runs: dict, profile: str) -> pd.DataFrame:
@@ -426,8 +427,9 @@ def measure_suite(label: str, rev: str, marker: str, keep: bool) -> None:
         shutil.rmtree(scratch)
 
 
-def measure_ci(label: str, rev: str, keep: bool) -> None:
-    """Run ``bash .ci/run`` in a fresh clone of ``rev``; store ``ci_<label>.json``."""
+def measure_ci(label: str, rev: str, keep: bool, note: str = "") -> None:
+    """Run ``bash .ci/run`` in a fresh clone of ``rev``; store ``ci_<label>.json`` (with
+    `note`, the Targets table's note on the run, if given)."""
     import re
 
     scratch = Path(tempfile.mkdtemp(prefix=f"ci-{label}-"))
@@ -443,7 +445,8 @@ def measure_ci(label: str, rev: str, keep: bool) -> None:
                "wall_s": summary["wall_s"], "cpu_s": summary["cpu_s"],
                "returncode": summary["returncode"], "outcome": final[-1] if final else "",
                "loadavg_before": summary["loadavg_before"],
-               "loadavg_after": summary["loadavg_after"], "date": time.strftime("%Y-%m-%d %H:%M")}
+               "loadavg_after": summary["loadavg_after"], "date": time.strftime("%Y-%m-%d %H:%M"),
+               **({"note": note} if note else {})}
     OUT_DIR.mkdir(exist_ok=True)
     (OUT_DIR / f"ci_{label}.json").write_text(json.dumps(summary, indent=1) + "\n")
     write_report()
@@ -572,6 +575,7 @@ def main(argv=None) -> None:
     ci.add_argument("--label", default="after", help="name of the run (before, after)")
     ci.add_argument("--rev", default="HEAD", help="commit to measure (default HEAD)")
     ci.add_argument("--keep", action="store_true", help="keep the scratch directory")
+    ci.add_argument("--note", default="", help="a note on the run for the Targets table")
     jobs = commands.add_parser("jobs", help="count a profile's jobs per rule (dry run)")
     jobs.add_argument("--profile", choices=list(CONFIGS), required=True)
     commands.add_parser("report", help="rewrite the .md from the measured runs")
@@ -584,7 +588,7 @@ def main(argv=None) -> None:
             measure_suite(args.label, args.rev, args.marker, args.keep)
         return
     if args.command == "ci":
-        measure_ci(args.label, args.rev, args.keep)
+        measure_ci(args.label, args.rev, args.keep, args.note)
         return
     if args.command == "jobs":
         count_jobs(args.profile)
