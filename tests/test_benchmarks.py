@@ -306,3 +306,35 @@ def test_workflow_overhead_report_is_what_its_stored_runs_give(tmp_path, monkeyp
     committed = (ROOT / "benchmarks" / "workflow_overhead.md").read_text()
     assert (tmp_path / "workflow_overhead.md").read_text() == committed
     assert "## Test suite" in committed and "### after: slowest test phases" in committed
+
+
+def test_workflow_overhead_targets_read_the_after_records_of_all_four_commands(tmp_path,
+                                                                               monkeypatch):
+    # issue 34's four targets: a run's verdict is "met" or the gap, its bound the CPU over 2
+    # cores, and a note on the host travels with the record into the table
+    _benchmarks()
+    try:
+        import workflow_overhead
+    finally:
+        del sys.path[0]
+    monkeypatch.setattr(workflow_overhead, "OUT_DIR", tmp_path)
+    run = {"commit": "a" * 40, "loadavg_before": [0.5, 0, 0], "loadavg_after": [1.5, 0, 0]}
+    (tmp_path / "default_after.json").write_text(json.dumps(
+        {**run, "profile": "default", "label": "after", "wall_s": 230.0, "cpu_s": 400.0}))
+    (tmp_path / "suite_after.json").write_text(json.dumps(
+        {**run, "label": "after", "command": 'pytest -m "not rehearsal"', "wall_s": 500.0}))
+    pd.DataFrame({"module": ["tests/a.py"], "cpu_s": [600.0]}).to_csv(
+        tmp_path / "suite_after_modules.csv", index=False)
+    (tmp_path / "ci_after.json").write_text(json.dumps(
+        {**run, "label": "after", "command": "bash .ci/run", "wall_s": 901.0, "cpu_s": 1000.0,
+         "note": "a slow host"}))
+    (tmp_path / "ci_before.json").write_text(json.dumps(  # not an after record: not read
+        {**run, "label": "before", "command": "bash .ci/run", "wall_s": 1.0, "cpu_s": 1.0}))
+    table = workflow_overhead.targets_table(workflow_overhead.load_runs()).set_index("command")
+    assert list(table.index) == ["default run", 'pytest -m "not rehearsal"', ".ci/run"]
+    assert table["verdict"].to_dict() == {"default run": "met",
+                                          'pytest -m "not rehearsal"': "missed by 20 s",
+                                          ".ci/run": "missed by 1 s"}
+    assert table["CPU s / 2 cores"].tolist() == [200.0, 300.0, 500.0]
+    assert table.loc[".ci/run", "note"] == "a slow host"
+    assert table.loc["default run", "load avg before/after"] == "0.5 / 1.5"
