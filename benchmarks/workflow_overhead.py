@@ -65,6 +65,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -88,10 +89,15 @@ PART_NAMES = {"interpreter_s": "interpreter", "snakemake_s": "Snakemake preamble
               "imports_s": "library imports", "numba_s": "numba", "work_s": "work"}
 
 
+def full_commit(rev: str) -> str:
+    """The full hash of commit ``rev`` of this repository."""
+    return subprocess.run(["git", "rev-parse", rev], cwd=REPO, check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
 def export_tree(rev: str, into: Path) -> str:
     """Write the files of commit ``rev`` to ``into``; return the full commit hash."""
-    commit = subprocess.run(["git", "rev-parse", rev], cwd=REPO, check=True,
-                            capture_output=True, text=True).stdout.strip()
+    commit = full_commit(rev)
     archive = subprocess.run(["git", "archive", commit], cwd=REPO, check=True,
                              capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
@@ -361,16 +367,16 @@ CI_TARGET_S = 15 * 60
 SUITE_COMMAND = ["-m", "pytest", "--durations=60", "-p", "no:cacheprovider", "-p", "suite_cpu"]
 #: How many rows of the suite's slowest phases and costliest modules the .md shows.
 SUITE_ROWS = 40
+#: pytest's last line ("=== 3 passed, 1 skipped in 9.87s ==="): (the outcome, its seconds).
+PYTEST_FINAL_LINE = r"^=+ (.*? in ([0-9.]+)s.*?) =+$"
 
 
 def parse_pytest_log(text: str) -> tuple[pd.DataFrame, dict]:
     """The ``--durations`` table (seconds, phase, test) and the outcome of a pytest log."""
-    import re
-
     section = text.split("slowest 60 durations")[-1] if "slowest" in text else ""
     rows = [(float(s), phase, test) for s, phase, test in
             re.findall(r"^([0-9.]+)s (setup|call|teardown)\s+(\S+)", section, re.M)]
-    final = re.findall(r"^=+ (.*? in ([0-9.]+)s.*?) =+$", text, re.M)
+    final = re.findall(PYTEST_FINAL_LINE, text, re.M)
     if not rows or not final:
         raise ValueError("no --durations table or no final summary line in the pytest log")
     outcome, seconds = final[-1]
@@ -430,17 +436,14 @@ def measure_suite(label: str, rev: str, marker: str, keep: bool) -> None:
 def measure_ci(label: str, rev: str, keep: bool, note: str = "") -> None:
     """Run ``bash .ci/run`` in a fresh clone of ``rev``; store ``ci_<label>.json`` (with
     `note`, the Targets table's note on the run, if given)."""
-    import re
-
     scratch = Path(tempfile.mkdtemp(prefix=f"ci-{label}-"))
     tree, log = scratch / "tree", scratch / "ci.log"
-    commit = subprocess.run(["git", "rev-parse", rev], cwd=REPO, check=True,
-                            capture_output=True, text=True).stdout.strip()
+    commit = full_commit(rev)
     subprocess.run(["git", "clone", "-q", str(REPO), str(tree)], check=True)
     subprocess.run(["git", "checkout", "-q", commit], cwd=tree, check=True)
     env = dict(os.environ, LOWDIM_CI_VENV=str(scratch / "venv"))
     summary = timed_command(["bash", ".ci/run"], tree, env, log)
-    final = re.findall(r"^=+ (.*? in [0-9.]+s.*?) =+$", log.read_text(), re.M)
+    final = [outcome for outcome, _ in re.findall(PYTEST_FINAL_LINE, log.read_text(), re.M)]
     summary = {"label": label, "commit": commit, "command": "bash .ci/run",
                "wall_s": summary["wall_s"], "cpu_s": summary["cpu_s"],
                "returncode": summary["returncode"], "outcome": final[-1] if final else "",
