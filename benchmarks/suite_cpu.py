@@ -5,9 +5,10 @@
 
 Each test's setup, call and teardown are charged the CPU the pytest process spent in them
 (all its threads) plus the CPU of the child processes it waited for in them (Snakemake
-runs, SLURM commands, probes in fresh interpreters). A session fixture that waits for a
-background run (the tiny config's, the rehearsal's) is charged that run's whole CPU in the
-setup of the first test that uses it. CPU seconds, not wall seconds: the suite overlaps its
+runs, SLURM commands, probes in fresh interpreters). A background run the session starts
+(the tiny config's, the rehearsal's, the docs build) is charged, whole, to the test phase
+during which it ends, in the worker that started it. Under pytest-xdist each worker records
+its own tests and the controller joins them. CPU seconds, not wall seconds: the suite overlaps its
 background runs with other tests, and the machine may be shared.
 
 Writes ``benchmarks/out/suite_cpu.csv`` (``--suite-cpu-csv`` to change it): one row per
@@ -17,6 +18,7 @@ test and phase; the summary prints CPU per module and the most expensive tests.
 from __future__ import annotations
 
 import csv
+import os
 import resource
 import sys
 import time
@@ -25,6 +27,7 @@ from pathlib import Path
 import pytest
 
 DEFAULT_CSV = Path(__file__).resolve().parent / "out" / "suite_cpu.csv"
+FIELDS = ["test", "module", "phase", "own_cpu_s", "children_cpu_s", "wall_s"]
 
 
 def _cpu():
@@ -65,16 +68,33 @@ class _Recorder:
     def pytest_runtest_teardown(self, item):
         yield from self._measure(item, "teardown")
 
+    def _part(self, worker):
+        return self.path.with_name(f"{self.path.stem}.{worker}{self.path.suffix}")
+
     def pytest_sessionfinish(self, session):
+        """Write the rows; a pytest-xdist worker writes its own part, the controller (which
+        ends after its workers) joins the parts into the CSV."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.path, "w", newline="") as file:
-            writer = csv.DictWriter(file, ["test", "module", "phase", "own_cpu_s",
-                                           "children_cpu_s", "wall_s"])
-            writer.writeheader()
-            writer.writerows(self.rows)
+        worker = os.environ.get("PYTEST_XDIST_WORKER")
+        if worker:
+            _write(self._part(worker), self.rows)
+            return
+        parts = sorted(self.path.parent.glob(self._part("gw*").name))
+        for part in parts:
+            with open(part, newline="") as file:
+                self.rows.extend(csv.DictReader(file))
+            part.unlink()
+        _write(self.path, self.rows)
         usage = _cpu()
-        print(f"\nsuite_cpu: {self.path} ({len(self.rows)} rows); session CPU "
-              f"{usage[0]:.0f} s own + {usage[1]:.0f} s children so far")
+        print(f"\nsuite_cpu: {self.path} ({len(self.rows)} rows, {len(parts)} workers); "
+              f"controller CPU {usage[0]:.0f} s own + {usage[1]:.0f} s children")
+
+
+def _write(path, rows):
+    with open(path, "w", newline="") as file:
+        writer = csv.DictWriter(file, FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
 
 
 def pytest_configure(config):

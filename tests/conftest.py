@@ -59,36 +59,78 @@ def refused_server(monkeypatch):
         yield address
 
 
+#: The runs whose tests may run snakemake again in the run's directory: pytest-xdist sends
+#: each run's tests to one worker, as one group (``--dist loadgroup``, pyproject.toml).
+SHARED_DIRECTORIES = ("tiny_run", "rehearsal_run")
+
+
 def pytest_collection_modifyitems(config, items):
-    """Tests of the rehearsal's run last: it is the longest run, started in the background."""
+    """Tests of the rehearsal's run last: it is the longest run, started in the background.
+
+    Each test's pytest-xdist group: the run of SHARED_DIRECTORIES it uses, else its module,
+    so a module's module-scoped fixtures are set up by one worker, not by each."""
     items.sort(key=lambda item: "rehearsal_run" in getattr(item, "fixturenames", ()))
+    for item in items:
+        names = getattr(item, "fixturenames", ())
+        group = next((run for run in SHARED_DIRECTORIES if run in names),
+                     item.nodeid.split("::")[0])
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
-def docs_build(out):
+def docs_build(out, start=True):
     """``sphinx-build -W --keep-going -b html docs <out>/html`` (docs/install.md's command,
     into `out`), started now (tests/test_docs.py reads the site)."""
     command = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-b", "html", "-q",
                "-d", str(out / "doctrees"), str(ROOT / "docs"), str(out / "html")]
-    return BackgroundProcess(command, cwd=ROOT, outdir=out)
+    return BackgroundProcess(command, cwd=ROOT, outdir=out, start=start)
 
 
 @pytest.fixture(scope="session", autouse=True)
 def _long_runs(request, tmp_path_factory):
     """{fixture name: background process} of the long runs some selected test uses, started
     now: the LONG_RUNS (BackgroundRun), the documentation build (``docs_build``) and the
-    SLURM cluster run (a BackgroundClusterRun). Each is a subprocess that would otherwise hold up the session
-    for minutes; started together, they overlap the quick in-process tests."""
+    SLURM cluster run (a BackgroundClusterRun). Each is a subprocess that would otherwise hold
+    up the session for minutes; started together, they overlap the quick in-process tests.
+
+    Under pytest-xdist each run starts once for all workers: the first worker to create its
+    directory under the session's shared temporary directory starts it, the others wait for
+    what it leaves there; a worker that started a run waits for it to end before its own
+    session ends (another worker may still need it), unless the session is stopping."""
     used = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
-    runs = {name: BackgroundRun(tmp_path_factory.mktemp(directory), configfile=configfile)
-            for name, (directory, configfile) in LONG_RUNS.items() if name in used}
-    if "built_docs" in used:
-        runs["built_docs"] = docs_build(tmp_path_factory.mktemp("docs"))
-    # The cluster run of tests/test_slurm.py mostly waits on the cluster.
-    if "slurm_run" in used and not missing_requirements():
-        runs["slurm_run"] = BackgroundClusterRun(tmp_path_factory.mktemp("cluster_run"))
+    starts = {name: (lambda directory, start, configfile=configfile:
+                     BackgroundRun(directory, configfile=configfile, start=start))
+              for name, (_, configfile) in LONG_RUNS.items()}
+    starts["built_docs"] = lambda directory, start: docs_build(directory, start=start)
+    starts["slurm_run"] = lambda directory, start: BackgroundClusterRun(directory, start=start)
+    directories = {**{name: directory for name, (directory, _) in LONG_RUNS.items()},
+                   "built_docs": "docs", "slurm_run": "cluster_run"}
+    if missing_requirements():   # the cluster tests skip themselves
+        used.discard("slurm_run")
+    root, shared = _shared_temp(tmp_path_factory)
+    runs, started = {}, []
+    for name in sorted(used & starts.keys()):
+        directory = root / directories[name]
+        try:
+            directory.mkdir()
+        except FileExistsError:   # another worker's
+            runs[name] = starts[name](directory, False)
+        else:
+            runs[name] = starts[name](directory, True)
+            started.append(runs[name])
     yield runs
-    for run in runs.values():
+    session = request.session
+    for run in started:
+        if shared and not (session.shouldstop or session.shouldfail):
+            run.finish()
         run.stop()
+
+
+def _shared_temp(tmp_path_factory):
+    """(directory the session's workers share, whether there are several workers)."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return base.parent, True   # xdist: <session's basetemp>/<worker id>
+    return base, False
 
 
 def _finished(runs, name):

@@ -80,7 +80,7 @@ def test_every_job_but_localrules_ran_in_a_slurm_job(slurm_run):
     # Each cluster job was submitted exactly once (nothing failed, nothing retried) ...
     assert sorted(job for job, _, _ in submitted) == sorted(remote)
     # ... SLURM ran it to completion ...
-    states = slurm_run.cluster.jobs()
+    states = slurm_run.jobs
     assert {states.get(slurm_id) for _, slurm_id, _ in submitted} == {"COMPLETED"}
     # ... and the rule's own log was written inside that SLURM job.
     for job, slurm_id, _ in submitted:
