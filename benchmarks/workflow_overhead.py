@@ -71,6 +71,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
 import time
 from pathlib import Path
 
@@ -408,8 +409,10 @@ def store_suite(label: str, log_text: str, cpu_csv: Path, summary: dict) -> None
     write_report()
 
 
-def measure_suite(label: str, rev: str, marker: str, keep: bool) -> None:
-    """Run the test suite in a fresh export of ``rev``; store what :func:`store_suite` does."""
+def measure_suite(label: str, rev: str, marker: str, keep: bool, workers: int | None = None,
+                  note: str = "") -> None:
+    """Run the test suite in a fresh export of ``rev`` (with ``-n workers`` when given, else
+    pyproject.toml's pytest-xdist workers); store what :func:`store_suite` does."""
     scratch = Path(tempfile.mkdtemp(prefix=f"suite-{label}-"))
     tree = scratch / "tree"
     tree.mkdir()
@@ -417,6 +420,11 @@ def measure_suite(label: str, rev: str, marker: str, keep: bool) -> None:
     cpu_csv, log = scratch / "suite_cpu.csv", scratch / "pytest.log"
     command = [sys.executable, *SUITE_COMMAND, "--suite-cpu-csv", str(cpu_csv)]
     command += ["-m", marker] if marker else []
+    command += ["-n", str(workers)] if workers is not None else []
+    if workers is None:   # pyproject.toml's, as the README's command runs them
+        addopts = tomllib.loads((tree / "pyproject.toml").read_text())["tool"]["pytest"]
+        found = re.search(r"(?:^|\s)-n\s*(\d+)", addopts["ini_options"].get("addopts", ""))
+        workers = int(found.group(1)) if found else 0
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         filter(None, [str(tree / "benchmarks"), os.environ.get("PYTHONPATH")])))
     load_before, start = os.getloadavg(), time.perf_counter()
@@ -426,7 +434,9 @@ def measure_suite(label: str, rev: str, marker: str, keep: bool) -> None:
     summary = {"commit": commit, "command": "pytest" + (f' -m "{marker}"' if marker else ""),
                "wall_s": time.perf_counter() - start, "returncode": returncode,
                "loadavg_before": load_before, "loadavg_after": os.getloadavg(),
-               "date": time.strftime("%Y-%m-%d %H:%M")}
+               "date": time.strftime("%Y-%m-%d %H:%M"),
+               "workers": workers,
+               **({"note": note} if note else {})}
     store_suite(label, log.read_text(), cpu_csv, summary)
     print(f"suite/{label}: {summary['wall_s']:.0f} s wall, exit {returncode}; log {log}")
     if not keep:
@@ -477,6 +487,7 @@ def suite_section() -> list[str]:
            for label in order}
     summary = pd.DataFrame([{
         "run": label, "commit": run["commit"][:10], "command": run["command"],
+        "pytest-xdist workers": run.get("workers", 0),
         "wall s": run["wall_s"], "target s": verdict(run)[0], "verdict": verdict(run)[1],
         "CPU s counted / 2 cores": cpu[label] / 2,
         "pytest's own s": run["pytest_s"], "outcome": run["outcome"],
@@ -486,9 +497,9 @@ def suite_section() -> list[str]:
     lines = ["## Test suite", "",
              "The quick loop (`pytest -m \"not rehearsal\"`) timed as a whole on 2 cores, "
              "with pytest's slowest phases (`--durations`) and the CPU seconds of each test "
-             "module (`benchmarks/suite_cpu.py`: the pytest process and the children it "
-             "waited for; a module that first waits for the session's background tiny run "
-             "is charged that run's CPU; the SLURM test's jobs run under slurmd, not pytest, and "
+             "module (`benchmarks/suite_cpu.py`: the pytest processes and the children they "
+             "waited for; a background run of the session is charged to the test during "
+             "which it ends, in the worker that started it; 0 workers is one process; the SLURM test's jobs run under slurmd, not pytest, and "
              "are not counted). The target is issue 34's, for a fresh clone on a quiet machine: "
              "a run on a loaded machine says little about it. The counted CPU over 2 cores bounds "
              "the wall time from below on any machine (the SLURM jobs' CPU would raise it). "
@@ -569,6 +580,9 @@ def main(argv=None) -> None:
     suite.add_argument("--marker", default="not rehearsal",
                        help='pytest -m expression ("" for the whole suite)')
     suite.add_argument("--keep", action="store_true", help="keep the scratch directory")
+    suite.add_argument("--workers", type=int,
+                       help="pytest -n WORKERS (0: one process; default pyproject.toml's)")
+    suite.add_argument("--note", default="", help="a note on the run for the report")
     suite.add_argument("--from-log", type=Path, help="store this pytest log instead of running")
     suite.add_argument("--cpu-csv", type=Path, help="with --from-log: its suite_cpu CSV")
     suite.add_argument("--summary", type=Path,
@@ -588,7 +602,8 @@ def main(argv=None) -> None:
             store_suite(args.label, args.from_log.read_text(), args.cpu_csv,
                         json.loads(args.summary.read_text()))
         else:
-            measure_suite(args.label, args.rev, args.marker, args.keep)
+            measure_suite(args.label, args.rev, args.marker, args.keep, args.workers,
+                          args.note)
         return
     if args.command == "ci":
         measure_ci(args.label, args.rev, args.keep, args.note)
