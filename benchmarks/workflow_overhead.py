@@ -515,6 +515,34 @@ def suite_section() -> list[str]:
     return lines
 
 
+def workers_note(labels=("xdist", "serial")) -> list[str]:
+    """The notes' bullet on pytest-xdist, from the quick loop's runs `labels` (with two workers,
+    in one process; measured one after the other on one host), or nothing if either is missing."""
+    paths = [OUT_DIR / f"suite_{label}.json" for label in labels]
+    if not all(path.exists() for path in paths):
+        return []
+    runs = [json.loads(path.read_text()) for path in paths]
+    cpu = [pd.read_csv(OUT_DIR / f"suite_{label}_modules.csv") for label in labels]
+    own = [frame["cpu_s"].sum() - frame["children_cpu_s"].sum() for frame in cpu]
+    return [
+        f"- **Test workers** (runs `{labels[0]}` and `{labels[1]}` of the Test suite section, one",
+        f"  after the other on one host, {runs[1]['date'][:10]}). With the session's background",
+        f"  runs and {runs[0]['workers']} pytest-xdist workers, the quick loop took "
+        f"{runs[0]['wall_s']:,.0f} s; in one",
+        f"  process, {runs[1]['wall_s']:,.0f} s. The CPU counted went from "
+        f"{cpu[1]['cpu_s'].sum():,.0f} s in one process to {cpu[0]['cpu_s'].sum():,.0f} s,",
+        f"  {own[0] - own[1]:+,.0f} s of it in the tests' own processes (each worker's "
+        "collection and imports, and",
+        "  the compilations numba cannot cache, such as pynndescent's search), the rest in "
+        "their",
+        "  children, where the background runs are charged. The default is one process "
+        "(pyproject.toml);",
+        "  on more cores, `pytest -n 4`: each background run starts once for all workers, "
+        "and the",
+        "  tests of one run's directory go to one worker (`tests/conftest.py`).",
+    ]
+
+
 def write_report() -> None:
     """benchmarks/workflow_overhead.md from every run in benchmarks/workflow_overhead/."""
     runs = load_runs()
@@ -530,7 +558,7 @@ def write_report() -> None:
         "numba is compiling, or loading from numba's cache; work is the rest.",
         "",
     ]
-    lines += NOTES
+    lines += NOTES[:-1] + workers_note() + NOTES[-1:]
     targets = targets_table(runs)
     if len(targets):
         lines += ["## Targets", "",

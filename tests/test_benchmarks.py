@@ -338,3 +338,25 @@ def test_workflow_overhead_targets_read_the_after_records_of_all_four_commands(t
     assert table["CPU s / 2 cores"].tolist() == [200.0, 300.0, 500.0]
     assert table.loc[".ci/run", "note"] == "a slow host"
     assert table.loc["default run", "load avg before/after"] == "0.5 / 1.5"
+
+
+def test_workflow_overhead_workers_note_reads_both_suite_runs(tmp_path, monkeypatch):
+    # the note on pytest-xdist quotes the two quick-loop runs it compares, or is left out
+    _benchmarks()
+    try:
+        import workflow_overhead
+    finally:
+        del sys.path[0]
+    monkeypatch.setattr(workflow_overhead, "OUT_DIR", tmp_path)
+    assert workflow_overhead.workers_note() == []
+    for label, workers, wall, cpu, children in (("xdist", 2, 1500.0, 900.0, 300.0),
+                                                ("serial", 0, 1200.0, 700.0, 250.0)):
+        (tmp_path / f"suite_{label}.json").write_text(json.dumps(
+            {"label": label, "workers": workers, "wall_s": wall, "date": "2026-12-05 05:04"}))
+        pd.DataFrame({"module": ["tests/a.py"], "cpu_s": [cpu],
+                      "children_cpu_s": [children]}).to_csv(
+            tmp_path / f"suite_{label}_modules.csv", index=False)
+    text = " ".join(workflow_overhead.workers_note())
+    assert "2 pytest-xdist workers, the quick loop took 1,500 s" in text
+    assert "process, 1,200 s" in text and "from 700 s in one process to 900 s" in text
+    assert "+150 s of it in the tests' own processes" in text
