@@ -420,11 +420,12 @@ def measure_suite(label: str, rev: str, marker: str, keep: bool, workers: int | 
     cpu_csv, log = scratch / "suite_cpu.csv", scratch / "pytest.log"
     command = [sys.executable, *SUITE_COMMAND, "--suite-cpu-csv", str(cpu_csv)]
     command += ["-m", marker] if marker else []
-    command += ["-n", str(workers)] if workers is not None else []
     if workers is None:   # pyproject.toml's, as the README's command runs them
-        addopts = tomllib.loads((tree / "pyproject.toml").read_text())["tool"]["pytest"]
-        found = re.search(r"(?:^|\s)-n\s*(\d+)", addopts["ini_options"].get("addopts", ""))
+        options = tomllib.loads((tree / "pyproject.toml").read_text())["tool"]["pytest"]
+        found = re.search(r"(?:^|\s)-n\s*(\d+)", options["ini_options"].get("addopts", ""))
         workers = int(found.group(1)) if found else 0
+    else:
+        command += ["-n", str(workers)]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         filter(None, [str(tree / "benchmarks"), os.environ.get("PYTHONPATH")])))
     load_before, start = os.getloadavg(), time.perf_counter()

@@ -97,25 +97,18 @@ def _long_runs(request, tmp_path_factory):
     what it leaves there; a worker that started a run waits for it to end before its own
     session ends (another worker may still need it), unless the session is stopping."""
     used = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
-    starts = {name: (lambda directory, start, configfile=configfile:
-                     BackgroundRun(directory, configfile=configfile, start=start))
-              for name, (_, configfile) in LONG_RUNS.items()}
-    starts["built_docs"] = lambda directory, start: docs_build(directory, start=start)
-    starts["slurm_run"] = lambda directory, start: BackgroundClusterRun(directory, start=start)
-    directories = {**{name: directory for name, (directory, _) in LONG_RUNS.items()},
-                   "built_docs": "docs", "slurm_run": "cluster_run"}
     if missing_requirements():   # the cluster tests skip themselves
         used.discard("slurm_run")
     root, shared = _shared_temp(tmp_path_factory)
     runs, started = {}, []
-    for name in sorted(used & starts.keys()):
-        directory = root / directories[name]
+    for name in sorted(used & LONG_RUN_DIRECTORIES.keys()):
+        directory = root / LONG_RUN_DIRECTORIES[name]
         try:
             directory.mkdir()
         except FileExistsError:   # another worker's
-            runs[name] = starts[name](directory, False)
+            runs[name] = _long_run(name, directory, start=False)
         else:
-            runs[name] = starts[name](directory, True)
+            runs[name] = _long_run(name, directory, start=True)
             started.append(runs[name])
     yield runs
     session = request.session
@@ -123,6 +116,21 @@ def _long_runs(request, tmp_path_factory):
         if shared and not (session.shouldstop or session.shouldfail):
             run.finish()
         run.stop()
+
+
+#: The long runs' directories under the session's (shared) temporary directory.
+LONG_RUN_DIRECTORIES = {**{name: directory for name, (directory, _) in LONG_RUNS.items()},
+                        "built_docs": "docs", "slurm_run": "cluster_run"}
+
+
+def _long_run(name, directory, start):
+    """The background process of long run `name` in `directory`: started, or (``start=False``)
+    the one another worker started there."""
+    if name in LONG_RUNS:
+        return BackgroundRun(directory, configfile=LONG_RUNS[name][1], start=start)
+    if name == "built_docs":
+        return docs_build(directory, start=start)
+    return BackgroundClusterRun(directory, start=start)
 
 
 def _shared_temp(tmp_path_factory):
