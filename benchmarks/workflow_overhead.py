@@ -131,6 +131,52 @@ def timed_command(command: list, tree: Path, env: dict, log: Path) -> dict:
             "loadavg_before": load_before, "loadavg_after": os.getloadavg()}
 
 
+#: Lines of Snakemake's log that time and size its jobs.
+_LOG_TIME = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
+_LOG_JOB = re.compile(r"^\s+jobid: (\d+)$")
+_LOG_THREADS = re.compile(r"^\s+threads: (\d+)$")
+_LOG_DONE = re.compile(r"^Finished jobid: (\d+)")
+
+
+def idle_cores(log: str, cores: int = 2) -> dict:
+    """How well the scheduler filled ``cores``, from Snakemake's log of a local run.
+
+    Each job holds its ``threads`` (1 when the log names none) from the time stamp before
+    its description to the one before its "Finished jobid" line (1 s resolution). Returns
+    ``jobs_span_s``, first start to last finish, and ``idle_core_s``, the core-seconds in
+    that span that no job held: cores a job holds but leaves idle (a timing job's second
+    core) count as held.
+
+    Examples
+    --------
+    >>> log = "\\n".join(["[Sat Dec  5 07:00:00 2026]", "rule a:", "    jobid: 1",
+    ...                  "    threads: 2", "[Sat Dec  5 07:00:10 2026]", "Finished jobid: 1",
+    ...                  "rule b:", "    jobid: 2", "[Sat Dec  5 07:00:14 2026]",
+    ...                  "Finished jobid: 2 (Rule: b)"])
+    >>> idle_cores(log)
+    {'jobs_span_s': 14, 'idle_core_s': 4}
+    """
+    now, job, spans, threads = None, None, {}, {}
+    for line in log.splitlines():
+        if match := _LOG_TIME.match(line):
+            now = time.mktime(time.strptime(match.group(1), "%a %b %d %H:%M:%S %Y"))
+        elif match := _LOG_JOB.match(line):
+            job = match.group(1)
+            spans[job], threads[job] = [now, None], 1
+        elif (match := _LOG_THREADS.match(line)) and job is not None:
+            threads[job] = int(match.group(1))
+        elif (match := _LOG_DONE.match(line)) and match.group(1) in spans:
+            spans[match.group(1)][1] = now
+    done = {job: span for job, span in spans.items() if span[1] is not None}
+    if not done:
+        raise ValueError("no finished job in the log")
+    start = min(begin for begin, _ in done.values())
+    end = max(finish for _, finish in done.values())
+    held = sum(min(threads[job], cores) * (finish - begin)
+               for job, (begin, finish) in done.items())
+    return {"jobs_span_s": int(end - start), "idle_core_s": int(cores * (end - start) - held)}
+
+
 def split_record(record: dict) -> dict:
     """CPU seconds of one job process, split into start-up parts, numba and work."""
     imports = record["imports"]
@@ -178,6 +224,7 @@ def measure(profile: str, label: str, rev: str, keep: bool) -> None:
         sys.exit(f"{profile}/{label}: snakemake exited with {summary['returncode']}; "
                  f"log: {scratch / 'snakemake.log'}")
     jobs = job_table(records, summary["snakemake_pid"])
+    summary.update(idle_cores((scratch / "snakemake.log").read_text()))
     OUT_DIR.mkdir(exist_ok=True)
     jobs.to_csv(OUT_DIR / f"{profile}_{label}.csv", index=False, float_format="%.4f")
     summary.update(commit=commit, profile=profile, label=label,
@@ -251,6 +298,9 @@ def summary_table(runs: dict, profile: str) -> pd.DataFrame:
                "Snakemake itself": jobs.loc[~is_job, "total_s"].sum()}
         row.update({f"jobs: {PART_NAMES[part]}": jobs.loc[is_job, part].sum()
                     for part in PARTS})
+        # cores no job held between the first start and the last finish (recorded since
+        # the `twocore` run)
+        row["idle core-s"] = summary.get("idle_core_s", "")
         row["load avg before/after"] = "{:.1f} / {:.1f}".format(
             summary["loadavg_before"][0], summary["loadavg_after"][0])
         rows[label] = row
@@ -293,11 +343,16 @@ def _target_row(command: str, summary: dict, target: float, cpu_s: float) -> dic
             "note": summary.get("note", "")}
 
 
+#: Runs whose jobs the per-rule tables show (the others differ in scheduling only).
+RULE_TABLE_RUNS = ("after", "before", "sized")
+
+
 def rule_table(runs: dict, profile: str) -> pd.DataFrame:
-    """Per rule: jobs, and CPU s per job for start-up, numba and work, in each run."""
+    """Per rule: jobs, and CPU s per job for start-up, numba and work, in each run of
+    :data:`RULE_TABLE_RUNS`."""
     columns = {}
     for (name, label), (_, jobs) in runs.items():
-        if name != profile:
+        if name != profile or label not in RULE_TABLE_RUNS:
             continue
         jobs = jobs.assign(startup_s=jobs[["interpreter_s", "snakemake_s", "imports_s"]]
                            .sum(axis=1))
@@ -544,6 +599,38 @@ def workers_note(labels=("xdist", "serial")) -> list[str]:
     ]
 
 
+def scheduling_note(labels=("twocore", "onecore", "greedy")) -> list[str]:
+    """The notes' bullet on the default run's schedule, from its runs ``labels`` (two-core
+    similarity jobs; one core each; one core each and Snakemake's greedy scheduler), or
+    nothing if one is missing."""
+    paths = [OUT_DIR / f"default_{label}.json" for label in labels]
+    if not all(path.exists() for path in paths):
+        return []
+    two, one, greedy = (json.loads(path.read_text()) for path in paths)
+    own = {label: pd.read_csv(OUT_DIR / f"default_{label}.csv").set_index("rule")
+           .loc["(snakemake: DAG, scheduling)", "total_s"] for label in labels}
+    return [
+        f"- **Scheduling** (runs `{labels[0]}`, `{labels[1]}` and `{labels[2]}`, one after "
+        f"the other on one host, {one['date'][:10]},",
+        "  a host slower than the `after` run's: compare them with each other only). On 2 "
+        "cores Snakemake starts",
+        "  a two-core job only when no one-core job is ready for a free core, so the default "
+        "profile's",
+        "  two-core similarity and WME jobs waited to the end and ran beside one job or none: "
+        f"{two['idle_core_s']}",
+        "  core-seconds held by no job between the first start and the last finish, "
+        f"{two['wall_s']:.0f} s wall. With",
+        f"  every such job on one core (`config/config.yaml`), {one['idle_core_s']} "
+        f"core-seconds and {one['wall_s']:.0f} s; their results are",
+        "  the same but for the MLP matrices' last digits (BLAS threads) and the `threads` "
+        "column.",
+        "  Snakemake's greedy scheduler in place of its integer program changed nothing "
+        f"measurable (its own CPU {own[labels[2]]:.0f} s",
+        f"  against {own[labels[1]]:.0f} s, the host busier: {greedy['cpu_s']:,.0f} CPU s "
+        f"against {one['cpu_s']:,.0f}) and was not kept.",
+    ]
+
+
 def write_report() -> None:
     """benchmarks/workflow_overhead.md from every run in benchmarks/workflow_overhead/."""
     runs = load_runs()
@@ -559,7 +646,7 @@ def write_report() -> None:
         "numba is compiling, or loading from numba's cache; work is the rest.",
         "",
     ]
-    lines += NOTES[:-1] + workers_note() + NOTES[-1:]
+    lines += NOTES[:-1] + workers_note() + scheduling_note() + NOTES[-1:]
     targets = targets_table(runs)
     if len(targets):
         lines += ["## Targets", "",

@@ -360,3 +360,46 @@ def test_workflow_overhead_workers_note_reads_both_suite_runs(tmp_path, monkeypa
     assert "2 pytest-xdist workers, the quick loop took 1,500 s" in text
     assert "process, 1,200 s" in text and "from 700 s in one process to 900 s" in text
     assert "+150 s of it in the tests' own processes" in text
+
+
+def test_workflow_overhead_idle_cores_counts_what_no_job_held():
+    # a two-core job alone for 10 s, then one-core jobs of 4 s and 2 s side by side: of the
+    # 28 core-seconds from first start to last finish, 2 held by none
+    _benchmarks()
+    try:
+        import workflow_overhead
+    finally:
+        del sys.path[0]
+    log = ["[Sat Dec  5 07:00:00 2026]", "rule a:", "    jobid: 1", "    threads: 2",
+           "[Sat Dec  5 07:00:10 2026]", "Finished jobid: 1 (Rule: a)",
+           "[Sat Dec  5 07:00:10 2026]", "localrule b:", "    jobid: 2",
+           "[Sat Dec  5 07:00:10 2026]", "rule c:", "    jobid: 3",
+           "[Sat Dec  5 07:00:12 2026]", "Finished jobid: 3 (Rule: c)",
+           "[Sat Dec  5 07:00:14 2026]", "Finished jobid: 2 (Rule: b)"]
+    assert workflow_overhead.idle_cores("\n".join(log)) == {"jobs_span_s": 14,
+                                                            "idle_core_s": 2}
+    with pytest.raises(ValueError, match="no finished job"):
+        workflow_overhead.idle_cores("\n".join(log[:4]))
+
+
+def test_workflow_overhead_scheduling_note_reads_the_three_runs(tmp_path, monkeypatch):
+    _benchmarks()
+    try:
+        import workflow_overhead
+    finally:
+        del sys.path[0]
+    monkeypatch.setattr(workflow_overhead, "OUT_DIR", tmp_path)
+    assert workflow_overhead.scheduling_note() == []
+    for label, idle, wall, cpu, own in (("twocore", 104, 637.0, 1048.0, 73.0),
+                                        ("onecore", 28, 601.0, 1017.0, 54.0),
+                                        ("greedy", 48, 691.0, 1151.0, 60.0)):
+        (tmp_path / f"default_{label}.json").write_text(json.dumps(
+            {"label": label, "idle_core_s": idle, "wall_s": wall, "cpu_s": cpu,
+             "date": "2026-12-05 07:10"}))
+        pd.DataFrame({"rule": ["(snakemake: DAG, scheduling)", "prepare"],
+                      "total_s": [own, 1.0]}).to_csv(tmp_path / f"default_{label}.csv",
+                                                     index=False)
+    text = " ".join(" ".join(workflow_overhead.scheduling_note()).split())
+    assert "none: 104 core-seconds" in text and "637 s wall" in text
+    assert "28 core-seconds and 601 s" in text
+    assert "its own CPU 60 s against 54 s" in text and "1,151 CPU s against 1,017" in text
