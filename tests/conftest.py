@@ -37,6 +37,28 @@ LONG_RUNS = {
 }
 
 
+#: The benchmark scripts whose small runs tests/test_benchmarks.py checks: fixture name ->
+#: (script in benchmarks/, its arguments; "{out}" is the run's directory, also its working
+#: directory). Started in the background with the long runs: each is a fresh interpreter that
+#: imports and compiles for 10-90 s of CPU, which the session's idle core can do beside the
+#: in-process tests instead of after them.
+BENCHMARK_RUNS = {
+    "cca_appgrad_benchmark": ("cca_appgrad.py", "--quick", "--out", "{out}/appgrad.md"),
+    "sms_wmd_benchmark": ("sms_wmd.py", "--n", "30", "--jobs", "1", "--block", "5", "10",
+                          "--out", "{out}/wmd.md"),
+    "sms_tasks_benchmark": ("sms_tasks.py", "--repeats", "1", "--out", "{out}/tasks.md"),
+    # three methods, not all: each worker is a fresh interpreter (cca-zoo's import alone is
+    # slow), and the report code is the same for every method
+    "cca_scale_benchmark": ("cca_scale.py", "--case", "smoke", "--methods", "exact",
+                            "sappgrad", "nw_cca", "--results", "{out}/scale.json", "--out",
+                            "{out}/scale.md"),
+    "kernel_cca_benchmark": ("kernel_cca.py", "--quick", "--out", "{out}/kernel_cca.md"),
+    "vec2vec_benchmark": ("vec2vec_vs_umap.py", "peers", "--quick", "--dims", "2,10",
+                          "--repeats", "2", "--skip", "pacmap,trimap,pymde", "--results",
+                          "{out}/v.json", "--out", "{out}/v.md"),
+}
+
+
 @pytest.fixture
 def http_server(monkeypatch):
     """A real HTTP server on 127.0.0.1 (see ``tests/fixtures/http_server.py``).
@@ -65,11 +87,16 @@ SHARED_DIRECTORIES = ("tiny_run", "rehearsal_run")
 
 
 def pytest_collection_modifyitems(config, items):
-    """Tests of the rehearsal's run last: it is the longest run, started in the background.
+    """Tests of a BENCHMARK_RUNS entry late and those of the rehearsal's run last: they wait
+    for runs started in the background with the session, the rehearsal's the longest.
 
     Each test's pytest-xdist group: the run of SHARED_DIRECTORIES it uses, else its module,
     so a module's module-scoped fixtures are set up by one worker, not by each."""
-    items.sort(key=lambda item: "rehearsal_run" in getattr(item, "fixturenames", ()))
+    def late(item):
+        names = getattr(item, "fixturenames", ())
+        return "rehearsal_run" in names, any(name in BENCHMARK_RUNS for name in names)
+
+    items.sort(key=late)
     for item in items:
         names = getattr(item, "fixturenames", ())
         group = next((run for run in SHARED_DIRECTORIES if run in names),
@@ -88,8 +115,8 @@ def docs_build(out, start=True):
 @pytest.fixture(scope="session", autouse=True)
 def _long_runs(request, tmp_path_factory):
     """{fixture name: background process} of the long runs some selected test uses, started
-    now: the LONG_RUNS (BackgroundRun), the documentation build (``docs_build``) and the
-    SLURM cluster run (a BackgroundClusterRun). Each is a subprocess that would otherwise hold
+    now: the LONG_RUNS (BackgroundRun), the documentation build (``docs_build``), the
+    BENCHMARK_RUNS (``benchmark_run``) and the SLURM cluster run (a BackgroundClusterRun). Each is a subprocess that would otherwise hold
     up the session for minutes; started together, they overlap the quick in-process tests.
 
     Under pytest-xdist each run starts once for all workers: the first worker to create its
@@ -120,6 +147,7 @@ def _long_runs(request, tmp_path_factory):
 
 #: The long runs' directories under the session's (shared) temporary directory.
 LONG_RUN_DIRECTORIES = {**{name: directory for name, (directory, _) in LONG_RUNS.items()},
+                        **{name: name for name in BENCHMARK_RUNS},
                         "built_docs": "docs", "slurm_run": "cluster_run"}
 
 
@@ -130,7 +158,19 @@ def _long_run(name, directory, start):
         return BackgroundRun(directory, configfile=LONG_RUNS[name][1], start=start)
     if name == "built_docs":
         return docs_build(directory, start=start)
+    if name in BENCHMARK_RUNS:
+        return benchmark_run(name, directory, start=start)
     return BackgroundClusterRun(directory, start=start)
+
+
+def benchmark_run(name, out, start=True):
+    """BENCHMARK_RUNS[name] run in `out` against this checkout's library, started now."""
+    script, *arguments = BENCHMARK_RUNS[name]
+    command = [sys.executable, str(ROOT / "benchmarks" / script),
+               *(argument.format(out=out) for argument in arguments)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    return BackgroundProcess(command, cwd=out, outdir=out, env=env, prefix="benchmark_",
+                             start=start)
 
 
 def _shared_temp(tmp_path_factory):
@@ -157,6 +197,22 @@ def tiny_run(_long_runs):
 def rehearsal_run(_long_runs):
     """Working directory of one local run of config/rehearsal.yaml (replicas, offline)."""
     return _finished(_long_runs, "rehearsal_run")
+
+
+def _benchmark_fixture(name):
+    @pytest.fixture(scope="session", name=name)
+    def finished_benchmark(_long_runs):
+        """(directory, stdout) of the finished BENCHMARK_RUNS entry of this name."""
+        run = _long_runs[name].wait()
+        assert run.returncode == 0, run.stderr[-3000:]
+        return _long_runs[name].outdir, run.stdout
+    return finished_benchmark
+
+
+# one session fixture per BENCHMARK_RUNS entry, named after it (a test asks for it by name,
+# which is how _long_runs knows to start it)
+for _name in BENCHMARK_RUNS:
+    globals()[_name] = _benchmark_fixture(_name)
 
 
 @pytest.fixture(scope="session")

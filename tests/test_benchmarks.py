@@ -27,10 +27,10 @@ def _run(script, *args, cwd):
     return result.stdout
 
 
-def test_cca_benchmark_reports_every_ratio(tmp_path):
-    _run("cca_appgrad.py", "--quick", "--out", str(tmp_path / "appgrad.md"), cwd=tmp_path)
-    stored = json.loads((tmp_path / "appgrad.json").read_text())
-    text = (tmp_path / "appgrad.md").read_text()
+def test_cca_benchmark_reports_every_ratio(cca_appgrad_benchmark):
+    out, _ = cca_appgrad_benchmark   # tests/conftest.py: BENCHMARK_RUNS
+    stored = json.loads((out / "appgrad.json").read_text())
+    text = (out / "appgrad.md").read_text()
     for heading in ("1. AppGrad as run against exact CCA", "2. FLOPs to in-sample PCC 0.95",
                     "3. Peak memory beyond the data"):
         assert f"## {heading}" in text, text
@@ -45,10 +45,9 @@ def test_cca_benchmark_reports_every_ratio(tmp_path):
     assert min(peaks.values()) < peaks["exact CCA"]
 
 
-def test_sms_wmd_benchmark_writes_its_table(tmp_path):
-    table = tmp_path / "wmd.md"
-    out = _run("sms_wmd.py", "--n", "30", "--jobs", "1", "--block", "5", "10", "--out",
-               str(table), cwd=tmp_path)
+def test_sms_wmd_benchmark_writes_its_table(sms_wmd_benchmark):
+    directory, out = sms_wmd_benchmark   # --n 30 --block 5 10
+    table = directory / "wmd.md"
     text = table.read_text()
     assert out.strip() in text
     ours, whole = re.search(r"evaluations: .* \| +([\d,]+) \| +([\d,]+) \|", text).groups()
@@ -67,18 +66,14 @@ def test_sms_wmd_benchmark_rejects_a_block_larger_than_the_run(tmp_path):
     assert not (tmp_path / "x.md").exists()
 
 
-@pytest.mark.parametrize("script", ["sms_tasks.py"])
-def test_sms_tasks_benchmark_runs(tmp_path, script):
-    out = _run(script, "--repeats", "1", "--out", str(tmp_path / "tasks.md"), cwd=tmp_path)
+def test_sms_tasks_benchmark_runs(sms_tasks_benchmark):
+    _, out = sms_tasks_benchmark
     assert "ratio (peer / ours)" in out
 
 
-def test_cca_scale_benchmark_runs_each_method_in_its_own_process(tmp_path):
-    results, table = tmp_path / "scale.json", tmp_path / "scale.md"
-    # three methods, not all: each worker is a fresh interpreter (cca-zoo's import alone is
-    # slow), and the report code is the same for every method
-    _run("cca_scale.py", "--case", "smoke", "--methods", "exact", "sappgrad", "nw_cca",
-         "--results", str(results), "--out", str(table), cwd=tmp_path)
+def test_cca_scale_benchmark_runs_each_method_in_its_own_process(cca_scale_benchmark):
+    out, _ = cca_scale_benchmark   # exact, sappgrad and nw_cca
+    results, table = out / "scale.json", out / "scale.md"
     text = table.read_text()
     for method in ("exact CCA", "AppGrad (stochastic)", "NW-CCA"):
         assert re.search(rf"\| {re.escape(method)} +\| ok ", text), method
@@ -113,10 +108,9 @@ def test_continued_stochastic_appgrad_repeats_the_paper_iterations_then_sets_the
                                                                  longer["tcc_out"], 900)
 
 
-def test_kernel_cca_benchmark_writes_its_ratios(tmp_path):
-    table = tmp_path / "kernel_cca.md"
-    out = _run("kernel_cca.py", "--quick", "--out", str(table), cwd=tmp_path)
-    text = table.read_text()
+def test_kernel_cca_benchmark_writes_its_ratios(kernel_cca_benchmark):
+    directory, out = kernel_cca_benchmark
+    text = (directory / "kernel_cca.md").read_text()
     assert text.split("-->")[-1].strip() in out
     for line in ("Ratios at equal held-out correlation", "exact kernel CCA (extrapolated)",
                  "2,000 training + 200 held-out rows"):
@@ -125,11 +119,14 @@ def test_kernel_cca_benchmark_writes_its_ratios(tmp_path):
     assert f"{2 * (2000 * 2001 // 2 + 200 * 2000):,} (counted)" in text
 
 
-def test_vec2vec_benchmark_writes_its_tables_from_its_measurements(tmp_path):
+def test_vec2vec_benchmark_writes_its_tables_from_its_measurements(vec2vec_benchmark,
+                                                                   tmp_path):
+    # peers --quick --dims 2,10 --repeats 2, without PaCMAP, TriMap and PyMDE; rewritten
+    # here from a copy, as the run's directory is the session's
+    out, _ = vec2vec_benchmark
     results, report = tmp_path / "v.json", tmp_path / "v.md"
-    _run("vec2vec_vs_umap.py", "peers", "--quick", "--dims", "2,10", "--repeats", "2",
-         "--skip", "pacmap,trimap,pymde", "--results", str(results), "--out", str(report),
-         cwd=tmp_path)
+    for path in (results, report):
+        path.write_text((out / path.name).read_text())
     text = report.read_text()
     rows = re.findall(r"^\| images \|\s+600 \|\s+1 \| seeded\s+\|\s+(\d+) \| (\S[^|]*?)\s+\|"
                       r"\s+([\d.]+) \|\s+2 \|\s+([\d.]+) \|", text, re.MULTILINE)
