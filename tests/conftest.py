@@ -116,8 +116,9 @@ def docs_build(out, start=True):
 def _long_runs(request, tmp_path_factory):
     """{fixture name: background process} of the long runs some selected test uses, started
     now: the LONG_RUNS (BackgroundRun), the documentation build (``docs_build``), the
-    BENCHMARK_RUNS (``benchmark_run``) and the SLURM cluster run (a BackgroundClusterRun). Each is a subprocess that would otherwise hold
-    up the session for minutes; started together, they overlap the quick in-process tests.
+    BENCHMARK_RUNS (``benchmark_run``) and the SLURM cluster run (a BackgroundClusterRun).
+    Each is a subprocess that would otherwise hold up the session for minutes; started
+    together, they overlap the quick in-process tests.
 
     Under pytest-xdist each run starts once for all workers: the first worker to create its
     directory under the session's shared temporary directory starts it, the others wait for
