@@ -318,6 +318,9 @@ def test_workflow_overhead_targets_read_the_after_records_of_all_four_commands(t
     run = {"commit": "a" * 40, "loadavg_before": [0.5, 0, 0], "loadavg_after": [1.5, 0, 0]}
     (tmp_path / "default_after.json").write_text(json.dumps(
         {**run, "profile": "default", "label": "after", "wall_s": 230.0, "cpu_s": 400.0}))
+    pd.DataFrame({"rule": ["embedding_timing", "embedding_timing", "prepare"],  # its jobs
+                  "total_s": [40.0, 20.0, 1.0]}).to_csv(tmp_path / "default_after.csv",
+                                                        index=False)
     (tmp_path / "suite_after.json").write_text(json.dumps(
         {**run, "label": "after", "command": 'pytest -m "not rehearsal"', "wall_s": 500.0}))
     pd.DataFrame({"module": ["tests/a.py"], "cpu_s": [600.0]}).to_csv(
@@ -333,6 +336,8 @@ def test_workflow_overhead_targets_read_the_after_records_of_all_four_commands(t
                                           'pytest -m "not rehearsal"': "missed by 20 s",
                                           ".ci/run": "missed by 1 s"}
     assert table["CPU s / 2 cores"].tolist() == [200.0, 300.0, 500.0]
+    # the timing jobs hold both cores for one-thread fits: 60 s alone + 340 s over 2 cores
+    assert table["bound with exclusive jobs alone s"].tolist() == ["230", "", ""]
     assert table.loc[".ci/run", "note"] == "a slow host"
     assert table.loc["default run", "load avg before/after"] == "0.5 / 1.5"
 
