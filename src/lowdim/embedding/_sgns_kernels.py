@@ -176,7 +176,6 @@ def _alias_samples(packed, n_draws, seed):
     return out
 
 
-@njit(cache=True)
 def step_tables(walk_length, window):
     """How a context is drawn for an occurrence at each step of a walk.
 
@@ -199,22 +198,18 @@ def step_tables(walk_length, window):
     total : ndarray of float64 of shape (walk_length,)
         ``T_s``.
     """
-    m = 2 * window
-    offsets = np.zeros((walk_length, m), dtype=np.uint64)
-    total = np.zeros(walk_length, dtype=np.float64)
-    weights = np.zeros(m, dtype=np.float64)
-    for s in range(walk_length):
-        for k in range(m):
-            d = k - window if k < window else k - window + 1
-            inside = 0 <= s + d < walk_length
-            weights[k] = (window - abs(d) + 1) if inside else 0.0
-        total[s] = weights.sum()
-        if total[s] > 0:
-            threshold, alias = alias_table(weights)
-            offsets[s] = pack_alias(threshold, alias)
-    keep = np.empty(walk_length, dtype=np.uint64)
-    for s in range(walk_length):
-        keep[s] = np.uint64(round(total[s] / total.max() * _TWO32))
+    # Plain NumPy, called once per fit on a walk_length x 2 window table: compiling it
+    # cost about 4 CPU s on every empty numba cache for microseconds of work.
+    window = int(window)
+    distance = np.concatenate([np.arange(-window, 0), np.arange(1, window + 1)])
+    step = np.arange(int(walk_length))[:, None]
+    inside = (step + distance >= 0) & (step + distance < walk_length)
+    weights = np.where(inside, (window - np.abs(distance) + 1).astype(np.float64), 0.0)
+    total = weights.sum(axis=1)
+    offsets = np.zeros(weights.shape, dtype=np.uint64)
+    for s in np.flatnonzero(total > 0):
+        offsets[s] = pack_alias(*alias_table(np.ascontiguousarray(weights[s])))
+    keep = np.rint(total / total.max() * _TWO32).astype(np.uint64)
     return offsets, keep, total
 
 
@@ -296,7 +291,10 @@ def noise_tables(weights, bounds):
     for j in range(n_parts):
         part = weights[bounds[j]:bounds[j + 1]]
         threshold, alias = alias_table(part)
-        packed[bounds[j]:bounds[j + 1]] = pack_alias(threshold, alias)
+        # element by element: a slice assignment compiles numba's shape-mismatch error
+        # path (about 2 CPU s on an empty cache)
+        for k in range(part.size):
+            packed[bounds[j] + k] = (np.uint64(threshold[k]) << _S32) | np.uint64(alias[k])
         share[j + 1] = share[j] + part.sum() / total
     share[n_parts] = 1.0
     return packed, share
@@ -493,8 +491,9 @@ def _bucket(us, ts, lo, hi, lo_u, hi_u, noise, lo_t, share_lo, share_hi, kept, n
             targets[m] = -(lo_t + _branchless_draw(bits, noise, size)) - 1
             m += 1
         if record_u.size:
-            record_u[at:at + m] = u
-            record_t[at:at + m] = targets[:m]
+            for k in range(m):   # not a slice assignment: see noise_tables
+                record_u[at + k] = u
+                record_t[at + k] = targets[k]
             at += m
         elif m:
             _train_input(u, targets, m, syn0, syn1, lr, sigmoid, flush, work)
