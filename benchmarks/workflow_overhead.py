@@ -324,7 +324,7 @@ def exclusive_bound(cpu_s: float, jobs, cores: int = 2) -> float | None:
     """
     if jobs is None:
         return None
-    alone = float(jobs.loc[jobs["rule"].isin(EXCLUSIVE_RULES), "total_s"].astype(float).sum())
+    alone = float(jobs.loc[jobs["rule"].isin(EXCLUSIVE_RULES), "total_s"].sum())
     return (cpu_s - alone) / cores + alone
 
 

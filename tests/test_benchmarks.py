@@ -19,6 +19,16 @@ def _benchmarks():
     sys.path[:0] = [str(ROOT / "benchmarks")]
 
 
+def _workflow_overhead():
+    """The module benchmarks/workflow_overhead.py."""
+    _benchmarks()
+    try:
+        import workflow_overhead
+    finally:
+        del sys.path[0]
+    return workflow_overhead
+
+
 def _run(script, *args, cwd):
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args],
@@ -293,11 +303,7 @@ def test_paper_resources_job_list_is_the_paper_profiles_dry_run():
 
 def test_workflow_overhead_report_is_what_its_stored_runs_give(tmp_path, monkeypatch):
     # its tables, the test suite's among them, are written from benchmarks/workflow_overhead/
-    _benchmarks()
-    try:
-        import workflow_overhead
-    finally:
-        del sys.path[0]
+    workflow_overhead = _workflow_overhead()
     monkeypatch.setattr(workflow_overhead, "REPORT", tmp_path / "workflow_overhead.md")
     workflow_overhead.write_report()
     committed = (ROOT / "benchmarks" / "workflow_overhead.md").read_text()
@@ -309,11 +315,7 @@ def test_workflow_overhead_targets_read_the_after_records_of_all_four_commands(t
                                                                                monkeypatch):
     # issue 34's four targets: a run's verdict is "met" or the gap, its bound the CPU over 2
     # cores, and a note on the host travels with the record into the table
-    _benchmarks()
-    try:
-        import workflow_overhead
-    finally:
-        del sys.path[0]
+    workflow_overhead = _workflow_overhead()
     monkeypatch.setattr(workflow_overhead, "OUT_DIR", tmp_path)
     run = {"commit": "a" * 40, "loadavg_before": [0.5, 0, 0], "loadavg_after": [1.5, 0, 0]}
     (tmp_path / "default_after.json").write_text(json.dumps(
@@ -344,11 +346,7 @@ def test_workflow_overhead_targets_read_the_after_records_of_all_four_commands(t
 
 def test_workflow_overhead_workers_note_reads_both_suite_runs(tmp_path, monkeypatch):
     # the note on pytest-xdist quotes the two quick-loop runs it compares, or is left out
-    _benchmarks()
-    try:
-        import workflow_overhead
-    finally:
-        del sys.path[0]
+    workflow_overhead = _workflow_overhead()
     monkeypatch.setattr(workflow_overhead, "OUT_DIR", tmp_path)
     assert workflow_overhead.workers_note() == []
     for label, workers, wall, cpu, children in (("xdist", 2, 1500.0, 900.0, 300.0),
@@ -367,11 +365,7 @@ def test_workflow_overhead_workers_note_reads_both_suite_runs(tmp_path, monkeypa
 def test_workflow_overhead_idle_cores_counts_what_no_job_held():
     # a two-core job alone for 10 s, then one-core jobs of 4 s and 2 s side by side: of the
     # 28 core-seconds from first start to last finish, 2 held by none
-    _benchmarks()
-    try:
-        import workflow_overhead
-    finally:
-        del sys.path[0]
+    workflow_overhead = _workflow_overhead()
     log = ["[Sat Dec  5 07:00:00 2026]", "rule a:", "    jobid: 1", "    threads: 2",
            "[Sat Dec  5 07:00:10 2026]", "Finished jobid: 1 (Rule: a)",
            "[Sat Dec  5 07:00:10 2026]", "localrule b:", "    jobid: 2",
@@ -385,11 +379,7 @@ def test_workflow_overhead_idle_cores_counts_what_no_job_held():
 
 
 def test_workflow_overhead_scheduling_note_reads_the_three_runs(tmp_path, monkeypatch):
-    _benchmarks()
-    try:
-        import workflow_overhead
-    finally:
-        del sys.path[0]
+    workflow_overhead = _workflow_overhead()
     monkeypatch.setattr(workflow_overhead, "OUT_DIR", tmp_path)
     assert workflow_overhead.scheduling_note() == []
     for label, idle, wall, cpu, own in (("twocore", 104, 637.0, 1048.0, 73.0),

@@ -140,9 +140,17 @@ def alias_draw(bits, threshold, alias):
 def pack_alias(threshold, alias):
     """One uint64 per slot, ``threshold << 32 | alias``: a draw reads one word, not two."""
     packed = np.empty(threshold.size, dtype=np.uint64)
-    for k in range(threshold.size):
-        packed[k] = (np.uint64(threshold[k]) << _S32) | np.uint64(alias[k])
+    _pack_into(packed, 0, threshold, alias)
     return packed
+
+
+@njit(cache=True, inline="always")
+def _pack_into(packed, start, threshold, alias):
+    """:func:`pack_alias` into ``packed[start:start + threshold.size]``, slot by slot: a
+    slice assignment would compile numba's shape-mismatch error path (about 2 CPU s on an
+    empty cache)."""
+    for k in range(threshold.size):
+        packed[start + k] = (np.uint64(threshold[k]) << _S32) | np.uint64(alias[k])
 
 
 @njit(cache=True, inline="always")
@@ -208,7 +216,7 @@ def step_tables(walk_length, window):
     total = weights.sum(axis=1)
     offsets = np.zeros(weights.shape, dtype=np.uint64)
     for s in np.flatnonzero(total > 0):
-        offsets[s] = pack_alias(*alias_table(np.ascontiguousarray(weights[s])))
+        offsets[s] = pack_alias(*alias_table(weights[s]))
     keep = np.rint(total / total.max() * _TWO32).astype(np.uint64)
     return offsets, keep, total
 
@@ -291,10 +299,7 @@ def noise_tables(weights, bounds):
     for j in range(n_parts):
         part = weights[bounds[j]:bounds[j + 1]]
         threshold, alias = alias_table(part)
-        # element by element: a slice assignment compiles numba's shape-mismatch error
-        # path (about 2 CPU s on an empty cache)
-        for k in range(part.size):
-            packed[bounds[j] + k] = (np.uint64(threshold[k]) << _S32) | np.uint64(alias[k])
+        _pack_into(packed, bounds[j], threshold, alias)
         share[j + 1] = share[j] + part.sum() / total
     share[n_parts] = 1.0
     return packed, share
@@ -491,7 +496,7 @@ def _bucket(us, ts, lo, hi, lo_u, hi_u, noise, lo_t, share_lo, share_hi, kept, n
             targets[m] = -(lo_t + _branchless_draw(bits, noise, size)) - 1
             m += 1
         if record_u.size:
-            for k in range(m):   # not a slice assignment: see noise_tables
+            for k in range(m):   # not a slice assignment: see _pack_into
                 record_u[at + k] = u
                 record_t[at + k] = targets[k]
             at += m
