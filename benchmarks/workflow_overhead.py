@@ -200,12 +200,13 @@ def job_table(records: Path, snakemake_pid: int) -> pd.DataFrame:
         if job is not None:
             heaviest = sorted(record["imports"].items(), key=lambda kv: -kv[1])[:3]
             rows.append({"rule": job["rule"], "wildcards": json.dumps(job["wildcards"]),
-                         **split_record(record),
+                         **split_record(record), "wall_s": record.get("wall_s"),
                          "heaviest_imports": ", ".join(f"{n} {s:.2f}" for n, s in heaviest)})
         elif record["pid"] == snakemake_pid:
             rows.append({"rule": "(snakemake: DAG, scheduling)", "wildcards": "",
                          **dict.fromkeys(PARTS, 0.0), "work_s": record["total_cpu_s"],
-                         "total_s": record["total_cpu_s"], "heaviest_imports": ""})
+                         "total_s": record["total_cpu_s"], "wall_s": record.get("wall_s"),
+                         "heaviest_imports": ""})
     if not rows:
         raise RuntimeError(f"{records}: no job records; was {PROFILER} on PYTHONPATH?")
     return pd.DataFrame(rows)
@@ -316,16 +317,24 @@ EXCLUSIVE_RULES = ("embedding_timing",)
 
 def exclusive_bound(cpu_s: float, jobs, cores: int = 2) -> float | None:
     """The wall-time bound of a workflow run whose exclusive jobs run alone: the other
-    jobs' CPU over ``cores`` plus the exclusive jobs' CPU (seconds; None without a job table).
+    jobs' CPU over ``cores`` plus the wall time of the exclusive jobs, during which nothing
+    else runs (seconds; None without a job table). Records from before jobs stored their
+    wall time (``wall_s`` empty) count an exclusive job's CPU instead: their fits used one
+    thread, so CPU and wall were about equal.
 
-    >>> jobs = pd.DataFrame({"rule": ["embedding_timing", "prepare"], "total_s": [60.0, 1.0]})
+    >>> jobs = pd.DataFrame({"rule": ["embedding_timing", "prepare"], "total_s": [60.0, 1.0],
+    ...                      "wall_s": [35.0, 1.2]})
     >>> exclusive_bound(400.0, jobs)
+    205.0
+    >>> exclusive_bound(400.0, jobs.drop(columns="wall_s"))
     230.0
     """
     if jobs is None:
         return None
-    alone = float(jobs.loc[jobs["rule"].isin(EXCLUSIVE_RULES), "total_s"].sum())
-    return (cpu_s - alone) / cores + alone
+    alone = jobs[jobs["rule"].isin(EXCLUSIVE_RULES)]
+    wall = alone["wall_s"] if "wall_s" in alone else pd.Series(float("nan"), alone.index)
+    held = float(wall.fillna(alone["total_s"]).sum())
+    return (cpu_s - float(alone["total_s"].sum())) / cores + held
 
 
 def targets_table(runs: dict) -> pd.DataFrame:
@@ -678,9 +687,11 @@ def write_report() -> None:
                   "bounds its wall time from below: where that bound is above the target, "
                   "no scheduling meets it, only less CPU (start-up, compilation or work). "
                   "A workflow run's jobs of " + ", ".join(f"`{r}`" for r in EXCLUSIVE_RULES)
-                  + " hold every core while their fits use one thread, so that nothing runs "
-                  "beside a timed fit: the other core idles, and the bound with those jobs "
-                  "alone is their CPU plus the other jobs' CPU over 2 cores.",
+                  + " hold every core, so that nothing runs beside a timed fit: the bound "
+                  "with those jobs alone is their wall time plus the other jobs' CPU over 2 "
+                  "cores. Their fits use `timing.threads` threads (2 in both profiles since "
+                  "042805b; 1 before, when the other core idled through every fit, and the "
+                  "records before it count those jobs' CPU for their wall time).",
                   "",
                   targets.to_markdown(index=False, floatfmt=".0f"), ""]
     for profile in CONFIGS:

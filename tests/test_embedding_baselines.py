@@ -1,6 +1,7 @@
 """Baselines: classical MDS mathematics, wrappers on dense and sparse input, factory."""
 
 import warnings
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -36,6 +37,15 @@ def test_mds_is_smacof_and_beats_classical_mds_on_stress():
     reference = MDS(n_components=2, n_init=4, init="random", random_state=0,
                     normalized_stress=False).fit_transform(X)
     np.testing.assert_allclose(mds.embedding_, reference, atol=1e-10)
+
+
+def test_one_mds_start_runs_in_process_whatever_n_jobs():
+    # scikit-learn would share one SMACOF run out to worker processes (and seed it apart)
+    X, _ = make_blobs(40, n_features=5, random_state=3)
+    one = MDSEmbedding(n_components=2, n_init=1, random_state=0, n_jobs=1).fit_transform(X)
+    with mock.patch("sklearn.manifold._mds.Parallel", side_effect=AssertionError("workers started")):
+        two = MDSEmbedding(n_components=2, n_init=1, random_state=0, n_jobs=2).fit_transform(X)
+    np.testing.assert_array_equal(two, one)
 
 
 def test_mds_on_sparse_input_equals_mds_on_dense_input():

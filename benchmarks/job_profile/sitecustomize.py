@@ -15,7 +15,9 @@ JSON record there when it exits:
 - ``numba_cpu_s``: CPU of the thread holding numba's compiler lock, outermost acquisitions
   only: compiling, and loading or saving numba's on-disk cache;
 - ``total_cpu_s``: user + system CPU of the whole process (all threads) at exit, and
-  ``children_cpu_s`` of the child processes it waited for.
+  ``children_cpu_s`` of the child processes it waited for;
+- ``wall_s``: wall seconds from this module's start to the exit (what an exclusive job held
+  its cores for).
 
 CPU seconds, not wall seconds: the jobs of a run share 2 cores with each other and, on a
 shared machine, with other work; CPU time is what a job costs whatever it waited for.
@@ -38,6 +40,7 @@ if _DIR:
         return usage.ru_utime + usage.ru_stime
 
     _MAIN = _thread.get_ident()
+    _WALL = time.perf_counter()
     _STARTUP = _cpu()
     _imports = {}  # top-level package -> CPU s of the main thread in its outermost imports
     _own = {}  # top-level package -> CPU s of its own modules' code, nested imports excluded
@@ -105,6 +108,7 @@ if _DIR:
             "import_cpu_s": sum(_imports.values()), "imports": _imports, "import_own": _own,
             "numba_cpu_s": _numba["cpu_s"], "numba_in_import_cpu_s": _numba["in_import"],
             "total_cpu_s": _cpu(), "children_cpu_s": _cpu(resource.RUSAGE_CHILDREN),
+            "wall_s": time.perf_counter() - _WALL,
         }
         path = os.path.join(_DIR, f"{os.getpid()}-{time.time_ns()}.json")
         with open(path + ".tmp", "w") as file:

@@ -158,7 +158,9 @@ class MDSEmbedding(EmbeddingEstimator):
     random_state : int, RandomState instance or None, default=None
         Seeds the starts.
     n_jobs : int or None, default=None
-        Runs in parallel.
+        SMACOF runs done in parallel (worker processes). With one run
+        (``n_init=1``) there is nothing to share out: it runs in this process,
+        and the embedding is the one ``n_jobs=1`` gives.
 
     Attributes
     ----------
@@ -212,10 +214,13 @@ class MDSEmbedding(EmbeddingEstimator):
                                      "n_jobs")
         # scikit-learn's MDS needs dense X; its distances of sparse rows are exact.
         distances = euclidean_distances(X)
+        # scikit-learn would start worker processes (seconds of imports) for a single run,
+        # and seed it differently from the one-process path
+        n_jobs = None if self.n_init == 1 else self.n_jobs
         model = MDS(n_components=k, metric_mds=True, n_init=self.n_init, init="random",
                     max_iter=self.max_iter, metric="precomputed",
                     normalized_stress=False, random_state=self.random_state,
-                    n_jobs=self.n_jobs)
+                    n_jobs=n_jobs)
         self.embedding_ = np.asarray(model.fit_transform(distances), dtype=np.float64)
         self.stress_ = float(model.stress_)
         return self
