@@ -86,6 +86,14 @@ def test_approximate_search_asks_for_more_neighbours_than_it_keeps(monkeypatch):
     assert default > minimal + 0.15
 
 
+def test_a_seeded_approximate_graph_is_the_same_at_any_thread_count():
+    # pynndescent's parallel descent would find another graph on two threads than on one
+    X, _ = gaussian_blobs(3000, 64, 5, 12.0, random_state=0)
+    one = cosine_knn_graph(X, topk=5, knn="approximate", random_state=0, n_jobs=1)
+    two = cosine_knn_graph(X, topk=5, knn="approximate", random_state=0, n_jobs=2)
+    assert (one != two).nnz == 0
+
+
 def test_unknown_knn_is_rejected():
     with pytest.raises(ValueError, match="knn"):
         cosine_knn_graph(np.eye(5), topk=2, knn="annoy")

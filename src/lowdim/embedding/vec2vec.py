@@ -147,7 +147,9 @@ class Vec2Vec(EmbeddingEstimator):
         (None -> 1, -1 -> all). With a fixed ``random_state`` the
         co-occurrence solver's embedding is the same bit for bit at any
         ``n_jobs``; gensim's is so only with one thread (its asynchronous
-        updates make it vary slightly with more; the walks never do).
+        updates make it vary slightly with more; the walks never do). A seed
+        keeps the approximate neighbour search (``knn``) on one thread, whose
+        graph would otherwise change with the thread count.
 
     Attributes
     ----------
