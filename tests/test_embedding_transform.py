@@ -24,20 +24,25 @@ def _library_umap(**params):
     return UMAP(n_jobs=1, **params)
 
 
-# (our estimator, the library's estimator with the same parameters)
+# (our estimator, a maker of the library's estimator with the same parameters): made in the
+# test, because importing umap at collection compiles pynndescent (about 18 CPU s on an empty
+# numba cache) before the session's background runs start
 PAIRS = {
-    "pca": (PCAEmbedding(5, random_state=0), PCA(5, random_state=0)),
-    "isomap": (IsomapEmbedding(5, n_neighbors=15), Isomap(n_neighbors=15, n_components=5)),
+    "pca": (PCAEmbedding(5, random_state=0), lambda: PCA(5, random_state=0)),
+    "isomap": (IsomapEmbedding(5, n_neighbors=15),
+               lambda: Isomap(n_neighbors=15, n_components=5)),
     "lle": (LLEEmbedding(5, n_neighbors=12, random_state=0),
-            LocallyLinearEmbedding(n_neighbors=12, n_components=5, random_state=0)),
+            lambda: LocallyLinearEmbedding(n_neighbors=12, n_components=5, random_state=0)),
     "umap": (UMAPEmbedding(2, n_neighbors=10, random_state=0),
-             _library_umap(n_components=2, n_neighbors=10, min_dist=0.1, random_state=0)),
+             lambda: _library_umap(n_components=2, n_neighbors=10, min_dist=0.1,
+                                   random_state=0)),
 }
 
 
 @pytest.mark.parametrize("method", sorted(PAIRS))
 def test_transform_is_the_wrapped_librarys_transform(method):
-    ours, theirs = PAIRS[method]
+    ours, make = PAIRS[method]
+    theirs = make()
     ours.fit(X_TRAIN)
     theirs.fit(X_TRAIN)
     np.testing.assert_allclose(ours.embedding_, theirs.embedding_ if method == "umap"
