@@ -87,14 +87,18 @@ SHARED_DIRECTORIES = ("tiny_run", "rehearsal_run")
 
 
 def pytest_collection_modifyitems(config, items):
-    """Tests of a BENCHMARK_RUNS entry late and those of the rehearsal's run last: they wait
-    for runs started in the background with the session, the rehearsal's the longest.
+    """Tests that read a run started in the background with the session (LONG_RUN_DIRECTORIES:
+    the tiny run, the documentation build, the SLURM runs, the benchmark scripts) after the
+    others, and those of the rehearsal's run last: meanwhile the in-process tests keep the
+    session's process busy, while the background runs take the other core. Before, a test
+    early in the alphabet waited 78 s for the documentation build, and the in-process tests
+    after it ran on alone once every background run had ended.
 
     Each test's pytest-xdist group: the run of SHARED_DIRECTORIES it uses, else its module,
     so a module's module-scoped fixtures are set up by one worker, not by each."""
     def late(item):
         names = getattr(item, "fixturenames", ())
-        return "rehearsal_run" in names, any(name in BENCHMARK_RUNS for name in names)
+        return "rehearsal_run" in names, any(name in LONG_RUN_DIRECTORIES for name in names)
 
     items.sort(key=late)
     for item in items:
