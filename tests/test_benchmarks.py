@@ -365,6 +365,27 @@ def test_workflow_overhead_targets_read_the_after_records_of_all_four_commands(t
     assert table.loc["default run", "load avg before/after"] == "0.5 / 1.5"
 
 
+def test_workflow_overhead_targets_read_an_unprofiled_run_first(tmp_path, monkeypatch):
+    # the command as a user runs it decides the verdict; the profiled run stays in the note
+    workflow_overhead = _workflow_overhead()
+    monkeypatch.setattr(workflow_overhead, "OUT_DIR", tmp_path)
+    run = {"loadavg_before": [0.5, 0, 0], "loadavg_after": [1.5, 0, 0]}
+    (tmp_path / "default_after.json").write_text(json.dumps(
+        {**run, "commit": "a" * 40, "profile": "default", "label": "after", "wall_s": 255.0,
+         "cpu_s": 470.0}))
+    pd.DataFrame({"rule": ["embedding_timing", "prepare"], "total_s": [60.0, 1.0],
+                  "wall_s": [40.0, 1.2]}).to_csv(tmp_path / "default_after.csv", index=False)
+    (tmp_path / "plain_default.json").write_text(json.dumps(
+        {**run, "commit": "b" * 40, "profile": "default", "label": "plain", "wall_s": 232.0,
+         "cpu_s": 430.0}))
+    row = workflow_overhead.targets_table(workflow_overhead.load_runs()).iloc[0]
+    assert (row["commit"], row["wall s"], row["verdict"]) == ("b" * 10, 232.0, "met")
+    assert row["CPU s / 2 cores"] == 215.0
+    assert row["bound with exclusive jobs alone s"] == "245"   # (470 - 60) / 2 + 40
+    assert "profiled run of the tables below (aaaaaaa) took 255 s" in row["note"]
+    assert ("default", "plain") not in workflow_overhead.load_runs()
+
+
 def test_workflow_overhead_workers_note_reads_both_suite_runs(tmp_path, monkeypatch):
     # the note on pytest-xdist quotes the two quick-loop runs it compares, or is left out
     workflow_overhead = _workflow_overhead()
