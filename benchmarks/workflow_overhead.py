@@ -221,24 +221,32 @@ def job_table(records: Path, snakemake_pid: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _run_fresh(profile: str, name: str, rev: str, profiled: bool) -> tuple:
+    """Run one profile at ``rev`` in a fresh export, profiled or not: (scratch directory,
+    job records directory or None, summary with the commit and idle core-s)."""
+    scratch = Path(tempfile.mkdtemp(prefix=f"overhead-{profile}-{name}-"))
+    tree, records = scratch / "tree", (scratch / "records") if profiled else None
+    for directory in filter(None, (tree, records)):
+        directory.mkdir()
+    commit = export_tree(rev, tree)
+    print(f"{profile}/{name}: commit {commit[:10]} in {tree}", flush=True)
+    summary = run_workflow(tree, profile, records, scratch / "snakemake.log")
+    if summary["returncode"] != 0:
+        sys.exit(f"{profile}/{name}: snakemake exited with {summary['returncode']}; "
+                 f"log: {scratch / 'snakemake.log'}")
+    summary.update(idle_cores((scratch / "snakemake.log").read_text()), commit=commit,
+                   profile=profile, label=name, date=time.strftime("%Y-%m-%d %H:%M"))
+    OUT_DIR.mkdir(exist_ok=True)
+    return scratch, records, summary
+
+
 def measure_plain(profile: str, rev: str, keep: bool) -> None:
     """Run one profile at ``rev`` in a fresh export without the profiler, as a user runs it;
     store ``plain_<profile>.json`` (wall, CPU, idle core-s), which the Targets table reads.
     The profiler's import hooks and records cost every job CPU: at ca15e92 the profiled
-    default run read 255 s, an unprofiled one about 232 s."""
-    scratch = Path(tempfile.mkdtemp(prefix=f"overhead-{profile}-plain-"))
-    tree = scratch / "tree"
-    tree.mkdir()
-    commit = export_tree(rev, tree)
-    print(f"{profile}/plain: commit {commit[:10]} in {tree}", flush=True)
-    summary = run_workflow(tree, profile, None, scratch / "snakemake.log")
-    if summary["returncode"] != 0:
-        sys.exit(f"{profile}/plain: snakemake exited with {summary['returncode']}; "
-                 f"log: {scratch / 'snakemake.log'}")
-    summary.update(idle_cores((scratch / "snakemake.log").read_text()))
-    summary.update(commit=commit, profile=profile, label="plain", profiled=False,
-                   date=time.strftime("%Y-%m-%d %H:%M"))
-    OUT_DIR.mkdir(exist_ok=True)
+    default run read 255 s and 469 CPU s, the unprofiled one 243 s and 438 CPU s."""
+    scratch, _, summary = _run_fresh(profile, "plain", rev, profiled=False)
+    summary["profiled"] = False
     (OUT_DIR / f"plain_{profile}.json").write_text(json.dumps(summary, indent=1) + "\n")
     print(f"{profile}/plain: {summary['wall_s']:.0f} s wall, {summary['cpu_s']:.0f} CPU s",
           flush=True)
@@ -249,23 +257,10 @@ def measure_plain(profile: str, rev: str, keep: bool) -> None:
 
 def measure(profile: str, label: str, rev: str, keep: bool) -> None:
     """Run one profile at ``rev`` in a fresh export; write its CSV and JSON, then the .md."""
-    scratch = Path(tempfile.mkdtemp(prefix=f"overhead-{profile}-{label}-"))
-    tree, records = scratch / "tree", scratch / "records"
-    tree.mkdir()
-    records.mkdir()
-    commit = export_tree(rev, tree)
-    print(f"{profile}/{label}: commit {commit[:10]} in {tree}", flush=True)
-    summary = run_workflow(tree, profile, records, scratch / "snakemake.log")
-    if summary["returncode"] != 0:
-        sys.exit(f"{profile}/{label}: snakemake exited with {summary['returncode']}; "
-                 f"log: {scratch / 'snakemake.log'}")
+    scratch, records, summary = _run_fresh(profile, label, rev, profiled=True)
     jobs = job_table(records, summary["snakemake_pid"])
-    summary.update(idle_cores((scratch / "snakemake.log").read_text()))
-    OUT_DIR.mkdir(exist_ok=True)
     jobs.to_csv(OUT_DIR / f"{profile}_{label}.csv", index=False, float_format="%.4f")
-    summary.update(commit=commit, profile=profile, label=label,
-                   jobs=int((jobs["rule"] != "(snakemake: DAG, scheduling)").sum()),
-                   date=time.strftime("%Y-%m-%d %H:%M"))
+    summary["jobs"] = int((jobs["rule"] != "(snakemake: DAG, scheduling)").sum())
     (OUT_DIR / f"{profile}_{label}.json").write_text(json.dumps(summary, indent=1) + "\n")
     print(f"{profile}/{label}: {summary['wall_s']:.0f} s wall, {summary['cpu_s']:.0f} CPU s, "
           f"{summary['jobs']} jobs", flush=True)
