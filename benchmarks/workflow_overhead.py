@@ -22,8 +22,9 @@ command's wall and CPU seconds), then rewrites ``benchmarks/workflow_overhead.md
 every CSV there: ``before`` and ``after`` side by side.
 
 ``run --plain`` runs the same command without the profiler, as a user runs it, into
-``plain_<profile>.json``: the Targets table's wall time when there is one (the profiler's
-hooks and records cost every job CPU; the bound column stays the profiled run's).
+``plain_<profile>.json``: the Targets table's wall time when there is one (the issue's
+target is the user's command; the bound column stays the profiled run's, which alone has
+the per-job records).
 
 The README's and the docs' run sizes and times are written from these records and the
 ``suite`` records below (``docs/update_numbers.py``), never typed by hand.
@@ -243,8 +244,9 @@ def _run_fresh(profile: str, name: str, rev: str, profiled: bool) -> tuple:
 def measure_plain(profile: str, rev: str, keep: bool) -> None:
     """Run one profile at ``rev`` in a fresh export without the profiler, as a user runs it;
     store ``plain_<profile>.json`` (wall, CPU, idle core-s), which the Targets table reads.
-    The profiler's import hooks and records cost every job CPU: at ca15e92 the profiled
-    default run read 255 s and 469 CPU s, the unprofiled one 243 s and 438 CPU s."""
+    At ca15e92 the profiled default run read 255 s and 469 CPU s, the unprofiled one 243 s
+    and 438 CPU s; two profiled runs of the same code differed as much (436 and 467 CPU s),
+    so the profiler's own cost is not separated from the runs' spread."""
     scratch, _, summary = _run_fresh(profile, "plain", rev, profiled=False)
     summary["profiled"] = False
     (OUT_DIR / f"plain_{profile}.json").write_text(json.dumps(summary, indent=1) + "\n")
@@ -482,7 +484,7 @@ NOTES = [
     "  render, report, `dataset_table`, `sms_coref_matrices`), which no merge within the rule",
     "  can shrink.",
     "- **The quick loop's longest chain** (2026-12-05, quiet host, `vmstat` beside each",
-    "  run). At 0ef3873 the machine was fully busy from 40 to 335 s, then one core until",
+    "  run). At 0bb455f the machine was fully busy from 40 to 335 s, then one core until",
     "  570 s: the session's own in-process tests, slowed while six or more background",
     "  processes shared their core, ran on alone after the last background run ended.",
     "  Niceness +10 for the background runs (a59ed86) changed nothing (565 s), because",
