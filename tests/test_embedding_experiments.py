@@ -17,6 +17,8 @@ from lowdim.embedding import Vec2Vec
 from lowdim.embedding.timing import timing_data, timing_sweep, timing_table, timing_values
 from lowdim.evaluate.classification import knn_cv_accuracy
 
+from fixtures.workflow import tiny_config
+
 
 def test_tfidf_of_texts_is_stemmed_l2_normalised_and_sparse():
     data = Dataset(name="t", kind="text", y=np.array([0, 1, 0]),
@@ -234,6 +236,54 @@ def test_compile_seconds_is_the_first_warmup_fit_minus_the_second(monkeypatch, w
     assert [r["cpu_seconds"] for r in runs] == [1.0, 1.5]
     assert [r["cpu_over_wall"] for r in runs] == [0.5, 0.5]
     assert [r["compile_seconds"] for r in runs] == [compile_seconds] * 2
+
+
+@pytest.mark.parametrize("n_jobs, fit_seed", [(1, 7), (None, 7), (2, None)])
+def test_timed_fits_are_seeded_on_one_thread_and_free_running_on_more(monkeypatch, n_jobs,
+                                                                      fit_seed):
+    # Like for like: on several threads UMAP runs parallel only unseeded, so every method's
+    # fits there run unseeded; the data stay seeded either way.
+    import lowdim.embedding.experiments as experiments
+
+    calls = []
+    monkeypatch.setattr(experiments, "fit_embedding",
+                        lambda X, **kw: calls.append((X.sum(), kw["random_state"])))
+    runs = timing_sweep("n_samples", [60], "le", fixed=8, n_components=2, n_neighbors=5,
+                        seed=7, n_jobs=n_jobs, warmup_samples=40, repeats=3)
+    assert {seed for _, seed in calls} == {fit_seed} and len(calls) == 2 + 3
+    assert [r["seeded"] for r in runs] == [fit_seed is not None] * 3
+    assert {r["seed"] for r in runs} == {7}
+    again = []
+    monkeypatch.setattr(experiments, "fit_embedding", lambda X, **kw: again.append(X.sum()))
+    timing_sweep("n_samples", [60], "le", fixed=8, n_components=2, n_neighbors=5, seed=7,
+                 n_jobs=n_jobs, warmup_samples=40, repeats=3)
+    assert again == [total for total, _ in calls]  # the same data, seeded
+
+
+def test_a_batched_method_is_fitted_as_in_a_job_of_its_own(tmp_path):
+    # embedding.batch_methods fits several methods in one process: each gets its own embed
+    # job's settings and writes the file that job would have written.
+    from lowdim.embedding.experiments import embed_and_save, load_sweep
+    from lowdim.settings import job_settings
+
+    config = tiny_config((("embedding", "batch_methods"), ["pca", "mds", "le"]))
+    data = get_spec("digits").prepare(n_rows=120)
+    batch = job_settings(config, "embedding", "embed_batch", dataset="digits").values()
+    assert list(batch["fits"]) == ["pca", "mds", "le"]  # embedding.methods' order
+    for method in batch["fits"]:
+        alone = job_settings(config, "embedding", "embed", dataset="digits", method=method)
+        assert batch["fits"][method] == alone.values()
+        assert batch["fit_keys"][method] == alone.config_keys()
+        embed_and_save(data, method, alone.values(), alone.config_keys(),
+                       tmp_path / f"alone_{method}.npz")
+    for method in batch["fits"]:  # one after the other in one process, as the batch job
+        embed_and_save(data, method, batch["fits"][method], batch["fit_keys"][method],
+                       tmp_path / f"batch_{method}.npz")
+    for method in batch["fits"]:
+        alone, batched = (load_sweep(tmp_path / f"{kind}_{method}.npz")
+                          for kind in ("alone", "batch"))
+        np.testing.assert_array_equal(batched["embeddings"], alone["embeddings"])
+        assert batched["settings"] == alone["settings"] and batched["info"] == alone["info"]
 
 
 def test_sparse_blobs_preserve_the_latent_geometry():

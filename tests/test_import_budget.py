@@ -33,6 +33,7 @@ NEEDS = {
     "cca_appgrad": {"sklearn", "numba"},
     "kernel_cca_run": {"sklearn", "numba"},
     "embedding_embed": {"sklearn"},
+    "embedding_embed_batch": {"sklearn"},
     "embedding_score": {"sklearn"},
     "embedding_sensitivity": {"sklearn"},
     "sms_coref_matrices": {"sklearn"},

@@ -149,6 +149,7 @@ TINY_JOBS = {
     ("sms_tasks", "render"): {},
     ("embedding", "features"): {"dataset": "digits"},
     ("embedding", "embed"): {"dataset": "digits", "method": "vec2vec"},
+    ("embedding", "embed_batch"): {"dataset": "digits"},
     ("embedding", "score"): {"dataset": "digits"},
     ("embedding", "sensitivity"): {"dataset": "digits", "parameter": "topk"},
     ("embedding", "timing"): {"method": "mds"}, ("embedding", "tidy"): {},

@@ -323,6 +323,16 @@ def test_changing_a_vec2vec_parameter_reruns_only_vec2vec_jobs(tiny_run, tmp_pat
     assert rerun == {"vec2vec"}
 
 
+def test_changing_a_batched_method_refits_its_batch_only(tiny_run, tmp_path):
+    # pca and mds share one job per dataset (embedding.batch_methods); le has its own
+    config, changed = tiny_with(tmp_path, ("embedding", "mds", "max_iter"), 40)
+    out = snakemake(tiny_run, "-n", configfile=changed).stdout
+    jobs = jobs_in_dry_run(out)
+    assert jobs.get("embedding_embed_batch") == len(config["embedding"]["datasets"])
+    assert "embedding_embed" not in jobs and "embedding_features" not in jobs
+    assert jobs.get("embedding_score") == len(config["embedding"]["datasets"])
+
+
 def _reversed_keys(value):
     """``value`` with the keys of every mapping in reverse order (lists keep theirs)."""
     if isinstance(value, dict):

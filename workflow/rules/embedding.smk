@@ -1,7 +1,8 @@
 # The `embedding` part of the workflow (config section `embedding:`): the Vec2vec paper.
 #
 #   features (raw rows or TF-IDF) -> embed (one job per dataset x method, neighbour
-#   sweep inside) -> score (one job per dataset: kNN accuracy per fold, ARI per gamma, of
+#   sweep inside; the methods of `embedding.batch_methods` one job per dataset, in
+#   embedding_embed_batch) -> score (one job per dataset: kNN accuracy per fold, ARI per gamma, of
 #   every method's embeddings);
 #   sensitivity (one job per dataset x parameter, values swept inside);
 #   timing (one job per method, alone on the machine: every size of both panels, each
@@ -13,17 +14,19 @@
 from lowdim.embedding.methods import METHOD_NAMES
 from lowdim.settings.embedding import SENSITIVITY_PARAMETERS, TABLES as EMBEDDING_TABLES
 from lowdim.settings.embedding import TIDY as EMB_TIDY
-from lowdim.settings.embedding import timing_methods
+from lowdim.settings.embedding import batch_methods, timing_methods
 
 
 EMB_ON = config["embedding"]["enabled"]
 EMB_DATASETS = config["embedding"]["datasets"]
 EMB_METHODS = config["embedding"]["methods"]
+EMB_BATCH = batch_methods(config)
 EMB_SENSITIVITY = config["embedding"]["sensitivity"]["datasets"]
 EMB_TIMING = timing_methods(config)
 EMB_CATEGORY = "Vec2vec"
 EMB_FEATURES = job_params("embedding", "features")
 EMB_EMBED = job_params("embedding", "embed")
+EMB_EMBED_BATCH = job_params("embedding", "embed_batch")
 EMB_SCORE = job_params("embedding", "score")
 EMB_SENS = job_params("embedding", "sensitivity")
 EMB_TIMING_JOB = job_params("embedding", "timing")
@@ -67,6 +70,8 @@ rule embedding_features:
 
 
 rule embedding_embed:
+    wildcard_constraints:
+        method=one_of([method for method in EMB_METHODS if method not in EMB_BATCH]),
     input:
         features="results/embedding/features/{dataset}.npz",
     output:
@@ -84,6 +89,31 @@ rule embedding_embed:
         **EMB_EMBED.resources,
     script:
         "../scripts/embedding_embed.py"
+
+
+if EMB_BATCH:
+
+    # Methods whose fits take less than a job's start-up (the default profile's cheap
+    # ones on 1,000 rows): one process fits them all, one after the other.
+    rule embedding_embed_batch:
+        input:
+            features="results/embedding/features/{dataset}.npz",
+        output:
+            **{method: f"results/embedding/embeddings/{{dataset}}/{method}.npz"
+               for method in EMB_BATCH},
+        params:
+            **EMB_EMBED_BATCH.params,
+        log:
+            "logs/embedding_embed_batch/{dataset}.log",
+        benchmark:
+            "results/benchmarks/embedding_embed_batch/{dataset}.tsv"
+        conda:
+            CONDA_ENV
+        threads: EMB_EMBED_BATCH.threads
+        resources:
+            **EMB_EMBED_BATCH.resources,
+        script:
+            "../scripts/embedding_embed_batch.py"
 
 
 rule embedding_score:

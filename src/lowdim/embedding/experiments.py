@@ -35,7 +35,8 @@ from .selection import select_best, significance_tests
 
 __all__ = ["sweep_settings", "fit_embedding", "embed_sweep", "score_sweep", "sweep_scores",
            "select_best",
-           "significance_tests", "sensitivity_scores", "sensitivity_sweep", "save_sweep", "load_sweep",
+           "significance_tests", "sensitivity_scores", "sensitivity_sweep", "embed_and_save",
+           "save_sweep", "load_sweep",
            "features_summary"]
 
 logger = logging.getLogger("lowdim")
@@ -375,6 +376,50 @@ def save_sweep(path, sweep, *, dataset, method, y, meta=None):
     save_npz(path, info, compress=True, embeddings=sweep["embeddings"],
              settings=np.asarray(sweep["settings"], dtype=str), seconds=sweep["seconds"],
              errors=np.asarray(sweep["errors"], dtype=str), y=np.asarray(y))
+
+
+def embed_and_save(data, method, settings, config_keys, path, *, threads=1):
+    """What an embed job does for one method: its neighbour sweep on ``data``, saved.
+
+    Parameters
+    ----------
+    data : Dataset
+        The features (``data.X`` of shape (n_samples, n_features)) and labels ``data.y``.
+    method : str
+        A key of :data:`lowdim.embedding.METHODS`.
+    settings : dict
+        The job's settings (``lowdim.settings.embedding``'s ``embed`` job): ``n_components``,
+        ``neighbors``, ``params``, ``random_state``, ``n_jobs``.
+    config_keys : dict of str -> str
+        The config key of each setting: an error about one exits naming it.
+    path : str or Path
+        The .npz file to write (:func:`save_sweep`, atomically).
+    threads : int, default=1
+        Threads of BLAS and the other thread pools during the fits.
+
+    Examples
+    --------
+    >>> from lowdim.data import get_spec
+    >>> from lowdim.embedding.experiments import embed_and_save, load_sweep
+    >>> data = get_spec("digits").prepare(n_rows=100)
+    >>> settings = {"n_components": 2, "neighbors": [5], "params": {}, "random_state": 0,
+    ...             "n_jobs": 1}
+    >>> embed_and_save(data, "le", settings, {}, tmp / "le.npz")
+    >>> load_sweep(tmp / "le.npz")["settings"]
+    ['n_neighbors=5']
+    """
+    from threadpoolctl import threadpool_limits
+
+    from ..job_errors import config_errors
+
+    with threadpool_limits(threads), config_errors(settings, config_keys,
+                                                   f"{method} on {data.name}"):
+        sweep = embed_sweep(data.X, method, n_components=settings["n_components"],
+                            settings=sweep_settings(method, settings["neighbors"], data.n),
+                            params=settings["params"], random_state=settings["random_state"],
+                            n_jobs=settings["n_jobs"])
+    save_sweep(path, sweep, dataset=data.name, method=method, y=data.y,
+               meta={"seed": settings["random_state"], "params": settings["params"]})
 
 
 def load_sweep(path):

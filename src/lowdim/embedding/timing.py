@@ -24,8 +24,8 @@ from ..data import get_spec
 from ..io import read_benchmark
 from .methods import NEIGHBOR_PARAMETER
 
-__all__ = ["TIMING_DATA", "WARMUP_SAMPLES", "timing_data", "timing_runs", "timing_sweep",
-           "timing_table", "timing_values"]
+__all__ = ["TIMING_DATA", "WARMUP_SAMPLES", "fits_seeded", "timing_data", "timing_runs",
+           "timing_sweep", "timing_table", "timing_values"]
 
 #: Each axis of Figure 3 -> (registry dataset, option varied, option held at ``fixed``).
 TIMING_DATA = {"n_samples": ("gaussian_blobs", "n_samples", "n_features"),
@@ -109,6 +109,34 @@ def timing_values(axis, values, fixed, max_samples=None):
             if max_samples is None or _n_samples(axis, v, fixed) <= int(max_samples)]
 
 
+def fits_seeded(n_jobs) -> bool:
+    """Whether the timed fits on ``n_jobs`` threads take the seed (the data always do).
+
+    A user times a method as it runs: seeded on one thread, where every method has a
+    deterministic path, and unseeded on several, where UMAP runs its parallel code only
+    without a seed (a seed keeps it on one thread) and gensim's workers are not
+    reproducible anyway. So a seeded, deterministic fit is compared with seeded peers, and
+    a free-running parallel one with free-running peers, never one of each.
+
+    Parameters
+    ----------
+    n_jobs : int or None
+        Threads of the fits; None (the estimators' defaults, one thread for most) counts
+        as one.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from lowdim.embedding.timing import fits_seeded
+    >>> fits_seeded(1), fits_seeded(None), fits_seeded(2), fits_seeded(-1)
+    (True, True, False, False)
+    """
+    return n_jobs is None or int(n_jobs) == 1
+
+
 def timing_sweep(axis, values, method, *, fixed, n_components, n_neighbors, params=None,
                  seed=0, n_jobs=None, warmup_samples=WARMUP_SAMPLES, repeats=REPEATS) -> list:
     """Warm ``method`` up, then time ``repeats`` fits per value of ``axis``.
@@ -133,9 +161,9 @@ def timing_sweep(axis, values, method, *, fixed, n_components, n_neighbors, para
     params : dict, optional
         Further parameters of the method (Vec2vec's ``topk``, ...).
     seed : int, default=0
-        Seeds the data and the method.
+        Seeds the data, and the fits on one thread (:func:`fits_seeded`).
     n_jobs : int or None, default=None
-        Threads of the methods that take them.
+        Threads of the methods that take them; above 1 the fits run unseeded.
     warmup_samples : int, default=300
         Rows of the warm-up problem (at most the largest timed n), of the same
         kind as the first timed one. Methods whose code path changes with n
@@ -152,7 +180,7 @@ def timing_sweep(axis, values, method, *, fixed, n_components, n_neighbors, para
         the fit), ``cpu_seconds`` (CPU time of the process during it, every thread's),
         ``cpu_over_wall`` (their ratio: about the threads kept busy), ``compile_seconds``
         (first warm-up fit minus the second: compilation and lazy imports), ``n_jobs``,
-        ``seed``, ``lowdim_version``.
+        ``seed`` (the data's), ``seeded`` (whether the fits took it), ``lowdim_version``.
 
     Examples
     --------
@@ -175,8 +203,9 @@ def timing_sweep(axis, values, method, *, fixed, n_components, n_neighbors, para
     params = dict(params or {})
     if NEIGHBOR_PARAMETER[method] == "n_neighbors":
         params["n_neighbors"] = int(n_neighbors)
-    fit = dict(method=method, n_components=n_components, params=params, random_state=seed,
-               n_jobs=n_jobs)
+    seeded = fits_seeded(n_jobs)
+    fit = dict(method=method, n_components=n_components, params=params,
+               random_state=seed if seeded else None, n_jobs=n_jobs)
     compile_seconds = _warm_up(axis, values, fixed, warmup_samples, seed, fit)
     from .. import __version__
 
@@ -194,7 +223,8 @@ def timing_sweep(axis, values, method, *, fixed, n_components, n_neighbors, para
                             "fit_seconds": float(wall), "cpu_seconds": float(cpu),
                             "cpu_over_wall": float(cpu / wall),
                             "compile_seconds": compile_seconds, "n_jobs": n_jobs,
-                            "seed": int(seed), "lowdim_version": __version__})
+                            "seed": int(seed), "seeded": seeded,
+                            "lowdim_version": __version__})
     return records
 
 

@@ -14,8 +14,8 @@ from ..embedding.methods import NEIGHBOR_PARAMETER, methods_sweeping
 from ._core import (Job, below_rows, config_check, dataset_facts, enabled, job, kind_problem,
                     problem, seed, setting)
 
-__all__ = ["SENSITIVITY_PARAMETERS", "TABLES", "TIDY", "TIMING_AXES", "method_settings",
-           "timing_methods"]
+__all__ = ["SENSITIVITY_PARAMETERS", "TABLES", "TIDY", "TIMING_AXES", "batch_methods",
+           "method_settings", "timing_methods"]
 
 #: The parameters Figure 5 of the Vec2vec paper varies (``embedding.sensitivity``).
 SENSITIVITY_PARAMETERS = ("n_components", "topk")
@@ -105,6 +105,38 @@ def embed_job(config, *, dataset, method):
     swept = NEIGHBOR_PARAMETER[method]
     if swept:
         settings[swept] = settings["neighbors"]
+    return Job(settings, _resources(config))
+
+
+def batch_methods(config: dict) -> list:
+    """The methods of ``embedding.methods`` fitted in one job per dataset
+    (``embedding.batch_methods``), in ``embedding.methods``' order; the others get a job each.
+    A batched method that ``embedding.methods`` leaves out is not fitted at all, so that a
+    run of fewer methods needs no second edit.
+
+    Examples
+    --------
+    >>> from lowdim.settings.embedding import batch_methods
+    >>> embedding = {**config["embedding"], "methods": ["vec2vec", "pca", "le"],
+    ...              "batch_methods": ["le", "pca", "mds"]}
+    >>> batch_methods({**config, "embedding": embedding})
+    ['pca', 'le']
+    """
+    methods, _ = _at(config, "methods")
+    batch = set(_at(config, "batch_methods")[0])
+    return [method for method in methods if method in batch]
+
+
+@job("embedding", "embed_batch", ("threads", "mem_mb", "runtime"))
+def embed_batch_job(config, *, dataset):
+    """The fits of every method of :func:`batch_methods` on one dataset, one after the other
+    in one process: each method's settings are its own ``embed`` job's (``fits``), and so are
+    the config keys its errors name (``fit_keys``)."""
+    jobs = {method: embed_job(config, dataset=dataset, method=method)
+            for method in batch_methods(config)}
+    key = _at(config, "batch_methods")[1]
+    settings = {"fits": ({method: job.values() for method, job in jobs.items()}, key),
+                "fit_keys": ({method: job.config_keys() for method, job in jobs.items()}, key)}
     return Job(settings, _resources(config))
 
 
