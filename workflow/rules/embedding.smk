@@ -71,7 +71,7 @@ rule embedding_features:
 
 rule embedding_embed:
     wildcard_constraints:
-        method=one_of([method for method in EMB_METHODS if method not in EMB_BATCH]),
+        method=one_of([method for method in METHOD_NAMES if method not in EMB_BATCH]),
     input:
         features="results/embedding/features/{dataset}.npz",
     output:
