@@ -474,10 +474,13 @@ NOTES = [
     "  one per part and the figures and tables into one render job per part. Rules whose",
     "  median work per job is still below their median start-up (the `sized` CSV), and why:",
     "  `embedding_embed` (the paper profile's fits take minutes each and spread over a",
-    "  cluster's nodes, `paper_resources.md`; the default profile's cheap methods at 1,000",
-    "  rows take a fraction of a second); `prepare` (one job per dataset, because a job that",
-    "  prepared several would rewrite every one's file and so rerun every experiment on them",
-    "  when one dataset's options change); `similarity_errors` (one per matrix as the issue",
+    "  cluster's nodes, `paper_resources.md`; in the default profile the six methods whose",
+    "  fits take a fraction of a second at 1,000 rows share one `embedding_embed_batch` job",
+    "  per dataset since 2625f4f, `embedding.batch_methods`: 12 jobs of 20.5 CPU s, 3.9 of",
+    "  them work, became 2, and the default run 84 jobs); `prepare` (one job per dataset,",
+    "  because a job that prepared several would rewrite every one's file and so rerun every",
+    "  experiment on them when one dataset's options change); `similarity_errors` (one per",
+    "  matrix as the issue",
     "  asks; the default profile's matrices are small); `cca_stats`, `cca_exact` (per dataset,",
     "  so that a change of one dataset's override reruns only its jobs); `embedding_features`",
     "  (the file a dataset's embed jobs share); and rules of one job in the default run (tidy,",
@@ -746,7 +749,9 @@ def write_report() -> None:
                   "with those jobs alone is their wall time plus the other jobs' CPU over 2 "
                   "cores. Their fits use `timing.threads` threads (2 in both profiles since "
                   "042805b; 1 before, when the other core idled through every fit, and the "
-                  "records before it count those jobs' CPU for their wall time).",
+                  "records before it count those jobs' CPU for their wall time); on two "
+                  "threads every fit runs unseeded since 2625f4f, so UMAP runs parallel "
+                  "beside Vec2vec's two threads.",
                   "",
                   targets.to_markdown(index=False, floatfmt=".0f"), ""]
     for profile in CONFIGS:
