@@ -2,8 +2,8 @@
 #
 #   features (raw rows or TF-IDF) -> embed (one job per dataset x method, neighbour
 #   sweep inside; the methods of `embedding.batch_methods` one job per dataset, in
-#   embedding_embed_batch) -> score (one job per dataset: kNN accuracy per fold, ARI per gamma, of
-#   every method's embeddings);
+#   embedding_embed_batch) -> score (one job per dataset: kNN accuracy per fold, ARI per
+#   gamma, of every method's embeddings);
 #   sensitivity (one job per dataset x parameter, values swept inside);
 #   timing (one job per method, alone on the machine: every size of both panels, each
 #   fitted `timing.repeats` times after a warm-up);
