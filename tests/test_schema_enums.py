@@ -47,6 +47,7 @@ LIBRARY_LISTS = {
     "cca.normalization": NORMALIZATIONS,
     "cca.figure2.methods.*": HEURISTIC_METHODS,
     "embedding.methods.*": METHOD_NAMES,
+    "embedding.batch_methods.*": METHOD_NAMES,
     "embedding.timing.methods.*": METHOD_NAMES,
     "embedding.vec2vec.knn": KNN_MODES,
     "embedding.vec2vec.metric": GRAPH_METRICS,
