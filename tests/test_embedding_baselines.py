@@ -125,6 +125,59 @@ def test_laplacian_eigenmaps_on_sparse_input_uses_the_dense_inputs_knn_graph(n_n
                                random_state=0).fit_transform(X)
     np.testing.assert_allclose(np.abs(sparse), np.abs(dense), atol=1e-6)
 
+def _far_clusters(n_clusters, size, seed=0):
+    """``n_clusters`` tight clusters of ``size`` rows, far apart: with ``size`` neighbours
+    (self included) each cluster is one component of the kNN graph."""
+    rng = np.random.default_rng(seed)
+    centres = 100.0 * rng.normal(size=(n_clusters, 6))
+    return np.repeat(centres, size, axis=0) + rng.normal(size=(n_clusters * size, 6))
+
+
+def _fit_le(X, random_state, **params):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # "Graph is not fully connected"
+        return LaplacianEigenmaps(random_state=random_state, **params).fit(X)
+
+
+def test_laplacian_eigenmaps_of_many_components_is_fixed_by_the_graph_alone():
+    # 12 components and d + 1 = 5 eigenvectors: all of eigenvalue 0, where ARPACK's basis
+    # depended on its start vector (and on the rounding, so on the process); the basis
+    # kept is the components' indicators, whatever the start
+    X = _far_clusters(12, 8)
+    fits = [_fit_le(X, seed, n_components=4, n_neighbors=8).embedding_ for seed in (0, 1, 2)]
+    np.testing.assert_array_equal(fits[1], fits[0])
+    np.testing.assert_array_equal(fits[2], fits[0])
+    blocks = fits[0].reshape(12, 8, 4)
+    np.testing.assert_allclose(blocks, blocks[:, :1, :].repeat(8, axis=1), atol=1e-12)
+    assert np.linalg.matrix_rank(fits[0]) == 4
+
+
+def test_laplacian_eigenmaps_of_few_components_is_a_spectral_embedding_fixed_by_the_graph():
+    from scipy.sparse.csgraph import laplacian
+
+    X = np.vstack([make_swiss_roll(120, random_state=0)[0],
+                   1000.0 + make_swiss_roll(90, random_state=1)[0]])
+    le = _fit_le(X, 0, n_components=5, n_neighbors=10)
+    other = _fit_le(X, 1, n_components=5, n_neighbors=10).embedding_
+    np.testing.assert_allclose(other, le.embedding_, atol=1e-9)
+    lap, dd = laplacian(sp.csr_matrix(le.estimator_.affinity_matrix_), normed=True,
+                        return_diag=True)
+    V = le.embedding_ * dd[:, None]  # back to eigenvectors of the normalised Laplacian
+    np.testing.assert_allclose(V.T @ V, np.eye(5), atol=1e-9)
+    values = np.einsum("ij,ij->j", V, lap @ V)
+    np.testing.assert_allclose(lap @ V, V * values, atol=1e-8)
+    assert abs(values[0]) < 1e-10 and np.all(np.diff(values) >= -1e-10)  # the second 0 first
+
+
+def test_laplacian_eigenmaps_of_a_connected_graph_is_scikit_learns():
+    from sklearn.manifold import SpectralEmbedding
+
+    X, _ = make_swiss_roll(200, random_state=3)
+    ours = LaplacianEigenmaps(n_components=3, n_neighbors=10, random_state=0).fit_transform(X)
+    theirs = SpectralEmbedding(n_components=3, n_neighbors=10, random_state=0).fit_transform(X)
+    np.testing.assert_array_equal(ours, theirs)
+
+
 @pytest.mark.parametrize("method", sorted(METHODS))
 @pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
 def test_every_method_embeds_dense_and_sparse_input(method, sparse):

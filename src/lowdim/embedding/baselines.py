@@ -381,6 +381,36 @@ class LaplacianEigenmaps(_LibraryEmbedding):
         self.random_state = random_state
         self.n_jobs = n_jobs
 
+    def fit(self, X, y=None):
+        """Compute the embedding of ``X``.
+
+        On a kNN graph of several connected components the eigenvalue 0 is repeated, and
+        any basis of its eigenvectors is a spectral embedding: ARPACK's follows the
+        rounding, which differs from one process to the next. There the embedding is
+        rebuilt from a basis fixed by the graph alone (:func:`_disconnected_embedding`).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to embed.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : LaplacianEigenmaps
+            The fitted estimator, with ``embedding_`` and ``estimator_``.
+        """
+        super().fit(X, y)
+        from scipy.sparse.csgraph import connected_components
+
+        graph = sp.csr_matrix(self.estimator_.affinity_matrix_)
+        n_parts, labels = connected_components(graph, directed=False)
+        if n_parts > 1:
+            self.embedding_ = _disconnected_embedding(graph, labels, self.n_components,
+                                                      self.random_state)
+        return self
+
     def _make_estimator(self, X):
         from sklearn.manifold import SpectralEmbedding
 
@@ -407,6 +437,110 @@ class LaplacianEigenmaps(_LibraryEmbedding):
         k = self.n_neighbors if self.n_neighbors is not None else max(X.shape[0] // 10, 1)
         graph = kneighbors_graph(X, k, include_self=True, n_jobs=self.n_jobs)
         return 0.5 * (graph + graph.T)
+
+
+#: Eigenvalues of the normalised Laplacian closer than this are one repeated eigenvalue.
+_EIGENVALUE_TIE = 1e-8
+
+
+def _disconnected_embedding(graph, labels, n_components, random_state):
+    """Laplacian Eigenmaps of a graph of several components, in a basis the graph fixes.
+
+    The normalised Laplacian's eigenvalue 0 has one eigenvector per component,
+    :math:`D^{1/2} 1_C`. The basis kept starts, as scikit-learn's, with the one it drops,
+    :math:`D^{1/2} 1`, and goes on with the components' vectors in the order of their
+    first row, each made orthogonal to those before; further eigenvectors come from
+    ARPACK (scikit-learn's shift-invert call), each repeated eigenvalue's in the basis of
+    :func:`_canonical_basis`. Signs: scikit-learn's (largest entry positive).
+
+    Parameters
+    ----------
+    graph : sparse matrix of shape (n, n)
+        Symmetric, non-negative affinities (scikit-learn's ``affinity_matrix_``).
+    labels : ndarray of int of shape (n,)
+        Connected component of each row, numbered in the order of their first row.
+    n_components : int
+        Dimension d of the embedding.
+    random_state : int, RandomState instance or None
+        Seeds ARPACK's start vector.
+
+    Returns
+    -------
+    embedding : ndarray of shape (n, n_components)
+    """
+    from scipy.sparse.csgraph import laplacian
+    from scipy.sparse.linalg import eigsh
+    from sklearn.utils.extmath import _deterministic_vector_sign_flip
+    from sklearn.utils.validation import check_random_state
+
+    k = n_components + 1
+    lap, dd = laplacian(graph, normed=True, return_diag=True)
+    lap = sp.csr_matrix(lap)
+    # As scikit-learn: diagonal 1, so a row with no neighbour but itself has eigenvalue 1
+    # and the eigenvalue 0 one eigenvector per component of two rows or more.
+    lap.setdiag(1.0)
+    parts = [part for part in range(int(labels.max()) + 1) if np.sum(labels == part) > 1]
+    in_parts = np.isin(labels, parts)
+    # no edge at all: no eigenvalue 0, every eigenvector from ARPACK
+    vectors = [np.where(in_parts, dd, 0.0) / np.linalg.norm(dd[in_parts])] if parts else []
+    for part in parts[:-1]:  # the last one adds nothing: the first minus the others
+        v = np.where(labels == part, dd, 0.0)
+        for u in vectors:
+            v = v - (u @ v) * u
+        vectors.append(v / np.linalg.norm(v))
+    if len(vectors) < k:
+        n = graph.shape[0]
+        m = min(n - 1, 2 * k + len(parts))  # eigenvalues past k, to see a tie across k
+        v0 = check_random_state(random_state).uniform(-1, 1, n)
+        values, found = eigsh(lap, k=m, sigma=-1e-5, which="LM", v0=v0)
+        order = np.argsort(values)[len(parts):]
+        values, found = values[order], found[:, order]
+        if vectors:
+            null = np.column_stack(vectors)
+            found = found - null @ (null.T @ found)  # orthogonal to the exact null space
+        start = 0
+        while len(vectors) < k and start < len(values):
+            stop = start + 1
+            while stop < len(values) and values[stop] - values[stop - 1] < _EIGENVALUE_TIE:
+                stop += 1
+            vectors.extend(_canonical_basis(np.linalg.qr(found[:, start:stop])[0]).T)
+            start = stop
+    embedding = np.column_stack(vectors[:k]).T / dd
+    return _deterministic_vector_sign_flip(embedding)[1:k].T
+
+
+def _canonical_basis(basis):
+    """An orthonormal basis of the span of ``basis``'s columns that does not depend on
+    which basis of that span was given: the projections of the unit vectors of the rows
+    where the span is largest, each made orthogonal to those before.
+
+    Parameters
+    ----------
+    basis : ndarray of shape (n, p)
+        Orthonormal columns.
+
+    Returns
+    -------
+    canonical : ndarray of shape (n, p)
+
+    Examples
+    --------
+    >>> from lowdim.embedding.baselines import _canonical_basis
+    >>> basis = np.linalg.qr(np.random.default_rng(0).normal(size=(6, 2)))[0]
+    >>> turn = np.array([[0.6, -0.8], [0.8, 0.6]])
+    >>> np.allclose(_canonical_basis(basis), _canonical_basis(basis @ turn))
+    True
+    """
+    rows = np.array(basis, dtype=np.float64)
+    out = []
+    for _ in range(basis.shape[1]):
+        norms = np.linalg.norm(rows, axis=1)
+        # the first row within rounding of the largest: ties go to the lower index
+        pivot = int(np.flatnonzero(norms >= norms.max() * (1 - 1e-9))[0])
+        direction = rows[pivot] / norms[pivot]
+        out.append(basis @ direction)
+        rows = rows - np.outer(rows @ direction, direction)
+    return np.column_stack(out)
 
 
 class UMAPEmbedding(_OutOfSampleEmbedding):
