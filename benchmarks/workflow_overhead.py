@@ -477,14 +477,14 @@ NOTES = [
     "  cluster's nodes, `paper_resources.md`; in the default profile the six methods whose",
     "  fits take a fraction of a second at 1,000 rows share one `embedding_embed_batch` job",
     "  per dataset since 2625f4f, `embedding.batch_methods`: 12 jobs of 20.5 CPU s, 3.9 of",
-    "  them work, became 2, and the default run 84 jobs); `prepare` (one job per dataset,",
+    "  them work, became 2, and the default run 83 jobs); `prepare` (one job per dataset,",
     "  because a job that prepared several would rewrite every one's file and so rerun every",
     "  experiment on them when one dataset's options change); `similarity_errors` (one per",
-    "  matrix as the issue",
-    "  asks; the default profile's matrices are small); `similarity_matrix` (one per matrix:",
-    "  the paper profile's WMD and cross-encoder matrices take up to hours each, and a job",
-    "  that computed several would recompute every one when one matrix's options change;",
-    "  offline the MLP matrices take 0.5-1.2 s); `sms_wme_similarities` (one per `d_max`, the",
+    "  matrix as the issue asks; the default profile's matrices are small);",
+    "  `similarity_matrix` (one per matrix: the paper profile's WMD and cross-encoder",
+    "  matrices take up to hours each, and a job that computed several would recompute every",
+    "  one when one matrix's options change; offline the MLP matrices' work is 0.5-0.7 CPU s,",
+    "  the WMD ones' 1.2 and 6.1); `sms_wme_similarities` (one per `d_max`, the",
     "  paper profile's random features of thousands of documents; offline work and start-up",
     "  are about equal, 1.3 and 1.4 CPU s); `cca_stats`, `cca_exact` (per dataset,",
     "  so that a change of one dataset's override reruns only its jobs); `embedding_features`",
@@ -763,8 +763,8 @@ def write_report() -> None:
                   "cores. Their fits use `timing.threads` threads (2 in both profiles since "
                   "042805b; 1 before, when the other core idled through every fit, and the "
                   "records before it count those jobs' CPU for their wall time); on two "
-                  "threads every fit runs unseeded since 2625f4f, so UMAP runs parallel "
-                  "beside Vec2vec's two threads.",
+                  "threads every fit runs unseeded since 2625f4f, so UMAP may use both threads "
+                  "as Vec2vec does (at n <= 1,000 its fits kept 1.0-1.2 busy).",
                   "",
                   targets.to_markdown(index=False, floatfmt=".0f"), ""]
     for profile in CONFIGS:

@@ -470,8 +470,8 @@ def _disconnected_embedding(graph, labels, n_components, random_state):
     """
     from scipy.sparse.csgraph import laplacian
     from scipy.sparse.linalg import eigsh
+    from sklearn.utils._arpack import _init_arpack_v0
     from sklearn.utils.extmath import _deterministic_vector_sign_flip
-    from sklearn.utils.validation import check_random_state
 
     k = n_components + 1
     lap, dd = laplacian(graph, normed=True, return_diag=True)
@@ -479,7 +479,7 @@ def _disconnected_embedding(graph, labels, n_components, random_state):
     # As scikit-learn: diagonal 1, so a row with no neighbour but itself has eigenvalue 1
     # and the eigenvalue 0 one eigenvector per component of two rows or more.
     lap.setdiag(1.0)
-    parts = [part for part in range(int(labels.max()) + 1) if np.sum(labels == part) > 1]
+    parts = np.flatnonzero(np.bincount(labels) > 1).tolist()
     in_parts = np.isin(labels, parts)
     # no edge at all: no eigenvalue 0, every eigenvector from ARPACK
     vectors = [np.where(in_parts, dd, 0.0) / np.linalg.norm(dd[in_parts])] if parts else []
@@ -491,20 +491,20 @@ def _disconnected_embedding(graph, labels, n_components, random_state):
     if len(vectors) < k:
         n = graph.shape[0]
         m = min(n - 1, 2 * k + len(parts))  # eigenvalues past k, to see a tie across k
-        v0 = check_random_state(random_state).uniform(-1, 1, n)
-        values, found = eigsh(lap, k=m, sigma=-1e-5, which="LM", v0=v0)
+        values, found = eigsh(lap, k=m, sigma=-1e-5, which="LM",
+                              v0=_init_arpack_v0(n, random_state))  # scikit-learn's call
         order = np.argsort(values)[len(parts):]
         values, found = values[order], found[:, order]
         if vectors:
             null = np.column_stack(vectors)
             found = found - null @ (null.T @ found)  # orthogonal to the exact null space
-        start = 0
-        while len(vectors) < k and start < len(values):
-            stop = start + 1
-            while stop < len(values) and values[stop] - values[stop - 1] < _EIGENVALUE_TIE:
-                stop += 1
-            vectors.extend(_canonical_basis(np.linalg.qr(found[:, start:stop])[0]).T)
-            start = stop
+        # runs of eigenvalues closer than the tie: one repeated eigenvalue each
+        ties = np.split(np.arange(len(values)),
+                        np.flatnonzero(np.diff(values) >= _EIGENVALUE_TIE) + 1)
+        for tie in ties:
+            if len(vectors) >= k:
+                break
+            vectors.extend(_canonical_basis(np.linalg.qr(found[:, tie])[0]).T)
     embedding = np.column_stack(vectors[:k]).T / dd
     return _deterministic_vector_sign_flip(embedding)[1:k].T
 
