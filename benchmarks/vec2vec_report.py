@@ -178,10 +178,18 @@ def metric_section(entry):
                                 aggfunc="median")
     wide["time euclidean / cosine"] = [seconds.loc[d, "euclidean"] / seconds.loc[d, "cosine"]
                                        for d in wide["data"]]
-    return section("The graph's metric (case `metric`)", _context(entry),
-                   "kNN accuracy, mean over seeds 0 and 1, of Vec2vec (co-occurrence) at its "
-                   "defaults with the paper's cosine graph and with `metric=\"euclidean\"`:",
-                   table(wide, formats={"points": ".2f", "time": ".3f"}, floatfmt=".4f"))
+    parts = ["kNN accuracy, mean over seeds 0 and 1, of Vec2vec (co-occurrence) at its "
+             "defaults with the paper's cosine graph and with `metric=\"euclidean\"`:",
+             table(wide, formats={"points": ".2f", "time": ".3f"}, floatfmt=".4f")]
+    if entry.get("graph_rows"):
+        space = pd.DataFrame(entry["graph_rows"]).rename(columns={
+            "metric": "graph metric", "topk_label_purity": "top-5 neighbours of its label",
+            "input_knn": "kNN accuracy on the input rows"})
+        parts += ["What the input space offers under each metric (the same scored rows): the "
+                  "share of a row's 5 nearest rows, the graph's edges, that carry its label, "
+                  "and the kNN protocol run on the input rows themselves:",
+                  table(space, floatfmt=".4f")]
+    return section("The graph's metric (case `metric`)", _context(entry), *parts)
 
 
 def profile_section(entry):
