@@ -296,7 +296,8 @@ def _vec2vec_rows() -> tuple[list[dict], list[str]]:
         elif ours and umap:
             rows.append({
                 "comparison": f"the same at {entry['n']:,} {entry.get('data', 'blobs')}, "
-                              f"{entry['context']['threads']} threads",
+                              f"{entry['context']['threads']} threads, "
+                              f"{'seeded' if entry.get('seeded', True) else 'unseeded'}",
                 "result": f"{times(ours['seconds'] / umap['seconds'])} UMAP's time, "
                           f"{ours['peak_gib']:.2f} GiB peak against {umap['peak_gib']:.2f} GiB",
                 "measured": f"one run each, load {entry['context']['load_average']}",
