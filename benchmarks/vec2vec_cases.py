@@ -137,18 +137,14 @@ def metric(args):
 
 def _input_space(X, y, graph_metric, topk=5):
     """What the input space offers Vec2vec under ``graph_metric``, on :func:`M.scored_rows`:
-    the share of each row's ``topk`` nearest rows (the graph's edges before symmetrisation)
-    that carry its label, and the kNN protocol's accuracy on the input rows themselves
-    (cosine: on rows scaled to unit length, whose Euclidean order is the cosine order)."""
-    from sklearn.neighbors import NearestNeighbors
+    the share of each row's ``topk`` nearest rows (the exact graph's edges before
+    symmetrisation) that carry its label, and the kNN protocol's accuracy on the input rows
+    themselves (cosine: on rows scaled to unit length, whose Euclidean order is the cosine
+    order)."""
     from sklearn.preprocessing import normalize
 
     rows = M.scored_rows(X.shape[0])
-    found = NearestNeighbors(n_neighbors=topk + 1, metric=graph_metric,
-                             algorithm="brute").fit(X).kneighbors(X[rows],
-                                                                  return_distance=False)
-    # Each row's own index is dropped; where duplicates hide it, the farthest is dropped.
-    found = np.array([[j for j in hits if j != i][:topk] for i, hits in zip(rows, found)])
+    found = topk_cosine_neighbors(X, topk, knn="exact", metric=graph_metric)[0][rows]
     scaled = normalize(X) if graph_metric == "cosine" else X
     scaled = scaled.toarray() if hasattr(scaled, "toarray") else scaled  # pang_lee's TF-IDF
     return {"topk_label_purity": float(np.mean(y[found] == y[rows, None])),

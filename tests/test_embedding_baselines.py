@@ -125,6 +125,7 @@ def test_laplacian_eigenmaps_on_sparse_input_uses_the_dense_inputs_knn_graph(n_n
                                random_state=0).fit_transform(X)
     np.testing.assert_allclose(np.abs(sparse), np.abs(dense), atol=1e-6)
 
+
 def _far_clusters(n_clusters, size, seed=0):
     """``n_clusters`` tight clusters of ``size`` rows, far apart: with ``size`` neighbours
     (self included) each cluster is one component of the kNN graph."""
