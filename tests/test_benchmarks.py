@@ -181,6 +181,80 @@ def test_real_mnist_is_784_grey_levels_of_the_ten_digits():
     assert sorted(set(y.tolist())) == list(range(10)) and np.bincount(y).min() > 400
 
 
+def test_digit_images_in_float32_are_the_float64_images_rounded():
+    methods = _vec2vec_methods()
+    X64, y64 = methods.digit_images(300, random_state=3)
+    X32, y32 = methods.digit_images(300, random_state=3, dtype=np.float32)
+    assert X32.dtype == np.float32 and np.array_equal(y32, y64)
+    assert np.abs(X32 - X64).max() < 1e-4 and X64.min() == 0 and 200 < X64.max() <= 255
+
+
+def _fashion_files(directory, labels=None):
+    """Fashion-MNIST's four IDX files as Debian installs them, 70,000 images whose first three
+    pixels spell the image's number (base 256; train first) and whose label is that number mod
+    10 (7,000 per class), unless ``labels`` is given."""
+    import gzip
+
+    from lowdim.data.replicas import idx_bytes
+
+    number = np.arange(70_000)
+    images = np.zeros((70_000, 28, 28), dtype=np.uint8)
+    images[:, 0, 0], images[:, 0, 1], images[:, 0, 2] = number // 65536, number // 256 % 256, \
+        number % 256
+    labels = number % 10 if labels is None else labels
+    directory.mkdir(exist_ok=True)
+    for prefix, part in (("train", slice(0, 60_000)), ("t10k", slice(60_000, None))):
+        for kind, array in (("images-idx3", images[part]), ("labels-idx1", labels[part])):
+            (directory / f"{prefix}-{kind}-ubyte.gz").write_bytes(
+                gzip.compress(idx_bytes(array), compresslevel=1))
+    return directory
+
+
+@pytest.fixture(scope="module")
+def fashion_dir(tmp_path_factory):
+    return _fashion_files(tmp_path_factory.mktemp("fashion"))
+
+
+def test_fashion_reads_the_idx_files_train_first_and_samples_rows_with_a_seed(fashion_dir):
+    methods = _vec2vec_methods()
+    X, y = methods.fashion(20_000, directory=fashion_dir)
+    number = X[:, 0] * 65536 + X[:, 1] * 256 + X[:, 2]
+    assert X.shape == (20_000, 784) and X.dtype == np.float64
+    assert np.all(np.diff(number) > 0) and number.max() >= 60_000  # sorted rows of both parts
+    assert np.array_equal(y, number % 10)  # each label stays with its image
+    assert np.array_equal(methods.fashion(20_000, directory=fashion_dir)[0], X)
+    assert np.array_equal(methods.fashion(70_000, directory=fashion_dir)[0][:, 2],
+                          np.arange(70_000) % 256)
+
+
+def test_fashion_names_the_missing_file_and_the_package_to_install(fashion_dir, tmp_path):
+    for name in ("train-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"):
+        (tmp_path / name).write_bytes((fashion_dir / name).read_bytes())
+    with pytest.raises(FileNotFoundError, match=r"train-labels-idx1-ubyte\.gz, "
+                                                r"t10k-images-idx3-ubyte\.gz not in .*"
+                                                r"dataset-fashion-mnist"):
+        _vec2vec_methods().fashion(100, directory=tmp_path)
+
+
+def test_fashion_rejects_files_that_are_not_the_balanced_70000_images(tmp_path):
+    labels = np.arange(70_000) % 10
+    labels[:5] = 0  # one class with 7,004 images
+    _fashion_files(tmp_path / "f", labels=labels)
+    with pytest.raises(ValueError, match=r"7,000 of each of 10 classes.* classes \[7004, 6999"):
+        _vec2vec_methods().fashion(100, directory=tmp_path / "f")
+    with pytest.raises(ValueError, match=r"--n must be 1\.\.70,000 for fashion, got 70,001"):
+        _vec2vec_methods().make_data("fashion", 70_001)
+
+
+def test_real_fashion_mnist_is_784_grey_levels_of_ten_classes():
+    methods = _vec2vec_methods()
+    if not methods.FASHION_DIR.is_dir():
+        pytest.skip("Debian's dataset-fashion-mnist package is not installed (.ci/run installs it)")
+    X, y = methods.make_data("fashion", 20_000)
+    assert X.shape == (20_000, 784) and X.min() == 0 and X.max() == 255
+    assert sorted(set(y.tolist())) == list(range(10)) and np.bincount(y).min() > 1_800
+
+
 # -- reports built from data ----------------------------------------------------------------
 def test_a_rewrite_keeps_the_hand_written_interpretation_and_replaces_the_tables(tmp_path):
     _benchmarks()
