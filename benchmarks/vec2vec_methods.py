@@ -121,13 +121,13 @@ def fashion(n, directory=FASHION_DIR):
     X : ndarray of float64 of shape (n, 784)
     y : ndarray of int64 of shape (n,)
     """
-    from lowdim.data.sources.images import load_mnist
+    from lowdim.data.parsing import subsample
+    from lowdim.data.sources.images import MNIST_FILES, load_mnist
 
     if not 1 <= n <= FASHION_ROWS:
         raise ValueError(f"--n must be 1..{FASHION_ROWS:,} for fashion, got {n:,}")
     directory = Path(directory)
-    names = [f"{p}-{k}-idx{3 if k == 'images' else 1}-ubyte.gz"
-             for p in ("train", "t10k") for k in ("images", "labels")]
+    names = [f.filename for f in MNIST_FILES]  # Fashion-MNIST keeps MNIST's file names
     missing = [name for name in names if not (directory / name).is_file()]
     if missing:
         raise FileNotFoundError(f"fashion: {', '.join(missing)} not in {directory}; install "
@@ -137,7 +137,7 @@ def fashion(n, directory=FASHION_DIR):
     if len(y) != FASHION_ROWS or counts.tolist() != [FASHION_ROWS // 10] * 10:
         raise ValueError(f"fashion: expected {FASHION_ROWS:,} images, 7,000 of each of 10 "
                          f"classes, in {directory}; got {len(y):,}, classes {counts.tolist()}")
-    rows = np.sort(np.random.default_rng(0).choice(FASHION_ROWS, n, replace=False))
+    rows = subsample(FASHION_ROWS, n, seed=0)
     return X[rows].astype(np.float64), y[rows]
 
 
