@@ -160,6 +160,69 @@ def test_vec2vec_benchmark_writes_its_tables_from_its_measurements(vec2vec_bench
     assert "Read by hand." in rebuilt and rebuilt.split("-->")[-1] == text.split("-->")[-1]
 
 
+def _vec2vec_report():
+    _benchmarks()
+    try:
+        import vec2vec_report
+    finally:
+        del sys.path[0]
+    return vec2vec_report
+
+
+def _peer_target(seconds, folds):
+    """The peers table's target cell for one setting: ``seconds`` and ``folds`` (kNN per fold,
+    or None) of each method, one row per round."""
+    rows = [{"method": method, "d": 10, "repeat": r, "status": "ok", "seconds": s,
+             "cpu_per_wall": 1.0, "load_average": 1.0, "peak_mib": 1.0,
+             **({"knn": float(np.mean(folds[method])), "knn_folds": folds[method]}
+                if r == 0 and folds[method] is not None else
+                {"knn": 0.9} if r == 0 else {})}
+            for method, times in seconds.items() for r, s in enumerate(times)]
+    results = {"peers/blobs/20000/1/seeded": {
+        "data": "blobs", "n": 20000, "D": 64, "seeded": True, "rows": rows,
+        "context": {"threads": 1}}}
+    report = _vec2vec_report()
+    ratios = report._ratios(report.peer_summary(report._peer_frame(results)))
+    return ratios[report.GOAL].item()
+
+
+_OURS = "vec2vec (co-occurrence)"
+
+
+@pytest.mark.parametrize("ours_folds, expected", [
+    # faster in every round, ahead on every fold
+    ([0.96, 0.95, 0.97, 0.96], "met"),
+    # behind on every fold: missed, whatever the time
+    ([0.93, 0.92, 0.94, 0.93], "missed: umap kNN, pacmap kNN"),
+    # the mean a hair below (the sign alone would say "missed"), the folds split 2:2
+    ([0.9505, 0.9395, 0.9505, 0.9394], "within noise: umap kNN, pacmap kNN"),
+])
+def test_peers_target_decides_knn_on_the_paired_folds(ours_folds, expected):
+    peer_folds = [0.95, 0.94, 0.95, 0.94]
+    cell = _peer_target({_OURS: [5.0, 5.2, 5.1], "umap": [9.0, 9.5, 9.2],
+                         "pacmap": [8.0, 8.4, 8.1]},
+                        {_OURS: ours_folds, "umap": peer_folds, "pacmap": peer_folds})
+    assert cell == expected
+
+
+def test_peers_target_decides_time_on_every_round_and_needs_three():
+    folds = {_OURS: [0.96, 0.95, 0.97, 0.96], "umap": [0.95, 0.94, 0.95, 0.94],
+             "pacmap": [0.95, 0.94, 0.95, 0.94]}
+    # one of Vec2vec's rounds slower than one of PaCMAP's: the median is lower, the test is not
+    assert _peer_target({_OURS: [5.0, 8.2, 5.1], "umap": [9.0, 9.5, 9.2],
+                         "pacmap": [8.0, 8.4, 8.1]}, folds) == "within noise: pacmap time"
+    assert _peer_target({_OURS: [9.9, 9.8, 9.7], "umap": [9.0, 9.5, 9.2],
+                         "pacmap": [8.0, 8.4, 8.1]}, folds) == "missed: umap time, pacmap time"
+    assert _peer_target({_OURS: [5.0, 5.1], "umap": [9.0, 9.5], "pacmap": [8.0, 8.4]},
+                        folds) == "not computed: umap time, pacmap time"
+
+
+def test_peers_target_is_not_computed_from_rows_without_fold_scores():
+    cell = _peer_target({_OURS: [5.0, 5.2, 5.1], "umap": [9.0, 9.5, 9.2],
+                         "pacmap": [8.0, 8.4, 8.1]}, {_OURS: None, "umap": None, "pacmap": None})
+    assert cell == "not computed: umap kNN, pacmap kNN"
+
+
 def _vec2vec_methods():
     _benchmarks()
     try:
