@@ -269,7 +269,7 @@ def _vec2vec_peer_rows(stored: dict, report, n: int = 20000) -> list[dict]:
                  for p, name in (("umap", "UMAP"), ("pacmap", "PaCMAP"))
                  if f"/ {p} time" in group]
         knn = " / ".join(f"{100 * v:+.1f}" for v in group["kNN − umap"])
-        target = "; ".join(f"{data} {cell}" for data, cell in group[report.GOAL].items())
+        target = "; ".join(f"{data} [{cell}]" for data, cell in group[report.GOAL].items())
         rows.append({
             "comparison": f"Vec2vec (co-occurrence) vs UMAP and PaCMAP, {n:,} points, d = 10, "
                           f"{threads} thread{'s' if threads > 1 else ''}, {seeding} "
