@@ -218,9 +218,13 @@ def test_peers_target_decides_time_on_every_round_and_needs_three():
 
 
 def test_peers_target_is_not_computed_from_rows_without_fold_scores():
-    cell = _peer_target({_OURS: [5.0, 5.2, 5.1], "umap": [9.0, 9.5, 9.2],
-                         "pacmap": [8.0, 8.4, 8.1]}, {_OURS: None, "umap": None, "pacmap": None})
+    seconds = {_OURS: [5.0, 5.2, 5.1], "umap": [9.0, 9.5, 9.2], "pacmap": [8.0, 8.4, 8.1]}
+    cell = _peer_target(seconds, {_OURS: None, "umap": None, "pacmap": None})
     assert cell == "not computed: umap kNN, pacmap kNN"
+    # one method's folds missing in a setting whose others have them: that pair only
+    ahead, peer = [0.96, 0.95, 0.97, 0.96], [0.95, 0.94, 0.95, 0.94]
+    cell = _peer_target(seconds, {_OURS: ahead, "umap": None, "pacmap": peer})
+    assert cell == "not computed: umap kNN"
 
 
 def _vec2vec_methods():
