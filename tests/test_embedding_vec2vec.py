@@ -30,6 +30,26 @@ def test_gaussian_clusters_are_separable_in_the_embedding(blobs):
     assert accuracy >= 0.95
 
 
+@pytest.mark.parametrize("seed, threads", [(0, 1), (None, 2)])
+def test_the_neighbour_search_runs_on_n_jobs_threads_unless_seeded(blobs, monkeypatch, seed,
+                                                                    threads):
+    # A seed keeps pynndescent on one thread (its parallel graph varies with the thread
+    # count); an unseeded fit is parallel, as an unseeded UMAP is.
+    import pynndescent
+
+    used = []
+
+    class Recorded(pynndescent.NNDescent):
+        def __init__(self, *args, n_jobs=None, **kwargs):
+            used.append(n_jobs)
+            super().__init__(*args, n_jobs=n_jobs, **kwargs)
+
+    monkeypatch.setattr(pynndescent, "NNDescent", Recorded)
+    Vec2Vec(n_components=4, knn="approximate", solver="cooccurrence", random_state=seed,
+            n_jobs=2).fit(blobs[0])
+    assert used == [threads]
+
+
 def test_two_fits_with_one_thread_are_identical(blobs):
     X, _ = blobs
     a = Vec2Vec(n_components=4, random_state=3, n_jobs=1, **FAST).fit(X)

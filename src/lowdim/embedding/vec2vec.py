@@ -149,7 +149,8 @@ class Vec2Vec(EmbeddingEstimator):
         ``n_jobs``; gensim's is so only with one thread (its asynchronous
         updates make it vary slightly with more; the walks never do). A seed
         keeps the approximate neighbour search (``knn``) on one thread, whose
-        graph would otherwise change with the thread count.
+        graph would otherwise change with the thread count; without a seed it
+        runs on ``n_jobs`` threads.
 
     Attributes
     ----------
@@ -269,8 +270,10 @@ class Vec2Vec(EmbeddingEstimator):
         self.timings_ = {}
 
         start = time.perf_counter()
+        # unseeded, the search gets no seed either: a seed would keep it on one thread
         graph = cosine_knn_graph(X, self.topk, knn=self.knn, n_jobs=threads,
-                                 random_state=knn_seed, metric=self.metric)
+                                 random_state=None if self.random_state is None else knn_seed,
+                                 metric=self.metric)
         self.graph_, self.isolated_ = add_self_loops_to_isolated(graph)
         self._warn_isolated(X)
         self.timings_["graph"] = time.perf_counter() - start
