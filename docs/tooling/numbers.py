@@ -303,7 +303,9 @@ def _vec2vec_rows() -> tuple[list[dict], list[str]]:
                               f"{'seeded' if entry.get('seeded', True) else 'unseeded'}",
                 "result": f"{times(ours['seconds'] / umap['seconds'])} UMAP's time, "
                           f"{ours['peak_gib']:.2f} GiB peak against {umap['peak_gib']:.2f} GiB",
-                "measured": f"one run each, load {entry['context']['load_average']}",
+                "measured": f"one run each, load {entry['context']['load_average']}"
+                            + (f"; {entry['context']['note']}" if entry["context"].get("note")
+                               else ""),
                 "table": "`vec2vec_vs_umap.md`"})
     sparse = stored.get("sparse")
     if sparse and _todays_solver(sparse["context"]):
