@@ -333,10 +333,11 @@ def _quick(model):
 
 
 def scored_rows(n):
-    """The fixed rows the kNN protocol scores: all, or a random ``SCORED_ROWS`` of them."""
-    if n <= SCORED_ROWS:
-        return np.arange(n)
-    return np.sort(np.random.default_rng(0).choice(n, SCORED_ROWS, replace=False))
+    """The fixed rows the kNN protocol scores: all, or a random ``SCORED_ROWS`` of them
+    (seed 0, sorted)."""
+    from lowdim.data.parsing import subsample
+
+    return subsample(n, SCORED_ROWS, seed=0)
 
 
 def knn_result(Z, y):
