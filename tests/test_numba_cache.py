@@ -102,3 +102,41 @@ def test_functions_taking_functions_are_compiled_but_never_cached(tmp_path):
     assert second["result"] == first["result"] == [10.0, 10.0]
     assert sorted(path.name for path in cache.rglob("*") if path.is_file()) == files_after_first
     assert not [name for name in files_after_first if name.startswith("pkg.apply")]
+
+
+def test_a_parallel_dispatcher_never_loads_the_serial_one_of_the_same_function(tmp_path):
+    # umap-learn jits its layout epoch twice, parallel=False for seeded fits and parallel=True
+    # for unseeded ones; numba names the cache file after the Python function, so the
+    # parallel dispatcher loaded the serial machine code whenever that was saved first, and
+    # an unseeded UMAP ran its layout on one thread.
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text(textwrap.dedent("""
+        import numba
+        import numpy as np
+
+        def threads_used(n):
+            seen = np.zeros(n, dtype=np.int64)
+            for i in numba.prange(n):
+                seen[i] = numba.get_thread_id()
+            return seen.max() + 1
+
+        serial = numba.njit(threads_used, parallel=False)
+        parallel = numba.njit(threads_used, parallel=True)
+    """))
+    imports = ("import numba\nimport pkg\nfrom lowdim._numba_cache import cache_jit_functions\n"
+               "numba.set_num_threads(2)")
+    cache = tmp_path / "cache"
+    first = run_probe(cache, imports, """
+        assert cache_jit_functions("pkg") == 2
+        result = [int(pkg.serial(1000))]
+    """, [tmp_path])
+    second = run_probe(cache, imports, """
+        cache_jit_functions("pkg")
+        result = [int(pkg.parallel(1000)), int(pkg.serial(1000))]
+    """, [tmp_path])
+    assert first["result"] == [1]
+    assert second["result"] == [2, 1]   # the parallel code, on both threads
+    # the parallel one compiled, the serial one loaded
+    assert [name for name in second["compiled"] if name.startswith("pkg.")] == [
+        "pkg.threads_used"]

@@ -9,6 +9,12 @@ machine code, later ones load it. Numba keeps the cache in ``NUMBA_CACHE_DIR`` w
 (the workflow sets it, ``workflow/rules/common.smk``), else in ``__pycache__`` beside the
 package's source; it recompiles when a source file changes.
 
+A function's cache is keyed by its Python function, so numba would give one file to every
+dispatcher of that function. umap-learn makes two of its layout epoch, one with
+``parallel=False`` (seeded fits) and one with ``parallel=True`` (unseeded ones): whichever
+compiled first would be loaded by the other, and an unseeded UMAP then ran its layout on one
+thread. The cache here keys each compilation by the dispatcher's options too.
+
 Left to compile in every process:
 
 - compilations for arguments that are themselves numba functions (pynndescent passes its
@@ -38,12 +44,20 @@ def _has_function_argument(types, signature) -> bool:
     return any(map(is_function, sigutils.normalize_signature(signature)[0]))
 
 
-def _static_arguments_cache(py_func):
-    """A numba ``FunctionCache`` of ``py_func`` that skips signatures with function arguments."""
+def _static_arguments_cache(dispatcher):
+    """A numba ``FunctionCache`` of ``dispatcher`` that skips signatures with function
+    arguments and keys each compilation by the dispatcher's options (``parallel``,
+    ``fastmath``...) besides numba's own key."""
     from numba.core import types
     from numba.core.caching import FunctionCache
 
+    options = tuple(sorted((name, repr(value))
+                           for name, value in dispatcher.targetoptions.items()))
+
     class StaticArgumentsCache(FunctionCache):
+        def _index_key(self, sig, codegen):
+            return (*super()._index_key(sig, codegen), options)
+
         def load_overload(self, sig, target_context):
             if _has_function_argument(types, sig):
                 return None
@@ -53,7 +67,7 @@ def _static_arguments_cache(py_func):
             if not _has_function_argument(types, sig):
                 super().save_overload(sig, data)
 
-    return StaticArgumentsCache(py_func)
+    return StaticArgumentsCache(dispatcher.py_func)
 
 
 def cache_jit_functions(*packages: str) -> int:
@@ -81,6 +95,6 @@ def cache_jit_functions(*packages: str) -> int:
         for value in list(vars(module).values()):
             # Only functions without a cache: those declared with cache=True keep theirs.
             if isinstance(value, Dispatcher) and isinstance(value._cache, NullCache):
-                value._cache = _static_arguments_cache(value.py_func)
+                value._cache = _static_arguments_cache(value)
                 count += 1
     return count
