@@ -516,8 +516,18 @@ def test_workflow_overhead_targets_read_an_unprofiled_run_first(tmp_path, monkey
     assert (row["commit"], row["wall s"], row["verdict"]) == ("b" * 10, 232.0, "met")
     assert row["CPU s / 2 cores"] == 215.0
     assert row["bound with exclusive jobs alone s"] == "245"   # (470 - 60) / 2 + 40
-    assert "profiled run of the tables below (aaaaaaa) took 255 s" in row["note"]
+    assert "profiled run `after` of the tables below (aaaaaaa) took 255 s" in row["note"]
     assert ("default", "plain") not in workflow_overhead.load_runs()
+    # a profiled run of the plain run's own commit bounds it rather than the older `after`
+    (tmp_path / "default_recheck.json").write_text(json.dumps(
+        {**run, "commit": "b" * 40, "profile": "default", "label": "recheck", "wall_s": 240.0,
+         "cpu_s": 450.0}))
+    pd.DataFrame({"rule": ["embedding_timing", "prepare"], "total_s": [50.0, 1.0],
+                  "wall_s": [30.0, 1.2]}).to_csv(tmp_path / "default_recheck.csv", index=False)
+    row = workflow_overhead.targets_table(workflow_overhead.load_runs()).iloc[0]
+    assert (row["commit"], row["wall s"], row["CPU s / 2 cores"]) == ("b" * 10, 232.0, 215.0)
+    assert row["bound with exclusive jobs alone s"] == "230"   # (450 - 50) / 2 + 30
+    assert "profiled run `recheck` of the tables below (bbbbbbb) took 240 s" in row["note"]
 
 
 def test_workflow_overhead_workers_note_reads_both_suite_runs(tmp_path, monkeypatch):
