@@ -381,10 +381,8 @@ def targets_table(runs: dict) -> pd.DataFrame:
         plain = OUT_DIR / f"plain_{profile}.json"
         user = json.loads(plain.read_text()) if plain.exists() else None
         if user:   # the bound from a profiled run of the same code, when there is one
-            label, (summary, jobs) = next(
-                ((key[1], run) for key, run in runs.items()
-                 if key[0] == profile and run[0]["commit"] == user["commit"]),
-                (label, (summary, jobs)))
+            label, (summary, jobs) = (_profiled_run_of(runs, profile, user["commit"])
+                                      or (label, (summary, jobs)))
         bound = exclusive_bound(summary["cpu_s"], jobs)
         if user:   # the command as a user runs it; the bound is the profiled run's
             profiled, summary = summary, user
@@ -407,6 +405,12 @@ def targets_table(runs: dict) -> pd.DataFrame:
         summary = json.loads(ci.read_text())
         rows.append(_target_row(".ci/run", summary, CI_TARGET_S, summary["cpu_s"]))
     return pd.DataFrame(rows)
+
+
+def _profiled_run_of(runs: dict, profile: str, commit: str):
+    """``(label, (summary, jobs))`` of a profiled run of ``profile`` at ``commit``, or None."""
+    return next(((label, run) for (name, label), run in runs.items()
+                 if name == profile and run[0]["commit"] == commit), None)
 
 
 def _target_row(command: str, summary: dict, target: float, cpu_s: float,
