@@ -108,7 +108,8 @@ def rehearsal_run() -> str:
             f"({run['wall_s'] / 60:.1f} minutes) of wall time and {run['cpu_s']:,.0f} CPU s on "
             f"2 cores, from a fresh export of commit {run['commit'][:7]} on "
             f"{run['date'][:10]}, load average {_load(run['loadavg_before'])} at the start "
-            "(`benchmarks/workflow_overhead/rehearsal_after.json`).")
+            "(`benchmarks/workflow_overhead/rehearsal_after.json`"
+            + (f"; {run['note']}" if run.get("note") else "") + ").")
 
 
 def test_suite() -> str:
