@@ -9,6 +9,7 @@ import multiprocessing
 import random
 import re
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -69,10 +70,20 @@ def test_primary_404_uses_mirror(http_server, raw):
 
 
 def test_transient_500_is_retried_with_exponential_backoff(http_server, raw, monkeypatch):
-    sleeps = []
-    # ``lowdim.data.download`` is the function (exported by the package); patch the module
+    sleeps, real_sleep, this_thread = [], time.sleep, threading.current_thread()
+    # ``lowdim.data.download`` is the function (exported by the package); patch the module.
+    # Its ``time`` is the interpreter's one module: the session's background threads (the
+    # SLURM cluster's start-up polls every 0.2 s) sleep through it too, so only this
+    # thread's sleeps are the download's.
+
+    def sleep(seconds):
+        if threading.current_thread() is this_thread:
+            sleeps.append(seconds)
+        else:
+            real_sleep(seconds)
+
     module = importlib.import_module("lowdim.data.download")
-    monkeypatch.setattr(module.time, "sleep", sleeps.append)
+    monkeypatch.setattr(module.time, "sleep", sleep)
     url = http_server.serve("/flaky.bin", DATA, fault=500, times=2)
     download(remote(url), raw / "file.gz", dataset="toy", retries=3, backoff=0.25)
     assert (raw / "file.gz").read_bytes() == DATA
