@@ -386,7 +386,7 @@ def targets_table(runs: dict) -> pd.DataFrame:
         bound = exclusive_bound(summary["cpu_s"], jobs)
         if user:   # the command as a user runs it; the bound is the profiled run's
             profiled, summary = summary, user
-            summary["note"] = " ".join(filter(None, [
+            summary["note"] = "; ".join(filter(None, [
                 summary.get("note", ""),
                 f"unprofiled; the profiled run `{label}` of the tables below "
                 f"({profiled['commit'][:7]}) "
@@ -533,6 +533,15 @@ NOTES = [
     "  6633839 (Targets) took 334 s at 04:36 UTC; the same 20-million-step Python loop took",
     "  1.60, 1.51 and 2.64 s back to back at 04:43 UTC. On that host the command's CPU over",
     "  2 cores is above the 240 s target: only less CPU, not scheduling, would meet it.",
+    "- **Run `s10`** (2026-12-06 09:58-10:06 UTC, nothing else running): the default run",
+    "  profiled at 19563c1, whose default profile runs the code of 6633839 (no commit since",
+    "  changed `src/`, `workflow/` or the default config), after its unprofiled run (Targets,",
+    "  09:46-09:54 UTC: 473 s, 876 CPU s). 855 CPU s against `recheck`'s 574: every part",
+    "  longer (imports 110 -> 165, numba 56 -> 73, work 336 -> 542 CPU s), every rule",
+    "  1.2-2.4x, most the scikit-learn-heavy ones (`embedding_score` 2.0x, `sms_wmd_classify`",
+    "  1.9x). The same 20-million-step Python loop took 1.06-1.20 s here, less than on",
+    "  either earlier host, so that loop does not rank these hosts; only the same commands'",
+    "  CPU before and after compare on one host.",
     "- **Rehearsal runs `s9base` and `after`** (2026-12-06 07:28-07:50 UTC, one after the",
     "  other, nothing else running): 1f7d63a, then 7344972, whose rehearsal fits the six",
     "  embedding methods other than Vec2vec in one `embedding_embed_batch` job per dataset",

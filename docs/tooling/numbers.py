@@ -91,7 +91,8 @@ def default_run() -> str:
             f"({timed['wall_s'] / 60:.1f} minutes) of wall time and {timed['cpu_s']:,.0f} CPU s "
             f"on 2 cores, from a fresh export of commit {timed['commit'][:7]} on "
             f"{timed['date'][:10]}, load average {_load(timed['loadavg_before'])} at the start "
-            f"(`benchmarks/workflow_overhead/{source}`).")
+            f"(`benchmarks/workflow_overhead/{source}`"
+            + (f"; {timed['note']}" if timed.get("note") else "") + ").")
 
 
 def rehearsal_run() -> str:
