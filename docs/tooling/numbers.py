@@ -78,6 +78,11 @@ def _run_record(profile: str, label: str = "after") -> dict | None:
     return _json(path) if path.exists() else None
 
 
+def _note(record: dict) -> str:
+    """A run record's note, to follow its file name in parentheses ("" without one)."""
+    return f"; {record['note']}" if record.get("note") else ""
+
+
 def default_run() -> str:
     """The default profile's job count and time (``workflow_overhead.py run``)."""
     run = _run_record("default")
@@ -91,8 +96,7 @@ def default_run() -> str:
             f"({timed['wall_s'] / 60:.1f} minutes) of wall time and {timed['cpu_s']:,.0f} CPU s "
             f"on 2 cores, from a fresh export of commit {timed['commit'][:7]} on "
             f"{timed['date'][:10]}, load average {_load(timed['loadavg_before'])} at the start "
-            f"(`benchmarks/workflow_overhead/{source}`"
-            + (f"; {timed['note']}" if timed.get("note") else "") + ").")
+            f"(`benchmarks/workflow_overhead/{source}`{_note(timed)}).")
 
 
 def rehearsal_run() -> str:
@@ -109,8 +113,7 @@ def rehearsal_run() -> str:
             f"({run['wall_s'] / 60:.1f} minutes) of wall time and {run['cpu_s']:,.0f} CPU s on "
             f"2 cores, from a fresh export of commit {run['commit'][:7]} on "
             f"{run['date'][:10]}, load average {_load(run['loadavg_before'])} at the start "
-            "(`benchmarks/workflow_overhead/rehearsal_after.json`"
-            + (f"; {run['note']}" if run.get("note") else "") + ").")
+            f"(`benchmarks/workflow_overhead/rehearsal_after.json`{_note(run)}).")
 
 
 def test_suite() -> str:
