@@ -56,13 +56,24 @@ def peer_summary(frame):
         ok = ok.assign(cpu_per_wall=float("nan"), load_average=float("nan"))
     if "knn_folds" not in ok:  # stored before the folds were
         ok = ok.assign(knn_folds=None)
-    summary = ok.groupby(_SETTING + ["method"], sort=False).agg(
+    groups = ok.groupby(_SETTING + ["method"], sort=False)
+    summary = groups.agg(
         seconds=("seconds", "median"), repeats=("seconds", "size"),
         cpu_per_wall=("cpu_per_wall", "median"), load=("load_average", "max"),
-        peak_mib=("peak_mib", "max"), knn=("knn", "first"),
-        every_seconds=("seconds", list), knn_folds=("knn_folds", "first")).reset_index()
+        peak_mib=("peak_mib", "max"), knn=("knn", "mean"), knn_fits=("knn", "count"),
+        every_seconds=("seconds", list)).reset_index()
+    summary["knn_folds"] = [_fold_scores(group) for _, group in groups]
     na = frame[frame["status"] == "n/a"][_SETTING + ["method", "reason"]]
     return pd.concat([summary, na], ignore_index=True)
+
+
+def _fold_scores(rounds):
+    """``{round: kNN accuracy per fold}`` of the rounds of one method whose fit was scored
+    (every round of an unseeded fit, the first of a seeded one), or None if none kept its
+    folds' scores."""
+    scored = {r: folds for r, folds in zip(rounds["repeat"], rounds["knn_folds"])
+              if isinstance(folds, list)}
+    return scored or None
 
 
 def _ratios(summary):
@@ -82,6 +93,7 @@ def _ratios(summary):
                 row[f"/ {peer} time"] = ours["seconds"] / by.loc[peer, "seconds"]
                 row[f"kNN − {peer}"] = ours["knn"] - by.loc[peer, "knn"]
         row[GOAL] = _goal(ours, by)
+        row["kNN fits"] = int(ours["knn_fits"])
         row["fastest peer within 1 kNN point"] = fastest or "none"
         row["/ its time"] = ours["seconds"] / close["seconds"].min() if fastest else None
         out.append(row)
@@ -97,8 +109,11 @@ TARGET_RULE = (
     "(`lowdim.report.decision`, as the scorecard's claims), never by the sign of one "
     "difference: the time on every round's fit, by a one-sided Mann-Whitney test at 0.05, "
     "which 3 rounds a side pass only when each of Vec2vec's fits is faster than each of the "
-    "peer's; the kNN accuracy on the paired differences over the same 4 folds, by a "
-    "one-sided paired t-test at 0.05. \"met\": both tests pass in Vec2vec's favour for both "
+    "peer's; the kNN accuracy on the paired differences over the same 4 folds of each "
+    "scored fit, by a one-sided paired t-test at 0.05. A seeded fit repeats its embedding "
+    "every round, so its first round's is scored; an unseeded fit gives another embedding "
+    "every round, so every round's is scored (column \"kNN fits\"), and its folds pair with "
+    "the peer's of the same round, so that the embeddings' own variation counts. \"met\": both tests pass in Vec2vec's favour for both "
     "peers; \"missed\": a test passes the other way; \"within noise\": neither passes; "
     "\"not computed\": fewer than 3 rounds, or kNN stored without its folds' scores. The "
     "ratios and differences beside it are of medians and means.")
@@ -116,13 +131,23 @@ def _decisions(ours, theirs):
 
     time = independent_decision(ours["every_seconds"], theirs["every_seconds"], "less",
                                 unit="round")
-    if not all(isinstance(side["knn_folds"], list) for side in (ours, theirs)):
+    rounds = _paired_rounds(ours, theirs)
+    if not rounds:
         knn = Decision("not computed", ours["knn"] - theirs["knn"],
                        "stored before the benchmark kept the folds' scores")
     else:
-        knn = paired_decision(np.subtract(ours["knn_folds"], theirs["knn_folds"]), "greater",
-                              unit="fold")
+        differences = [np.subtract(ours["knn_folds"][r], theirs["knn_folds"][r])
+                       for r in rounds]
+        knn = paired_decision(np.concatenate(differences), "greater", unit="fold")
     return {"time": time, "kNN": knn}
+
+
+def _paired_rounds(ours, theirs):
+    """The rounds whose fits both sides scored: their folds pair up, fold with fold of the
+    same round (the same rows for every method)."""
+    if not all(isinstance(side["knn_folds"], dict) for side in (ours, theirs)):
+        return []
+    return sorted(set(ours["knn_folds"]) & set(theirs["knn_folds"]))
 
 
 def _goal(ours, by):

@@ -13,8 +13,10 @@ Cases (the first argument, or ``--case``):
   every one unseeded (``--unseeded``). Methods alternate within each of ``--repeats`` rounds
   (the order rotates); wall time excludes compilation (a warm-up on 5,100 rows first), peak
   memory is each fit's own (peak RSS during the fit minus RSS before it); each fit's CPU time
-  over its wall time and the load average when it ended are stored beside it, and the
-  first round's kNN accuracy per fold (the same folds for every method).
+  over its wall time and the load average when it ended are stored beside it, and its kNN
+  accuracy per fold (the same folds for every method): every round's fit of an unseeded
+  method, whose fits differ from round to round; the first round's of a seeded one, whose
+  later rounds repeat the same embedding.
 - ``gap``: the two Vec2vec solvers at their defaults on real data (digits, pang_lee TF-IDF,
   ``--n`` GloVe words) and on ``--n`` images and blobs, two seeds each.
 - ``updates``: the co-occurrence solver's accuracy against ``updates_per_node`` and ``alpha``
@@ -92,7 +94,7 @@ def peers(data, n, dims, n_threads, repeats, methods, warm_up_rows=5100, store=N
                 row = {"method": method, "d": d, "repeat": r, "status": "ok",
                        "seeded": seeded and method not in M.UNSEEDABLE,
                        **M.fit_row(fit), "compile_seconds": overhead[method]}
-                if r == 0:
+                if r == 0 or not row["seeded"]:  # a seeded fit repeats round 0's
                     score = M.knn_result(fit.embedding, y)
                     row.update(knn=score.mean, knn_2sd=score.two_std,
                                knn_folds=score.fold_accuracy.tolist())

@@ -165,22 +165,30 @@ def test_vec2vec_benchmark_writes_its_tables_from_its_measurements(vec2vec_bench
     assert "Read by hand." in rebuilt and rebuilt.split("-->")[-1] == text.split("-->")[-1]
 
 
-def _peer_target(seconds, folds):
-    """The peers table's target cell for one setting: ``seconds`` and ``folds`` (kNN per fold,
-    or None) of each method, one row per round."""
+def _peer_ratios(seconds, folds, seeded=True):
+    """The peers table's row for one setting: ``seconds`` of each method, one per round, and
+    ``folds``: its kNN per fold (or None) of the first round (seeded), or a list of them, one
+    per round (unseeded: every round's fit is scored, as the benchmark does)."""
     rows = [{"method": method, "d": 10, "repeat": r, "status": "ok", "seconds": s,
              "cpu_per_wall": 1.0, "load_average": 1.0, "peak_mib": 1.0}
             for method, times in seconds.items() for r, s in enumerate(times)]
-    for row in rows:  # the first round is scored, as the benchmark does
-        if row["repeat"] == 0:
-            row["knn"] = float(np.mean(folds[row["method"]] or [0.9]))
-            if folds[row["method"]] is not None:
-                row["knn_folds"] = folds[row["method"]]
-    results = {"peers/blobs/20000/1/seeded": {
-        "data": "blobs", "n": 20000, "D": 64, "seeded": True, "rows": rows,
+    for row in rows:
+        scored = folds[row["method"]] if seeded else folds[row["method"]][row["repeat"]]
+        if seeded and row["repeat"] > 0:
+            continue
+        row["knn"] = float(np.mean(scored or [0.9]))
+        if scored is not None:
+            row["knn_folds"] = scored
+    seeding = "seeded" if seeded else "unseeded"
+    results = {f"peers/blobs/20000/1/{seeding}": {
+        "data": "blobs", "n": 20000, "D": 64, "seeded": seeded, "rows": rows,
         "context": {"threads": 1}}}
     report = _benchmark("vec2vec_report")
-    ratios = report._ratios(report.peer_summary(report._peer_frame(results)))
+    return report._ratios(report.peer_summary(report._peer_frame(results))), report
+
+
+def _peer_target(seconds, folds):
+    ratios, report = _peer_ratios(seconds, folds)
     return ratios[report.GOAL].item()
 
 
@@ -223,6 +231,29 @@ def test_peers_target_is_not_computed_from_rows_without_fold_scores():
     ahead, peer = [0.96, 0.95, 0.97, 0.96], [0.95, 0.94, 0.95, 0.94]
     cell = _peer_target(seconds, {_OURS: ahead, "umap": None, "pacmap": peer})
     assert cell == "not computed: umap kNN"
+
+
+def test_peers_target_pairs_every_round_of_unseeded_fits():
+    """An unseeded fit differs every round: every round's folds count, each paired with the
+    peer's of the same round, so one lucky round does not decide the kNN side."""
+    seconds = {_OURS: [5.0, 5.2, 5.1], "umap": [9.0, 9.5, 9.2], "pacmap": [8.0, 8.4, 8.1]}
+    peer = [[0.95, 0.94, 0.95, 0.94], [0.93, 0.92, 0.93, 0.92], [0.96, 0.95, 0.96, 0.95]]
+    # each round's folds 0.005 ahead of the peer's same round: ahead, though round 1 of
+    # Vec2vec is below the peer's rounds 0 and 2 (pairing by round, not pooling)
+    ahead = [[a + 0.005 for a in r] for r in peer]
+    ratios, report = _peer_ratios(seconds, {_OURS: ahead, "umap": peer, "pacmap": peer},
+                                  seeded=False)
+    assert ratios[report.GOAL].item() == "met" and ratios["kNN fits"].item() == 3
+    assert ratios["kNN − umap"].item() == pytest.approx(0.005)  # mean over the 3 rounds
+    # ahead by 0.02 in round 0 only (the first round alone would say "met"), behind in the two
+    # others: the 12 paired folds decide
+    lucky = [[a + 0.02 for a in peer[0]]] + [[a - 0.01 for a in r] for r in peer[1:]]
+    ratios, report = _peer_ratios(seconds, {_OURS: lucky, "umap": peer, "pacmap": peer},
+                                  seeded=False)
+    assert ratios[report.GOAL].item() == "within noise: umap kNN, pacmap kNN"
+    # a seeded row scores its first round: one fit
+    ratios, _ = _peer_ratios(seconds, {_OURS: ahead[0], "umap": peer[0], "pacmap": peer[0]})
+    assert ratios["kNN fits"].item() == 1
 
 
 def _vec2vec_methods():
