@@ -256,6 +256,18 @@ def test_peers_target_pairs_every_round_of_unseeded_fits():
     assert ratios["kNN fits"].item() == 1
 
 
+@pytest.mark.parametrize("seeded", [True, False], ids=["seeded", "unseeded"])
+def test_peers_scores_every_round_of_an_unseeded_fit(seeded):
+    """The peers case itself: an unseeded fit's kNN folds are stored every round (its
+    embedding differs from round to round), a seeded fit's in the first round only."""
+    benchmark = _benchmark("vec2vec_vs_umap")
+    entry = benchmark.peers("blobs", 300, [2], 1, 2, ["vec2vec (co-occurrence)"],
+                            warm_up_rows=300, seeded=seeded)
+    scored = [row["repeat"] for row in entry["rows"] if "knn_folds" in row]
+    assert scored == ([0] if seeded else [0, 1])
+    assert all(len(row["knn_folds"]) == 4 for row in entry["rows"] if "knn_folds" in row)
+
+
 def _vec2vec_methods():
     return _benchmark("vec2vec_methods")
 
