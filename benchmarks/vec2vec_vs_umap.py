@@ -55,16 +55,35 @@ RESULTS = HERE / "vec2vec_vs_umap.json"
 REPORT = HERE / "vec2vec_vs_umap.md"
 
 
+#: Packages whose code decides a stored number: a seeded fit repeats its embedding only
+#: under the same versions (the neighbour search, the compiled loops, the kNN protocol).
+PACKAGES = ("numpy", "scipy", "scikit-learn", "numba", "pynndescent", "umap-learn", "pacmap",
+            "faiss-cpu", "gensim")
+
+
+def _versions():
+    """``{package: version}`` of :data:`PACKAGES` installed here (None where one is not)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = {}
+    for package in PACKAGES:
+        try:
+            found[package] = version(package)
+        except PackageNotFoundError:
+            found[package] = None
+    return found
+
+
 def _context(threads):
-    """When and where a case ran, how loaded the machine was (1-minute load averages), and the
-    co-occurrence solver's defaults."""
+    """When and where a case ran, how loaded the machine was (1-minute load averages), the
+    co-occurrence solver's defaults and the versions of the packages that decide a result."""
     from lowdim.embedding.cooccurrence import UPDATES_PER_NODE
     from lowdim.embedding.vec2vec import Vec2Vec
 
     return {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "machine": f"{platform.machine()}, {os.cpu_count()} cores", "threads": threads,
             "load_average": round(os.getloadavg()[0], 1), "updates_per_node": UPDATES_PER_NODE,
-            "init": Vec2Vec().init}
+            "init": Vec2Vec().init, "versions": _versions()}
 
 
 def peers(data, n, dims, n_threads, repeats, methods, warm_up_rows=5100, store=None,

@@ -148,7 +148,11 @@ def test_vec2vec_benchmark_writes_its_tables_from_its_measurements(vec2vec_bench
     assert {(d, m) for d, m, _, _ in rows} == {(d, m) for d in ("2", "10") for m in
                                                 ("umap", "vec2vec (co-occurrence)")} | {
         ("2", "opentsne")}  # two repeats each; openTSNE only at d = 2 ...
-    stored = json.loads(results.read_text())["peers/images/600/1/seeded"]["rows"]
+    entry = json.loads(results.read_text())["peers/images/600/1/seeded"]
+    # the versions that decide a seeded fit's numbers are stored with them
+    from importlib.metadata import version
+    assert entry["context"]["versions"]["numba"] == version("numba")
+    stored = entry["rows"]
     assert all(0 < row["cpu_per_wall"] == row["cpu_seconds"] / row["seconds"]
                for row in stored if row["status"] == "ok")  # CPU / wall beside each fit
     assert re.search(r"\|\s+10 \| opentsne\s+\| openTSNE's FFT", text)  # ... n/a, with why, at 10
