@@ -123,3 +123,39 @@ def test_an_unknown_metric_is_refused_by_name():
     with pytest.raises(ValueError, match=r"`metric` must be one of \['cosine', 'euclidean'\], "
                                          r"got 'manhattan'"):
         cosine_knn_graph(np.eye(4) + 1, 2, metric="manhattan")
+
+
+def _zipf_tfidf(n_rows, n_terms, length, seed):
+    """TF-IDF rows of Zipf-distributed terms: a few terms in most rows, most in few."""
+    from sklearn.feature_extraction.text import TfidfTransformer
+
+    rng = np.random.default_rng(seed)
+    p = 1.0 / np.arange(1, n_terms + 1) ** 1.07
+    terms = rng.choice(n_terms, size=n_rows * length, p=p / p.sum())
+    counts = sp.csr_matrix((np.ones(terms.size), (np.repeat(np.arange(n_rows), length), terms)),
+                           shape=(n_rows, n_terms))
+    counts.sum_duplicates()
+    return TfidfTransformer().fit_transform(counts).tocsr()
+
+
+@pytest.mark.parametrize("share", [graph_module.DENSE_COLUMN_SHARE, 0.0, 2.0])
+@pytest.mark.parametrize("chunk_bytes", [64 * 2**20, 8 * 300 * 7])
+def test_exact_sparse_search_finds_sklearns_neighbours(monkeypatch, share, chunk_bytes):
+    """The dense block of frequent terms (all columns at share 0, none at 2) and the row
+    chunks change how the similarities are summed, never which rows are nearest."""
+    from sklearn.neighbors import NearestNeighbors
+
+    X = _zipf_tfidf(300, 2_000, 40, seed=0)
+    X = sp.vstack([X[:100], sp.csr_matrix((1, X.shape[1])), X[100:]]).tocsr()  # an all-zero row
+    frequent = np.unique(X.indices, return_counts=True)[1] >= graph_module.DENSE_COLUMN_SHARE * 301
+    assert 0 < frequent.sum() < frequent.size  # both parts are exercised at the default
+    monkeypatch.setattr(graph_module, "DENSE_COLUMN_SHARE", share)
+    monkeypatch.setattr(graph_module, "_SIMILARITY_CHUNK_BYTES", chunk_bytes)
+    indices, similarities = topk_cosine_neighbors(X, 5, knn="exact", n_jobs=1)
+    distances, expected = NearestNeighbors(n_neighbors=5, metric="cosine", algorithm="brute") \
+        .fit(X).kneighbors()
+    nonzero = np.arange(301) != 100  # the zero row's neighbours are ties at similarity 0
+    np.testing.assert_array_equal(indices[nonzero], expected[nonzero])
+    np.testing.assert_allclose(similarities, 1.0 - distances, atol=1e-12)
+    assert np.all(similarities[100] == 0.0)
+    assert np.all(np.diff(similarities, axis=1) <= 0)  # most similar first

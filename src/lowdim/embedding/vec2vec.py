@@ -253,7 +253,9 @@ class Vec2Vec(EmbeddingEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Sparse input (e.g. TF-IDF) is never densified.
+            Sparse input (e.g. TF-IDF) stays sparse; the exact search multiplies
+            only its frequent columns as a dense block
+            (:data:`~lowdim.embedding.graph.DENSE_COLUMN_SHARE`).
         y : None
             Ignored.
 
