@@ -159,3 +159,22 @@ def test_exact_sparse_search_finds_sklearns_neighbours(monkeypatch, share, chunk
     np.testing.assert_allclose(similarities, 1.0 - distances, atol=1e-12)
     assert np.all(similarities[100] == 0.0)
     assert np.all(np.diff(similarities, axis=1) <= 0)  # most similar first
+
+
+def test_exact_sparse_search_breaks_ties_by_the_lower_row():
+    """Rows 1 and 3 are copies: equally similar to row 0, whichever order a product sums in."""
+    X = sp.csr_matrix(np.array([[1.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 0.0, 1.0],
+                                [1.0, 0.0, 1.0], [0.0, 0.0, 2.0]]))
+    indices, similarities = topk_cosine_neighbors(X, 1, knn="exact")
+    assert indices[0, 0] == 1 and similarities[0, 0] == pytest.approx(0.5)
+    indices, _ = topk_cosine_neighbors(X, 2, knn="exact")
+    assert indices[0].tolist() == [1, 3]
+
+
+def test_top_columns_keep_the_lower_of_equal_entries():
+    # numpy's argpartition alone keeps column 2 here, not 0, of the four 2.0s tied for 4th
+    sim = np.array([[2.0, 3.0, 2.0, 2.0, 2.0, 2.0, 3.0, 1.0, 3.0, 2.0, 0.0, 1.0],
+                    [1.0] * 12])
+    best = graph_module._top_columns(sim, 4)
+    assert sorted(best[0].tolist()) == [0, 1, 6, 8]
+    assert sorted(best[1].tolist()) == [0, 1, 2, 3]

@@ -305,12 +305,25 @@ def _sparse_cosine_chunks(X, topk):
         if rest.nnz:
             sim += safe_sparse_dot(rest[lo:hi], rest_t, dense_output=True)
         sim[np.arange(hi - lo), np.arange(lo, hi)] = -np.inf  # not its own neighbour
-        best = np.argpartition(-sim, topk - 1, axis=1)[:, :topk]
+        best = _top_columns(sim, topk)
         best_sim = np.take_along_axis(sim, best, axis=1)
         order = np.lexsort((best, -best_sim), axis=1)
         indices[lo:hi] = np.take_along_axis(best, order, axis=1)
         similarities[lo:hi] = np.clip(np.take_along_axis(best_sim, order, axis=1), -1.0, 1.0)
     return indices, similarities
+
+
+def _top_columns(sim, topk):
+    """The columns of the ``topk`` largest entries of each row of ``sim``; of equal
+    entries, the lower column first, so that the choice does not depend on the order in
+    which a product was summed."""
+    best = np.argpartition(-sim, topk - 1, axis=1)[:, :topk]
+    kth = np.take_along_axis(sim, best, axis=1).min(axis=1)[:, None]
+    left_out = (sim == kth).sum(axis=1) > (np.take_along_axis(sim, best, axis=1) == kth).sum(axis=1)
+    for row in np.flatnonzero(left_out):
+        above = np.flatnonzero(sim[row] > kth[row])
+        best[row] = np.concatenate([above, np.flatnonzero(sim[row] == kth[row])])[:topk]
+    return best
 
 
 def _pair_cosines(X, ind):
