@@ -318,8 +318,9 @@ def _top_columns(sim, topk):
     entries, the lower column first, so that the choice does not depend on the order in
     which a product was summed."""
     best = np.argpartition(-sim, topk - 1, axis=1)[:, :topk]
-    kth = np.take_along_axis(sim, best, axis=1).min(axis=1)[:, None]
-    left_out = (sim == kth).sum(axis=1) > (np.take_along_axis(sim, best, axis=1) == kth).sum(axis=1)
+    kept = np.take_along_axis(sim, best, axis=1)
+    kth = kept.min(axis=1)[:, None]
+    left_out = (sim == kth).sum(axis=1) > (kept == kth).sum(axis=1)  # a tie at the edge
     for row in np.flatnonzero(left_out):
         above = np.flatnonzero(sim[row] > kth[row])
         best[row] = np.concatenate([above, np.flatnonzero(sim[row] == kth[row])])[:topk]
