@@ -170,12 +170,17 @@ def test_exact_sparse_search_breaks_ties_by_the_lower_row():
     assert indices[0, 0] == 1 and similarities[0, 0] == pytest.approx(0.5)
     indices, _ = topk_cosine_neighbors(X, 2, knn="exact")
     assert indices[0].tolist() == [1, 3]
+    # four copies (rows 2, 9, 10, 11) tie for row 0's top 3; argpartition alone keeps 2, 10, 11
+    kinds = {0: [0.0, 1.0], 1: [1.0, 4.0], 2: [1.0, 2.0], 3: [1.0, 1.0]}
+    X = sp.csr_matrix([[1.0, 0.0]] + [kinds[k] for k in [1, 3, 1, 1, 2, 2, 0, 0, 3, 3, 3]])
+    indices, _ = topk_cosine_neighbors(X, 3, knn="exact")
+    assert indices[0].tolist() == [2, 9, 10]
 
 
 def test_top_columns_keep_the_lower_of_equal_entries():
     # numpy's argpartition alone keeps column 2 here, not 0, of the four 2.0s tied for 4th
     sim = np.array([[2.0, 3.0, 2.0, 2.0, 2.0, 2.0, 3.0, 1.0, 3.0, 2.0, 0.0, 1.0],
                     [1.0] * 12])
-    best = graph_module._top_columns(sim, 4)
+    best, _ = graph_module._top_columns(sim, 4)
     assert sorted(best[0].tolist()) == [0, 1, 6, 8]
     assert sorted(best[1].tolist()) == [0, 1, 2, 3]

@@ -315,10 +315,7 @@ def _vec2vec_rows() -> tuple[list[dict], list[str]]:
     sparse = stored.get("sparse")
     if sparse and _todays_solver(sparse["context"]):
         frame = pd.DataFrame(sparse["rows"]).groupby("method", sort=False)["seconds"].median()
-        # the default search (knn='auto') is what a user gets; older records lack that row
-        default = "vec2vec (co-occurrence), knn='auto'"
-        ours = frame[default] if default in frame.index else \
-            frame[[m for m in frame.index if m.startswith("vec2vec")]].min()
+        ours = frame["vec2vec (co-occurrence), knn='auto'"]  # the default search: a user's
         rows.append({
             "comparison": f"Vec2vec (co-occurrence) vs UMAP at D = {sparse['D']:,}, the same "
                           "sparse matrix",

@@ -69,10 +69,11 @@ _COSINE_CHUNK = 4096
 #: The exact cosine search of sparse rows multiplies the columns stored in at least
 #: this share of the rows as one dense block (BLAS), the others sparse. A column
 #: stored in a share p of n rows costs p^2 n^2 scattered products in the sparse
-#: kernel and n^2 streamed ones dense: the dense block won from p of about 1/10
-#: (sklearn's kernel took 4.6 ns a product here, BLAS 0.06), and 1/8 was fastest
-#: on TF-IDF of Zipf-distributed words (5,000 and 10,000 rows; 5-6x sklearn's
-#: search). The block holds at most 8 values per stored value of those columns.
+#: kernel and n^2 streamed ones dense; at the 4.6 ns a product of sklearn's kernel
+#: and the 0.06 ns of BLAS measured here, they break even near p = 0.11. Of the
+#: shares 1/2 to 1/32, 1/8 was the fastest on TF-IDF of Zipf-distributed words
+#: (5,000 and 10,000 rows, one thread: 3.7x and 4.3x sklearn's search). The block
+#: holds at most 8 values per stored value of those columns.
 DENSE_COLUMN_SHARE = 0.125
 
 #: Bytes of cosine similarities the exact sparse search holds at a time.
@@ -305,18 +306,15 @@ def _sparse_cosine_chunks(X, topk):
         if rest.nnz:
             sim += safe_sparse_dot(rest[lo:hi], rest_t, dense_output=True)
         sim[np.arange(hi - lo), np.arange(lo, hi)] = -np.inf  # not its own neighbour
-        best = _top_columns(sim, topk)
-        best_sim = np.take_along_axis(sim, best, axis=1)
-        order = np.lexsort((best, -best_sim), axis=1)
-        indices[lo:hi] = np.take_along_axis(best, order, axis=1)
-        similarities[lo:hi] = np.clip(np.take_along_axis(best_sim, order, axis=1), -1.0, 1.0)
+        indices[lo:hi], best = _top_columns(sim, topk)
+        similarities[lo:hi] = np.clip(best, -1.0, 1.0)
     return indices, similarities
 
 
 def _top_columns(sim, topk):
-    """The columns of the ``topk`` largest entries of each row of ``sim``; of equal
-    entries, the lower column first, so that the choice does not depend on the order in
-    which a product was summed."""
+    """(columns, values) of the ``topk`` largest entries of each row of ``sim``, largest
+    first; of equal entries, the lower column is kept and comes first, so that the choice
+    does not depend on the order in which a product was summed."""
     best = np.argpartition(-sim, topk - 1, axis=1)[:, :topk]
     kept = np.take_along_axis(sim, best, axis=1)
     kth = kept.min(axis=1)[:, None]
@@ -324,7 +322,9 @@ def _top_columns(sim, topk):
     for row in np.flatnonzero(left_out):
         above = np.flatnonzero(sim[row] > kth[row])
         best[row] = np.concatenate([above, np.flatnonzero(sim[row] == kth[row])])[:topk]
-    return best
+        kept[row] = sim[row, best[row]]
+    order = np.lexsort((best, -kept), axis=1)
+    return np.take_along_axis(best, order, axis=1), np.take_along_axis(kept, order, axis=1)
 
 
 def _pair_cosines(X, ind):
