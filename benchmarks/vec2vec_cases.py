@@ -146,6 +146,58 @@ def metric(args):
     return {"rows": rows, "graph_rows": graph_rows}
 
 
+#: Methods of ``same_metric``, each told the metric its neighbours are found by.
+SAME_METRIC_METHODS = ("vec2vec (co-occurrence)", "umap", "pacmap")
+#: Seeds of ``same_metric``: three fits a side, each scored on the same 4 folds.
+SAME_METRIC_SEEDS = (0, 1, 2)
+
+
+def _with_metric(method, metric, seed, n_threads):
+    """A fresh ``method`` embedding into 10 dimensions, its library's defaults but the seed
+    and the metric of its neighbours: Vec2vec's graph, UMAP's search, PaCMAP's (its
+    "angular" distance orders neighbours as cosine does)."""
+    if method == "umap":
+        from lowdim.embedding import UMAPEmbedding
+
+        return UMAPEmbedding(n_components=10, metric=metric, random_state=seed,
+                             n_jobs=n_threads)
+    if method == "pacmap":
+        import pacmap
+
+        return pacmap.PaCMAP(n_components=10, random_state=seed,
+                             distance="angular" if metric == "cosine" else metric)
+    return Vec2Vec(n_components=10, solver="cooccurrence", metric=metric, random_state=seed,
+                   n_jobs=n_threads)
+
+
+def same_metric(args, store=None):
+    """Vec2vec, UMAP and PaCMAP (but those in ``args.skip``) each given cosine and then
+    Euclidean neighbours on ``--data`` at ``--n`` rows, seeds :data:`SAME_METRIC_SEEDS`:
+    how much of a kNN gap is the metric and how much the method. Every fit is scored on the
+    same folds; ``store(entry)`` after each fit."""
+    X, y = M.make_data(args.data, args.n)
+    variants = [(method, metric) for method in SAME_METRIC_METHODS if method not in args.skip
+                for metric in ("cosine", "euclidean")]
+    warm = M.make_data("blobs", 300 if args.quick else 5100)[0]  # compiles every search
+    for method, metric in variants:
+        M.measure(lambda: _with_metric(method, metric, 0, args.threads), warm, args.threads)
+    rows = []
+    entry = {"data": args.data, "n": X.shape[0], "D": X.shape[1], "rows": rows}
+    for seed in SAME_METRIC_SEEDS:
+        order = variants[seed % len(variants):] + variants[:seed % len(variants)]
+        for method, metric in order:
+            fit = M.measure(lambda: _with_metric(method, metric, seed, args.threads), X,
+                            args.threads)
+            score = M.knn_result(fit.embedding, y)
+            rows.append({"method": method, "metric": metric, "seed": seed, "knn": score.mean,
+                         "knn_folds": score.fold_accuracy.tolist(), **M.fit_row(fit)})
+            print(f"  {method:<24} {metric:<9} seed {seed}: kNN {score.mean:.4f}, "
+                  f"{fit.seconds:.1f} s", flush=True)
+            if store:
+                store(entry)
+    return entry
+
+
 def _input_space(X, y, graph_metric, topk=5):
     """What the input space offers Vec2vec under ``graph_metric``, on :func:`M.scored_rows`:
     the share of each row's ``topk`` nearest rows (the exact graph's edges before

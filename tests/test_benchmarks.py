@@ -272,6 +272,65 @@ def test_peers_scores_every_round_of_an_unseeded_fit(seeded):
     assert all(len(row["knn_folds"]) == 4 for row in entry["rows"] if "knn_folds" in row)
 
 
+def _same_metric_rows(ours, peer, seeds=(0, 1, 2)):
+    """Rows of case ``same_metric``: Vec2vec's and UMAP's kNN per fold, ``ours`` and ``peer``
+    mapping a metric to the 4 folds' accuracies (the same for every seed)."""
+    rows = []
+    for seed in seeds:
+        for method, by_metric in ((_OURS, ours), ("umap", peer)):
+            for metric, folds in by_metric.items():
+                rows.append({"method": method, "metric": metric, "seed": seed,
+                             "knn": float(np.mean(folds)), "knn_folds": folds,
+                             "seconds": 1.0, "cpu_per_wall": 1.0})
+    return {"data": "blobs", "n": 20000, "rows": rows,
+            "context": {"date": "2026-12-06 22:00 UTC", "machine": "x86_64, 2 cores",
+                        "threads": 1, "load_average": 1.0}}
+
+
+def test_same_metric_decides_vec2vec_against_each_peer_on_the_paired_folds():
+    report = _benchmark("vec2vec_report")
+    peer = [0.95, 0.94, 0.95, 0.94]
+    entry = _same_metric_rows(
+        # cosine: behind on every fold; Euclidean: the mean a hair above, the folds split 2:2
+        {"cosine": [0.94, 0.93, 0.94, 0.93], "euclidean": [0.9505, 0.9395, 0.9506, 0.9395]},
+        {"cosine": peer, "euclidean": peer})
+    text = report.same_metric_section("same_metric/blobs/20000", entry)
+    lines = (re.split(r"\s*\|\s*", line.strip("| ")) for line in text.splitlines())
+    found = {cells[0]: cells[1:] for cells in lines  # the second table's rows have 6 cells
+             if len(cells) == 6 and cells[0] in ("cosine", "euclidean") and cells[1] == "umap"}
+    # the peer's row of each metric: points, paired folds (4 per seed), folds ahead, verdict
+    assert found["cosine"][1:] == ["-1.00", "12", "0", "Vec2vec behind"]
+    assert found["euclidean"][1:] == ["0.00", "12", "6", "within noise"]
+    # the summary: mean, lowest and highest over the seeds, per method and metric
+    assert re.search(r"\| cosine\s+\| vec2vec \(co-occurrence\) \|\s+0\.9350 \|\s+0\.9350 \|"
+                     r"\s+0\.9350 \|\s+3 \|", text)
+    # ahead on every fold, but only the seeds both sides ran are paired
+    entry = _same_metric_rows({"cosine": [0.96, 0.95, 0.96, 0.95]}, {"cosine": peer})
+    entry["rows"] = [r for r in entry["rows"] if not (r["method"] == "umap" and r["seed"] == 2)]
+    text = report.same_metric_section("same_metric/blobs/20000", entry)
+    assert re.search(r"\| cosine\s+\| umap\s+\|\s+1\.00 \|\s+8 \|\s+8 \| Vec2vec ahead", text)
+
+
+def test_same_metric_case_fits_each_method_under_each_metric_on_the_same_folds():
+    from types import SimpleNamespace
+
+    cases = _benchmark("vec2vec_cases")
+    stored = []
+    args = SimpleNamespace(data="blobs", n=300, threads=1, quick=True, skip=["umap", "pacmap"])
+    entry = cases.same_metric(args, stored.append)
+    assert len(stored) == 6 and stored[-1] is entry
+    assert [(r["method"], r["metric"], r["seed"]) for r in entry["rows"]] == [
+        (_OURS, metric, seed) for seed, metrics in ((0, ("cosine", "euclidean")),
+                                                    (1, ("euclidean", "cosine")),
+                                                    (2, ("cosine", "euclidean")))
+        for metric in metrics]  # the order rotates with the seed
+    assert all(len(r["knn_folds"]) == 4 and r["knn"] == pytest.approx(np.mean(r["knn_folds"]))
+               for r in entry["rows"])
+    # each method is told its metric
+    assert cases._with_metric("umap", "cosine", 0, 1).metric == "cosine"
+    assert cases._with_metric(_OURS, "euclidean", 1, 1).get_params()["metric"] == "euclidean"
+
+
 def _vec2vec_methods():
     return _benchmark("vec2vec_methods")
 

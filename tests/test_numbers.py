@@ -64,3 +64,31 @@ def test_a_record_without_its_conditions_is_left_out():
         assert f"D = {sparse['D']:,}, the same sparse matrix" in table
     else:
         assert "Left out" in table and f"D = {sparse['D']:,}, the same" not in table
+
+
+def test_the_same_metric_row_quotes_each_case_in_the_order_it_names():
+    """The speed table's row of case ``same_metric``: per peer and metric, each data set's
+    difference and verdict, in the order of the data sets the row names."""
+    import json
+
+    from tooling.numbers import _benchmark
+
+    stored = json.loads((ROOT / "benchmarks" / "vec2vec_vs_umap.json").read_text())
+    row = next(line for line in generate("speed-table").splitlines()
+               if "same neighbour metric" in line)
+    named = re.search(r"seeded \(([^)]*)\)", row).group(1).split(" / ")
+    report = _benchmark("vec2vec_report")
+    for peer, name in (("umap", "UMAP"), ("pacmap", "PaCMAP")):
+        for metric in ("cosine", "euclidean"):
+            points, verdicts = re.search(rf"{name}, {metric}: ([^;]*) points \[([^]]*)\]",
+                                         row).groups()
+            expected = []
+            for data_n in named:
+                data, n = data_n.split(" ")
+                versus = report.same_metric_versus(
+                    stored[f"same_metric/{data}/{n.replace(',', '')}"]).set_index(
+                    ["peer", "metric"]).loc[(peer, metric)]
+                expected.append((round(versus["Vec2vec − peer (points)"], 1) + 0.0,
+                                 versus["tested"].replace("Vec2vec ", "")))
+            assert [float(p) for p in points.split(" / ")] == [p for p, _ in expected]
+            assert verdicts.split(" / ") == [v for _, v in expected]

@@ -288,6 +288,39 @@ def _vec2vec_peer_rows(stored: dict, report, n: int = 20000) -> list[dict]:
     return rows
 
 
+#: How the speed table words a verdict of ``vec2vec_report.same_metric_versus``.
+_BRIEF = {"Vec2vec ahead": "ahead", "Vec2vec behind": "behind", "within noise": "within noise"}
+_PEER_NAMES = {"umap": "UMAP", "pacmap": "PaCMAP"}
+
+
+def _same_metric_row(stored: dict, report) -> list[dict]:
+    """One row for every ``same_metric`` case at today's solver: Vec2vec's kNN against UMAP's
+    and PaCMAP's with each method given the same metric, per data set, each tested on the
+    paired folds."""
+    entries = sorted((e for k, e in stored.items() if k.startswith("same_metric/")
+                      and _todays_solver(e["context"])), key=lambda e: e["data"], reverse=True)
+    entries.sort(key=lambda e: -e["n"])  # the larger cases first, as the peers rows
+    if not entries:
+        return []
+    versus = pd.concat([report.same_metric_versus(e).assign(data=e["data"]) for e in entries])
+    parts = []
+    for (peer, metric), group in versus.groupby(["peer", "metric"], sort=False):
+        points = " / ".join(f"{round(v, 1) + 0.0:+.1f}"  # + 0.0: no "-0.0"
+                            for v in group["Vec2vec − peer (points)"])
+        tested = " / ".join(_BRIEF[v] for v in group["tested"])
+        parts.append(f"{_PEER_NAMES.get(peer, peer)}, {metric}: {points} points [{tested}]")
+    sizes = " / ".join(f"{e['data']} {e['n']:,}" for e in entries)
+    seeds = {len({r["seed"] for r in e["rows"]}) for e in entries}
+    return [{
+        "comparison": f"Vec2vec (co-occurrence) vs UMAP and PaCMAP, each given the same "
+                      f"neighbour metric, d = 10, 1 thread, seeded ({sizes})",
+        "result": "kNN accuracy against the peer's, tested on the paired folds: "
+                  + "; ".join(parts),
+        "measured": f"{_span(sorted(seeds), '.0f')} seeds, 4 folds each, load "
+                    f"{_span([e['context']['load_average'] for e in entries])}",
+        "table": "`vec2vec_vs_umap.md`"}]
+
+
 def _vec2vec_rows() -> tuple[list[dict], list[str]]:
     stored = _json(BENCHMARKS / "vec2vec_vs_umap.json")
     report = _benchmark("vec2vec_report")
@@ -326,7 +359,7 @@ def _vec2vec_rows() -> tuple[list[dict], list[str]]:
         left_out.append(f"the D = {sparse['D']:,} sparse case of `vec2vec_vs_umap.json`: its "
                         "record does not state the co-occurrence solver's updates per node and "
                         "start as today's")
-    return rows, left_out
+    return rows + _same_metric_row(stored, report), left_out
 
 
 #: The column of ``kernel_cca.ratios_frame`` with the landmarks that reach exact's TCC.
