@@ -287,6 +287,8 @@ def same_metric_versus(entry):
         for peer in (m for m in frame["method"].unique() if m != ours):
             seeds = sorted(s for (m, method, s) in folds
                            if m == metric and method == ours and (metric, peer, s) in folds)
+            if not seeds:  # a run cut short before both sides fitted one seed
+                continue
             differences = np.concatenate([np.subtract(folds[metric, ours, s],
                                                       folds[metric, peer, s]) for s in seeds])
             decision = paired_decision(differences, "greater", unit="fold")

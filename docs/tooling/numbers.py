@@ -311,9 +311,11 @@ def _same_metric_row(stored: dict, report) -> list[dict]:
         parts.append(f"{_PEER_NAMES.get(peer, peer)}, {metric}: {points} points [{tested}]")
     sizes = " / ".join(f"{e['data']} {e['n']:,}" for e in entries)
     seeds = {len({r["seed"] for r in e["rows"]}) for e in entries}
+    threads = _span([e["context"]["threads"] for e in entries], ".0f")
     return [{
         "comparison": f"Vec2vec (co-occurrence) vs UMAP and PaCMAP, each given the same "
-                      f"neighbour metric, d = 10, 1 thread, seeded ({sizes})",
+                      f"neighbour metric, d = 10, {threads} thread"
+                      f"{'' if threads == '1' else 's'}, seeded ({sizes})",
         "result": "kNN accuracy against the peer's, tested on the paired folds: "
                   + "; ".join(parts),
         "measured": f"{_span(sorted(seeds), '.0f')} seeds, 4 folds each, load "
