@@ -280,13 +280,13 @@ def same_metric_versus(entry):
     a one-sided paired t-test (:mod:`lowdim.report.decision`), one row per (metric, peer)."""
     from lowdim.report.decision import paired_decision
 
-    frame = pd.DataFrame(entry["rows"])
-    folds = {(row.metric, row.method, row.seed): row.knn_folds for row in frame.itertuples()}
+    rows = entry["rows"]
+    folds = {(r["metric"], r["method"], r["seed"]): r["knn_folds"] for r in rows}
     ours, versus = "vec2vec (co-occurrence)", []
-    for metric in frame["metric"].unique():
-        for peer in (m for m in frame["method"].unique() if m != ours):
-            seeds = sorted(s for (m, method, s) in folds
-                           if m == metric and method == ours and (metric, peer, s) in folds)
+    for metric in dict.fromkeys(r["metric"] for r in rows):  # in the order they ran
+        for peer in dict.fromkeys(r["method"] for r in rows if r["method"] != ours):
+            seeds = sorted({s for (m, method, s) in folds if (m, method) == (metric, ours)}
+                           & {s for (m, method, s) in folds if (m, method) == (metric, peer)})
             if not seeds:  # a run cut short before both sides fitted one seed
                 continue
             differences = np.concatenate([np.subtract(folds[metric, ours, s],

@@ -253,6 +253,10 @@ def _span(values, spec: str = ".1f") -> str:
     return f"{low:{spec}}" if f"{low:{spec}}" == f"{high:{spec}}" else f"{low:{spec}}–{high:{spec}}"
 
 
+#: The peers' names as the speed table writes them.
+_PEER_NAMES = {"umap": "UMAP", "pacmap": "PaCMAP"}
+
+
 def _vec2vec_peer_rows(stored: dict, report, n: int = 20000) -> list[dict]:
     """One row per (threads, seeding) at ``n`` points, d = 10: Vec2vec's time over UMAP's
     and PaCMAP's on the data run at that size (images and blobs at 20,000; the real MNIST
@@ -271,7 +275,7 @@ def _vec2vec_peer_rows(stored: dict, report, n: int = 20000) -> list[dict]:
         fits = summary[(summary["threads"] == threads) & (summary["seeding"] == seeding)
                        & (summary["d"] == 10) & summary["seconds"].notna()]
         peers = [f"{' / '.join(times(v) for v in group[f'/ {p} time'])} {name}'s time"
-                 for p, name in (("umap", "UMAP"), ("pacmap", "PaCMAP"))
+                 for p, name in _PEER_NAMES.items()
                  if f"/ {p} time" in group]
         knn = " / ".join(f"{100 * v:+.1f}" for v in group["kNN − umap"])
         target = "; ".join(f"{data} [{cell}]" for data, cell in group[report.GOAL].items())
@@ -290,16 +294,16 @@ def _vec2vec_peer_rows(stored: dict, report, n: int = 20000) -> list[dict]:
 
 #: How the speed table words a verdict of ``vec2vec_report.same_metric_versus``.
 _BRIEF = {"Vec2vec ahead": "ahead", "Vec2vec behind": "behind", "within noise": "within noise"}
-_PEER_NAMES = {"umap": "UMAP", "pacmap": "PaCMAP"}
 
 
 def _same_metric_row(stored: dict, report) -> list[dict]:
     """One row for every ``same_metric`` case at today's solver: Vec2vec's kNN against UMAP's
     and PaCMAP's with each method given the same metric, per data set, each tested on the
     paired folds."""
+    # the larger cases first, and images before fashion before blobs, as the peers rows
     entries = sorted((e for k, e in stored.items() if k.startswith("same_metric/")
-                      and _todays_solver(e["context"])), key=lambda e: e["data"], reverse=True)
-    entries.sort(key=lambda e: -e["n"])  # the larger cases first, as the peers rows
+                      and _todays_solver(e["context"])), key=lambda e: (e["n"], e["data"]),
+                     reverse=True)
     if not entries:
         return []
     versus = pd.concat([report.same_metric_versus(e).assign(data=e["data"]) for e in entries])
