@@ -1,7 +1,9 @@
 """The session's background processes (tests/fixtures/workflow.py, tests/conftest.py)."""
 
 import os
+import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -33,3 +35,46 @@ def test_a_background_session_is_a_lower_priority_group(tmp_path):
     run = BackgroundProcess([sys.executable, "-c", code], cwd=tmp_path, outdir=tmp_path).wait()
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == [str(BACKGROUND_NICENESS)]
+
+
+def _shared_by(tmp_path, process_pid, starter_pid):
+    """A BackgroundProcess waiting, as another pytest-xdist worker does, for the process
+    `process_pid` that worker `starter_pid` started in `tmp_path`."""
+    (tmp_path / "pid.txt").write_text(f"{process_pid} {starter_pid}")
+    for name in ("stdout", "stderr"):
+        (tmp_path / f"{name}.txt").write_text(name)
+    return BackgroundProcess(["true"], cwd=tmp_path, outdir=tmp_path, start=False)
+
+
+def _ended_pid():
+    ended = subprocess.Popen(["true"])
+    ended.wait()
+    return ended.pid
+
+
+def test_a_waiting_worker_waits_for_the_status_of_a_reaped_process(tmp_path):
+    # the starting worker reaps the process, then writes its status: in between, the process
+    # is gone and there is no status yet, and a waiting worker must not give up
+    shared = _shared_by(tmp_path, _ended_pid(), os.getpid())
+    writer = threading.Timer(1.0, (tmp_path / "returncode.txt").write_text, args=("3",))
+    writer.start()
+    try:
+        result = shared.wait()
+    finally:
+        writer.cancel()
+    assert (result.returncode, result.stdout, result.stderr) == (3, "stdout", "stderr")
+
+
+def test_a_waiting_worker_stops_waiting_when_the_starting_worker_is_gone(tmp_path):
+    shared = _shared_by(tmp_path, _ended_pid(), _ended_pid())
+    with pytest.raises(RuntimeError, match="the worker that started it stopped"):
+        shared.wait()
+
+
+def test_the_starting_worker_has_the_status_on_disk_when_it_finishes(tmp_path):
+    background = BackgroundProcess([sys.executable, "-c", "raise SystemExit(4)"], cwd=tmp_path,
+                                   outdir=tmp_path)
+    background.finish()
+    assert (tmp_path / "returncode.txt").read_text() == "4"
+    assert (tmp_path / "pid.txt").read_text().split() == [str(background.process.pid),
+                                                          str(os.getpid())]
