@@ -3,12 +3,13 @@
 import os
 import subprocess
 import sys
-import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from fixtures.workflow import BACKGROUND_NICENESS, BackgroundProcess
+from fixtures import workflow
+from fixtures.workflow import BACKGROUND_NICENESS, BackgroundProcess, write_atomically
 
 
 def test_a_background_process_and_its_children_yield_the_cores_to_the_tests(tmp_path):
@@ -37,10 +38,10 @@ def test_a_background_session_is_a_lower_priority_group(tmp_path):
     assert run.stdout.split() == [str(BACKGROUND_NICENESS)]
 
 
-def _shared_by(tmp_path, process_pid, starter_pid):
+def _shared_by(tmp_path, starter_pid):
     """A BackgroundProcess waiting, as another pytest-xdist worker does, for the process
-    `process_pid` that worker `starter_pid` started in `tmp_path`."""
-    (tmp_path / "pid.txt").write_text(f"{process_pid} {starter_pid}")
+    that worker `starter_pid` started in `tmp_path`, which has ended."""
+    (tmp_path / "starter.txt").write_text(str(starter_pid))
     for name in ("stdout", "stderr"):
         (tmp_path / f"{name}.txt").write_text(name)
     return BackgroundProcess(["true"], cwd=tmp_path, outdir=tmp_path, start=False)
@@ -52,21 +53,25 @@ def _ended_pid():
     return ended.pid
 
 
-def test_a_waiting_worker_waits_for_the_status_of_a_reaped_process(tmp_path):
+def test_a_waiting_worker_waits_for_the_status_of_a_reaped_process(tmp_path, monkeypatch):
     # the starting worker reaps the process, then writes its status: in between, the process
-    # is gone and there is no status yet, and a waiting worker must not give up
-    shared = _shared_by(tmp_path, _ended_pid(), os.getpid())
-    writer = threading.Timer(1.0, (tmp_path / "returncode.txt").write_text, args=("3",))
-    writer.start()
-    try:
-        result = shared.wait()
-    finally:
-        writer.cancel()
-    assert (result.returncode, result.stdout, result.stderr) == (3, "stdout", "stderr")
+    # is gone and there is no status yet, and a waiting worker must not give up; a slow
+    # writer holds that moment open for a second
+    def slow_status(path, text):
+        if path.name == "returncode.txt":
+            time.sleep(1.0)
+        write_atomically(path, text)
+
+    monkeypatch.setattr(workflow, "write_atomically", slow_status)
+    started = BackgroundProcess([sys.executable, "-c", "raise SystemExit(3)"], cwd=tmp_path,
+                                outdir=tmp_path)
+    waiting = BackgroundProcess(started.args, cwd=tmp_path, outdir=tmp_path, start=False)
+    assert waiting.wait().returncode == 3
+    started.finish()
 
 
 def test_a_waiting_worker_stops_waiting_when_the_starting_worker_is_gone(tmp_path):
-    shared = _shared_by(tmp_path, _ended_pid(), _ended_pid())
+    shared = _shared_by(tmp_path, _ended_pid())
     with pytest.raises(RuntimeError, match="the worker that started it stopped"):
         shared.wait()
 
@@ -76,5 +81,12 @@ def test_the_starting_worker_has_the_status_on_disk_when_it_finishes(tmp_path):
                                    outdir=tmp_path)
     background.finish()
     assert (tmp_path / "returncode.txt").read_text() == "4"
-    assert (tmp_path / "pid.txt").read_text().split() == [str(background.process.pid),
-                                                          str(os.getpid())]
+    assert (tmp_path / "starter.txt").read_text() == str(os.getpid())
+
+
+def test_a_waiting_worker_sees_a_start_that_failed(tmp_path):
+    # the starting worker writes its id before it starts the process: if the start fails,
+    # a waiting worker learns it when that worker ends, instead of waiting for ever
+    with pytest.raises(FileNotFoundError):
+        BackgroundProcess(["true"], cwd=tmp_path / "missing", outdir=tmp_path)
+    assert (tmp_path / "starter.txt").read_text() == str(os.getpid())
