@@ -282,11 +282,13 @@ def same_metric_versus(entry):
 
     rows = entry["rows"]
     folds = {(r["metric"], r["method"], r["seed"]): r["knn_folds"] for r in rows}
+    ran = {}  # (metric, method) -> the seeds it fitted
+    for metric, method, seed in folds:
+        ran.setdefault((metric, method), set()).add(seed)
     ours, versus = "vec2vec (co-occurrence)", []
     for metric in dict.fromkeys(r["metric"] for r in rows):  # in the order they ran
         for peer in dict.fromkeys(r["method"] for r in rows if r["method"] != ours):
-            seeds = sorted({s for (m, method, s) in folds if (m, method) == (metric, ours)}
-                           & {s for (m, method, s) in folds if (m, method) == (metric, peer)})
+            seeds = sorted(ran.get((metric, ours), set()) & ran.get((metric, peer), set()))
             if not seeds:  # a run cut short before both sides fitted one seed
                 continue
             differences = np.concatenate([np.subtract(folds[metric, ours, s],

@@ -38,21 +38,6 @@ def test_a_background_session_is_a_lower_priority_group(tmp_path):
     assert run.stdout.split() == [str(BACKGROUND_NICENESS)]
 
 
-def _shared_by(tmp_path, starter_pid):
-    """A BackgroundProcess waiting, as another pytest-xdist worker does, for the process
-    that worker `starter_pid` started in `tmp_path`, which has ended."""
-    (tmp_path / "starter.txt").write_text(str(starter_pid))
-    for name in ("stdout", "stderr"):
-        (tmp_path / f"{name}.txt").write_text(name)
-    return BackgroundProcess(["true"], cwd=tmp_path, outdir=tmp_path, start=False)
-
-
-def _ended_pid():
-    ended = subprocess.Popen(["true"])
-    ended.wait()
-    return ended.pid
-
-
 def test_a_waiting_worker_waits_for_the_status_of_a_reaped_process(tmp_path, monkeypatch):
     # the starting worker reaps the process, then writes its status: in between, the process
     # is gone and there is no status yet, and a waiting worker must not give up; a slow
@@ -71,7 +56,11 @@ def test_a_waiting_worker_waits_for_the_status_of_a_reaped_process(tmp_path, mon
 
 
 def test_a_waiting_worker_stops_waiting_when_the_starting_worker_is_gone(tmp_path):
-    shared = _shared_by(tmp_path, _ended_pid())
+    # a worker that ended without writing a status: any process id that has ended
+    ended = subprocess.Popen(["true"])
+    ended.wait()
+    (tmp_path / "starter.txt").write_text(str(ended.pid))
+    shared = BackgroundProcess(["true"], cwd=tmp_path, outdir=tmp_path, start=False)
     with pytest.raises(RuntimeError, match="the worker that started it stopped"):
         shared.wait()
 
