@@ -14,7 +14,8 @@ runs disagree, so each claim is decided by a one-sided test at :data:`ALPHA`:
 
 The claim *reproduces* when the test in the paper's direction passes, *differs* when the
 test in the other direction passes, and is *within noise* otherwise. Fewer than 2 pairs
-(or :data:`MIN_FITS` independent runs per side) cannot be tested: *not computed*.
+(or :data:`MIN_FITS` independent runs per side) cannot be tested: *not computed*; nor can
+the same non-zero difference on every pair, which has no spread to test it against.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ CLAIM_RULE = (
     "share no seed; at least 3 per side, the medians shown) by a one-sided Mann-Whitney "
     "test at 0.05, which 3 runs per side pass only when every run of one side beats every "
     "run of the other. The test in the paper's direction passing reads reproduced, the "
-    "other direction's differs, neither within noise.")
+    "other direction's differs, neither within noise. The same difference on every pair "
+    "has no spread to test it against: not computed.")
 
 
 @dataclass(frozen=True)
@@ -64,11 +66,17 @@ def _one_sided_p(differences, alternative: str, median: bool) -> float:
 
     if np.all(differences == 0):
         return 1.0
-    if np.ptp(differences) == 0:  # the same difference each time: no spread to test
-        return 0.0 if (differences[0] < 0) == (alternative == "less") else 1.0
     if median:
         return float(stats.wilcoxon(differences, alternative=alternative).pvalue)
     return float(stats.ttest_1samp(differences, 0.0, alternative=alternative).pvalue)
+
+
+def _no_spread(differences) -> bool:
+    """The same non-zero difference on every pair, up to rounding (1e-9 of it). Such pairs
+    do not vary (often neither side depends on the seed): a test would only count them, and
+    a t-test divides by their zero spread."""
+    top = np.abs(differences).max()
+    return top > 0 and np.ptp(differences) <= 1e-9 * top
 
 
 def _verdict(p_way: float, p_other: float) -> str:
@@ -99,7 +107,8 @@ def paired_decision(differences, expect: str, median: bool = False, unit: str = 
     Returns
     -------
     Decision
-        ``not computed`` with fewer than 2 pairs.
+        ``not computed`` with fewer than 2 pairs, or the same non-zero difference on
+        each (up to rounding).
 
     Examples
     --------
@@ -114,6 +123,12 @@ def paired_decision(differences, expect: str, median: bool = False, unit: str = 
     'within noise'
     >>> print(decision.reason)
     per fold: 2 in the paper's direction, 1 tied, 1 against; mean difference 0.005 (sd 0.01291); one-sided paired t-test p = 0.25 (the paper's direction), 0.75 (the other)
+
+    Every seed up by the same amount: nothing varies, so there is nothing to test.
+
+    >>> decision = paired_decision([0.01, 0.01], "greater", median=True, unit="seed")
+    >>> decision.verdict, decision.reason
+    ('not computed', 'the same difference, 0.01, on each of the 2 seeds: no spread to test it against')
     """
     d = np.asarray(differences, dtype=float)
     way, other = _directions(expect)
@@ -121,6 +136,10 @@ def paired_decision(differences, expect: str, median: bool = False, unit: str = 
         return Decision("not computed", float(d.mean()) if d.size else np.nan,
                         f"{d.size} {unit}(s) in common; a paired test needs at least 2")
     centre = float(np.median(d) if median else d.mean())
+    if _no_spread(d):
+        return Decision("not computed", centre,
+                        f"the same difference, {d[0]:.4g}, on each of the {d.size} {unit}s: "
+                        f"no spread to test it against")
     p_way, p_other = _one_sided_p(d, way, median), _one_sided_p(d, other, median)
     agree = int(((d < 0) if expect == "less" else (d > 0)).sum())
     tied = int((d == 0).sum())

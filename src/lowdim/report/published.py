@@ -25,10 +25,11 @@ An entry keeps the *settings* it was measured at apart from the *result* it repo
 
 - ``where`` names what ran (dataset, method, corpus: text, matched by equality);
 - ``settings`` names each numeric setting (s/n, n, D, d, top-k, iteration) with an
-  explicit ``tolerance``: ``exact``, ``{abs: x}``, ``{rel: x}``, or ``{rounding: s}``
-  for a fraction a run makes from a count (``s/n = round(0.1 n) / n`` is within half a
-  step, ``0.5 / n``, of 0.1; ``s`` is the column of the count). ``value: largest`` is the
-  largest value run (of both sides, for a claim);
+  explicit ``tolerance``: ``exact``, ``{abs: x}``, ``{rel: x}`` (``x`` finite and at
+  least 0, as in a metric's ``tolerances``), or ``{rounding: s}`` for a fraction a run
+  makes from a count (``s/n = round(0.1 n) / n`` is within half a step, ``0.5 / n``, of
+  0.1; ``s`` is the column of the count). ``value: largest`` is the largest value run (of
+  both sides, for a claim);
 - ``column`` is the result; ``threshold: {column: pcc_in, at_least: 0.95}`` (or
   ``at_most``) reads ``column`` where the run first reaches a result ("the FLOPs at
   which PCC first reaches 0.95"): the smallest ``column`` among the rows that reach it,
@@ -76,6 +77,11 @@ _ENTRY_KEYS = {"artifact", "metric", "setting", "provenance", "reproduced", "pub
 
 def _is_number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_amount(value) -> bool:
+    """An ``abs`` or ``rel`` tolerance: a finite number >= 0 (``.inf`` would match anything)."""
+    return _is_number(value) and math.isfinite(value) and value >= 0
 
 
 @dataclass(frozen=True)
@@ -147,12 +153,11 @@ def _setting(where: str, key: str, raw) -> Setting:
                          f"{LARGEST!r}, got {value!r}")
     good = tolerance == "exact" or (
         isinstance(tolerance, dict) and len(tolerance) == 1 and (
-            (set(tolerance) <= {"abs", "rel"} and _is_number(next(iter(tolerance.values())))
-             and next(iter(tolerance.values())) >= 0)
+            (set(tolerance) <= {"abs", "rel"} and _is_amount(next(iter(tolerance.values()))))
             or (set(tolerance) == {"rounding"} and isinstance(tolerance["rounding"], str))))
     if not good:
-        raise ValueError(f"{where}.settings.{key}.tolerance: exact, {{abs: x}}, {{rel: x}} or "
-                         f"{{rounding: <count column>}}, got {tolerance!r}")
+        raise ValueError(f"{where}.settings.{key}.tolerance: exact, {{abs: x}}, {{rel: x}} (x a "
+                         f"finite number >= 0) or {{rounding: <count column>}}, got {tolerance!r}")
     if isinstance(value, str) and value != LARGEST and tolerance != "exact":
         raise ValueError(f"{where}.settings.{key}: a text setting ({value!r}) is matched "
                          f"exactly; its tolerance must be `exact`, got {tolerance!r}")
@@ -260,6 +265,21 @@ def _pairing(where: str, raw: dict) -> dict:
     return {"paired_by": paired, "independent": independent}
 
 
+def _tolerance(where: str, metric: str, tolerance, required: bool) -> dict:
+    """A metric's tolerance; a number (not a claim) needs ``abs`` or ``rel``."""
+    if not isinstance(tolerance, dict):
+        raise ValueError(f"{where}: metric {metric!r} tolerance: a mapping with `abs` and/or "
+                         f"`rel` (and optional `unit`), got {tolerance!r}")
+    if required and not ({"abs", "rel"} & set(tolerance)):
+        raise ValueError(f"{where}: metric {metric!r} has no tolerance (abs or rel) in "
+                         f"`tolerances`")
+    for key in sorted({"abs", "rel"} & set(tolerance)):
+        if not _is_amount(tolerance[key]):
+            raise ValueError(f"{where}: metric {metric!r} tolerance `{key}` must be a finite "
+                             f"number >= 0, got {tolerance[key]!r}")
+    return tolerance
+
+
 def _entry(doc: dict, index: int, raw: dict, path: Path) -> PublishedEntry:
     where = f"{path.name}: entries[{index}]"
     required = {"artifact", "metric", "setting", "provenance", "reproduced"}
@@ -275,10 +295,8 @@ def _entry(doc: dict, index: int, raw: dict, path: Path) -> PublishedEntry:
     if expect is not None and (expect not in _COMPARISONS or "than" not in raw):
         raise ValueError(f"{where}: `expect` must be one of {_COMPARISONS} with a `than` source")
     metric = raw["metric"]
-    tolerance = doc.get("tolerances", {}).get(metric, {})
-    if expect is None and not ({"abs", "rel"} & set(tolerance)):
-        raise ValueError(f"{where}: metric {metric!r} has no tolerance (abs or rel) in "
-                         f"`tolerances`")
+    tolerance = _tolerance(where, metric, doc.get("tolerances", {}).get(metric, {}),
+                           required=expect is None)
     pairing = _pairing(where, raw) if expect else {}
     return PublishedEntry(
         paper=doc["paper"], artifact=raw["artifact"], metric=metric, setting=raw["setting"],

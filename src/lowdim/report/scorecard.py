@@ -52,8 +52,8 @@ VERDICT_MEANINGS = {
                       "be chance",
     "not computed": "the step ran but its statistic could not be computed (a t-test over "
                     "fewer than 2 datasets, or with the same difference on each; a claim with "
-                    "fewer than 2 pairs, or fewer than 3 independent runs per side), with the "
-                    "reason",
+                    "fewer than 2 pairs, the same difference on every pair, or fewer than 3 "
+                    "independent runs per side), with the reason",
     "not run": "this profile does not produce the value, or one side of a claim was not run "
                "at the other's setting, with the reason (naming the side)",
 }
