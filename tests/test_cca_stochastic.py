@@ -299,3 +299,69 @@ def test_views_without_any_cross_moment_raise_one_clear_error(batch_size):
             pytest.raises(ValueError, match=r"weights of `X` are still zero.*"
                                             r"never gave a non-zero cross-moment"):
         AppGradCCA(2, batch_size=batch_size, max_iter=50, tol=0, random_state=0).fit(X, Y)
+
+
+# -- a zero iterate under the authors' normalisation (its N = λI is never zero) ---------------
+def _mostly_empty_views(seed=0):
+    """Sparse X empty on 90 % of its rows: minibatches of 5 rows often have no cross-moment."""
+    rng = np.random.default_rng(seed)
+    n = 2000
+    Z = rng.standard_normal((n, 2))
+    X = np.hstack([Z, rng.standard_normal((n, 28))])
+    Y = np.hstack([Z + 0.3 * rng.standard_normal((n, 2)), rng.standard_normal((n, 18))])
+    X[rng.random(n) > 0.1] = 0.0
+    return check_views(sp.csr_matrix(X), sp.csr_matrix(Y))
+
+
+@pytest.mark.parametrize("normalization", ["paper", "authors"])
+def test_mostly_empty_view_fits_for_every_seed(normalization):
+    """A zero iterate is skipped, keeping Ψ⁰: with 'authors' it used to be normalised to zero
+    (N = λI), so both views stayed zero for good and fit raised for half of the seeds."""
+    X, Y = _mostly_empty_views()
+    exact_tcc = ExactCCA(2).fit(X, Y).score_components(X, Y).sum()
+    for seed in range(10):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            est = AppGradCCA(2, batch_size=5, max_iter=2000, random_state=seed,
+                             normalization=normalization).fit(X, Y)
+        # minibatches of 5 rows leave much noise ('paper': 0.28-0.67 of the exact TCC)
+        assert est.score_components(X, Y).sum() > 0.2 * exact_tcc, seed
+
+
+@pytest.mark.parametrize("Solver", [StochasticSolver, DenseStochasticSolver],
+                         ids=["lazy", "dense"])
+def test_authors_normalisation_skips_a_zero_iterate_and_keeps_the_start(Solver):
+    X, Y = _mostly_empty_views()
+    for seed in range(40):  # a generator whose first minibatch of X has no non-zero entry
+        rng = np.random.default_rng(seed)
+        solver = Solver(X, Y, 2, 0.005, 0.05, 0.05, batch_size=5, normalization_size=20,
+                        normalization="authors")
+        solver.start(rng)
+        psi0 = np.array(solver.y.weights())
+        solver.step(rng)
+        if not np.any(solver.x.tilde()):
+            break
+    assert not np.any(solver.x.tilde()) and solver.skipped[0] == 1
+    assert not np.any(solver.x.weights())
+    # y's step used the zero Φ, so it moved Ψ̃ by the ridge only: Ψ̃ stays zero, Ψ stays Ψ⁰
+    np.testing.assert_array_equal(solver.y.weights(), psi0)
+
+
+def test_lazy_and_dense_solvers_agree_through_skipped_zero_iterates():
+    """60 iterations: on these views (most minibatches have one non-empty row of X, so
+    rank-one updates) rounding differences grow after ~100, to 1e-8 by 300."""
+    X, Y = _mostly_empty_views()
+    runs = []
+    for Solver in (StochasticSolver, DenseStochasticSolver):
+        rng = np.random.default_rng(4)  # skips in the first iterations (checked below)
+        solver = Solver(X, Y, 2, 0.005, 0.05, 0.05, batch_size=5, normalization_size=20,
+                        normalization="authors")
+        solver.start(rng)
+        for _ in range(60):
+            solver.step(rng)
+        runs.append(solver)
+    lazy, dense = runs
+    assert lazy.skipped == dense.skipped and lazy.skipped[0] > 0
+    for u, v in zip(lazy.weights(), dense.weights()):
+        assert np.abs(v).max() > 0.01
+        np.testing.assert_allclose(u, v, rtol=1e-12, atol=1e-14 * np.abs(v).max())

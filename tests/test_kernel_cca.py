@@ -311,3 +311,36 @@ _EXPECTED = {
                          expected_failed_checks=lambda est: _EXPECTED)
 def test_scikit_learn_compatible(estimator, check):
     check(estimator)
+
+
+def test_kernel_cca_experiment_gives_every_run_and_the_reference_one_kernel_width(monkeypatch):
+    """With gamma=None and more than 200 training rows each median subsample differs: the
+    width must be set once per view, so that every Nyström run and the exact reference
+    approximate the same kernel matrix."""
+    from lowdim.cca import kernel, kernel_experiments
+    from lowdim.data import get_spec
+
+    used, original = [], kernel.make_oracle
+
+    def recording(kern, rows, *, gamma=None, **kwargs):
+        used.append(gamma)
+        return original(kern, rows, gamma=gamma, **kwargs)
+
+    monkeypatch.setattr(kernel_experiments, "make_oracle", recording)  # the exact reference
+    monkeypatch.setattr(kernel, "make_oracle", recording)  # every KernelCCA run
+    setting = {"name": "one_width", "similarity": "rbf", "gamma": None,
+               "approximations": ["nystrom"], "landmarks": [40], "n_seeds": 2,
+               "n_components": 2, "reg": 1e-3, "solver": "exact", "max_iter": 100,
+               "tol": 1e-6, "rescale": "none", "n_rows": 0, "heldout_fraction": 0.2,
+               "exact_max_n": 10000, "mlp": {}}
+    data = get_spec("nonlinear_two_view").prepare(n=400)
+    rows = kernel_experiments.kernel_cca_experiment(data, setting, seed=0)
+    assert rows["n_train"].iloc[0] > 200  # the median heuristic subsamples
+    assert len(set(used)) == 2 and None not in used  # one width per view, for every oracle
+    m = 200
+    # each run still counts the heuristic's distances, as when it computed the width itself
+    kcca = rows[rows["method"] == "kernel_cca_nystrom"]
+    n = int(kcca["n_train"].iloc[0])
+    assert (kcca["evaluations_fit"] == 2 * (n * 40 - 40 * 39 // 2 + m * (m - 1) // 2)).all()
+    exact = rows[rows["method"] == "exact_kernel_cca"]
+    assert int(exact["evaluations_fit"].iloc[0]) == 2 * (n * (n + 1) // 2 + m * (m - 1) // 2)

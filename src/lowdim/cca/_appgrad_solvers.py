@@ -22,7 +22,8 @@ Each solver exposes ``start(rng)``, ``step(rng) -> relative change``,
 ``weights()``, ``moments()`` (k×k second moments for the final alignment),
 ``flops_done`` (FLOPs actually performed so far, counting sparse products by
 their non-zeros) and ``skipped`` (normalisations skipped per view because the
-normaliser was exactly zero: see :func:`~._linalg.normalisation_factor`).
+iterate, or without ridge its normaliser, was exactly zero: see
+:func:`~._linalg.normalisation_factor`).
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ class ViewState:
     proj : ndarray or None
         ``XΦ`` (n, k) on the data path.
     skipped : bool
-        The normaliser of this update was zero, so ``weights`` (and ``proj``)
+        The iterate (or its normaliser) of this update was zero, so ``weights`` (and ``proj``)
         were kept from the previous iterate.
     """
 
@@ -94,8 +95,9 @@ def data_half_step(A, own: ViewState, target: np.ndarray, eta: float, reg: float
     grad += reg * own.tilde
     tilde = own.tilde - eta * grad
     proj_tilde = np.asarray(A @ tilde)
-    M = normalisation_factor(appgrad_normaliser(proj_tilde.T @ proj_tilde / n, tilde.T @ tilde,
-                                                reg, normalization))
+    G = tilde.T @ tilde
+    M = normalisation_factor(appgrad_normaliser(proj_tilde.T @ proj_tilde / n, G, reg,
+                                                normalization), G)
     if M is None:
         return ViewState(tilde, own.weights, proj_tilde, own.proj, skipped=True)
     return ViewState(tilde, tilde @ M, proj_tilde, proj_tilde @ M)
@@ -120,8 +122,8 @@ def gram_half_step(S, S_cross, own: ViewState, other_weights, eta: float,
     grad = own.proj_tilde - S_cross @ other_weights + reg * own.tilde
     tilde = own.tilde - eta * grad
     proj_tilde = S @ tilde
-    M = normalisation_factor(appgrad_normaliser(tilde.T @ proj_tilde, tilde.T @ tilde, reg,
-                                                normalization))
+    G = tilde.T @ tilde
+    M = normalisation_factor(appgrad_normaliser(tilde.T @ proj_tilde, G, reg, normalization), G)
     if M is None:
         return ViewState(tilde, own.weights, proj_tilde, None, skipped=True)
     return ViewState(tilde, tilde @ M, proj_tilde, None)

@@ -18,8 +18,11 @@ __all__ = ["Diverged", "NORMALIZATIONS", "appgrad_normaliser", "gram_matrices", 
 #: ``Φ̃ᵀS_xΦ̃ + λI_k`` (``sgd_cca2.m`` and ``gd_cca.m`` in github.com/MaZhuang/CCA).
 NORMALIZATIONS = ("paper", "authors")
 
-#: The normaliser ``Φ̃ᵀ(S_x+λI)Φ̃`` tends to ``Λ²`` (eigenvalues <= 1); an
-#: eigenvalue beyond this bound means the iterates are running away.
+#: AppGrad's iterates have a normaliser ``Φ̃ᵀ(S_x+λI)Φ̃`` that tends to ``Λ²``
+#: (eigenvalues <= 1) whatever the data's scale (Φ̃ scales as its inverse); an
+#: eigenvalue beyond this bound means the iterates are running away. Only the
+#: iterates are held to it: the random start and the final alignment normalise
+#: moments that grow with the data's scale squared.
 BLOWUP = 1e8
 
 
@@ -37,22 +40,33 @@ def gram_matrices(X, Y):
     return dense(X.T @ X) / n, dense(Y.T @ Y) / n, dense(X.T @ Y) / n
 
 
-def inv_sqrt_psd(N: np.ndarray) -> np.ndarray:
+def inv_sqrt_psd(N: np.ndarray, bound: float = np.inf) -> np.ndarray:
     """Symmetric inverse square root of a k×k positive semi-definite matrix.
 
     Eigenvalues below ``k · eps · λ_max`` are floored there, so a rank-deficient
     normaliser gives a finite (pseudo-)inverse.
 
+    Parameters
+    ----------
+    N : ndarray of shape (k, k)
+    bound : float, default=inf
+        Largest eigenvalue accepted: :data:`BLOWUP` for AppGrad's iterates, none
+        for matrices whose scale is the data's (a start, an alignment).
+
+    Returns
+    -------
+    ndarray of shape (k, k)
+
     Raises
     ------
     Diverged
-        If ``N`` is non-finite or its largest eigenvalue exceeds :data:`BLOWUP`.
+        If ``N`` is non-finite, or its largest eigenvalue is not in ``(0, bound]``.
     """
     if not np.all(np.isfinite(N)):
         raise Diverged("normaliser is not finite")
     w, V = np.linalg.eigh((N + N.T) / 2)  # k×k: NumPy's call costs a third of SciPy's
-    if not w[-1] > 0 or w[-1] > BLOWUP:
-        raise Diverged(f"normaliser eigenvalue {w[-1]:.3g} out of range")
+    if not 0 < w[-1] <= bound:
+        raise Diverged(f"normaliser eigenvalue {w[-1]:.3g} is not in (0, {bound:.3g}]")
     w = np.maximum(w, w[-1] * N.shape[0] * np.finfo(float).eps)
     return (V / np.sqrt(w)) @ V.T
 
@@ -76,32 +90,57 @@ def appgrad_normaliser(data_moment: np.ndarray, tilde_gram: np.ndarray, reg: flo
     return data_moment + reg * np.eye(data_moment.shape[0])
 
 
-def normalisation_factor(N: np.ndarray) -> np.ndarray | None:
-    """``N^{-1/2}``, or None when N is exactly zero (the iterate carries no signal yet).
+def _is_zero(N) -> bool:
+    return bool(np.all(np.isfinite(N)) and not np.any(N))
 
-    A zero normaliser is not divergence: it means the unnormalised iterate is
-    still zero (every minibatch so far had no cross-moment with the other
-    view), or, without ridge, that the rows it was measured on are all zero
-    on the iterate's support. The caller then keeps its previous factor.
+
+def normalisation_factor(N: np.ndarray, tilde_gram: np.ndarray) -> np.ndarray | None:
+    """``N^{-1/2}`` of an iterate's normaliser, or None when the iterate, or N, is zero.
+
+    A zero iterate carries no signal yet: every minibatch so far had no
+    cross-moment with the other view. With the authors' normalisation its
+    ``N = λI_k`` is not zero, and normalising it would replace the previous
+    weights (``Ψ⁰`` at the start) by zeros for good. Without ridge N is also
+    zero when the rows it was measured on are zero on the iterate's support.
+    Either way the caller keeps its previous factor.
+
+    Parameters
+    ----------
+    N : ndarray of shape (k, k)
+        From :func:`appgrad_normaliser`.
+    tilde_gram : ndarray of shape (k, k)
+        ``Φ̃ᵀΦ̃``, zero exactly when the iterate is.
 
     Raises
     ------
     Diverged
-        As :func:`inv_sqrt_psd`, for a non-zero normaliser.
+        As :func:`inv_sqrt_psd` with ``bound=BLOWUP``, for a non-zero iterate.
     """
-    if np.all(np.isfinite(N)) and not np.any(N):
+    if _is_zero(tilde_gram) or _is_zero(N):
         return None
-    return inv_sqrt_psd(N)
+    return inv_sqrt_psd(N, BLOWUP)
 
 
 def start_factor(weights, moment, reg, normalization="paper"):
     """``M`` normalising the random start ``W``, given ``moment = WᵀSW``.
 
-    ``(WM)ᵀ(S + λI)(WM) = I`` for the paper's normalisation; the identity
-    when the normaliser is zero (a view that is zero on every sampled row).
+    ``(WM)ᵀ(S + λI)(WM) = I`` for the paper's normalisation, at any scale of
+    the data (the paper's Ψ⁰); the identity when the normaliser is zero (a
+    view that is zero on every sampled row).
+
+    Parameters
+    ----------
+    weights : ndarray of shape (p, k)
+    moment : ndarray of shape (k, k)
+    reg : float
+    normalization : {'paper', 'authors'}, default='paper'
+
+    Returns
+    -------
+    M : ndarray of shape (k, k)
     """
-    M = normalisation_factor(appgrad_normaliser(moment, weights.T @ weights, reg, normalization))
-    return np.eye(weights.shape[1]) if M is None else M
+    N = appgrad_normaliser(moment, weights.T @ weights, reg, normalization)
+    return np.eye(weights.shape[1]) if _is_zero(N) else inv_sqrt_psd(N)
 
 
 def power_lambda_max(apply, dim: int, rng, block: int = 8, max_iter: int = 20,

@@ -30,10 +30,12 @@ compute the same iterates:
   updates and renormalises all of Φ̃, ``O(pk)`` and more. It is the reference
   the fast solver is tested against and the baseline of its measured speed-up.
 
-A normaliser that is exactly zero (the iterate is still zero because no
-minibatch so far had a cross-moment with the other view, as with a view that
-is zero on most rows) is skipped: the previous factor is kept, and ``Ψ⁰``
-while none has been computed. ``skipped`` counts these per view.
+An iterate that is still zero (no minibatch so far had a cross-moment with
+the other view, as with a view that is zero on most rows) is not normalised:
+the previous factor is kept, and ``Ψ⁰`` while none has been computed. The
+test is on the iterate, ``Φ̃ᵀΦ̃ = 0`` (``c²G`` here), not on its normaliser:
+the authors' ``N = λI_k`` of a zero iterate is not zero. Without ridge a zero
+normaliser is skipped too. ``skipped`` counts these per view.
 """
 
 from __future__ import annotations
@@ -198,9 +200,12 @@ class _Stochastic:
         return psi0 @ start_factor(psi0, Z.T @ Z / self.s, self.reg, self.normalization)
 
     def _factor(self, Z, tilde_gram):
-        """``N^{-1/2}`` of the subsample normaliser, or None if N is zero (see module doc)."""
+        """``N^{-1/2}`` of the subsample normaliser, or None if the iterate or N is zero.
+
+        ``Z = A_J Φ̃`` has shape (s, k), ``tilde_gram = Φ̃ᵀΦ̃`` (k, k); see the module doc.
+        """
         return normalisation_factor(appgrad_normaliser(Z.T @ Z / self.s, tilde_gram, self.reg,
-                                                       self.normalization))
+                                                       self.normalization), tilde_gram)
 
     def step(self, rng) -> float:
         norm_rows = self._rows(rng, self.s)  # shared by both views, as in the authors' code

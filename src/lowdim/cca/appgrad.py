@@ -104,8 +104,9 @@ class AppGradCCA(BaseCCA):
         eigenvalue of ``X_bᵀX_b/b`` over 10 random minibatches (a constant
         stochastic step leaves noise proportional to η, so it stays at half
         the largest stable step). The authors hand-tuned 0.05 on MNIST. A step that
-        makes the iterates non-finite (or blow up past 1e8 in the normaliser)
-        is halved and the fit restarted, with a ``RuntimeWarning``.
+        makes the iterates non-finite, or blow up past 1e8 in their normaliser
+        (which tends to Λ², at most 1, whatever the data's scale), is halved and
+        the fit restarted, with a ``RuntimeWarning``.
     max_iter : int, default=1000
         Number of iterations (each updates both views).
     tol : float, default=1e-6
@@ -141,9 +142,10 @@ class AppGradCCA(BaseCCA):
         ``Φ̃ᵀ(S_x+λI)Φ̃`` (the exact top-k regularised CCA solution is a fixed
         point), or the authors' MNIST code's ``Φ̃ᵀS_xΦ̃ + λI_k``
         (``sgd_cca2.m``, ``gd_cca.m``), whose ridge does not scale with Φ̃.
-        A normaliser that is exactly zero (the iterate is still zero: no
-        minibatch so far had a cross-moment with the other view) is skipped,
-        the previous weights kept, and the count logged in one line.
+        An iterate that is still exactly zero (no minibatch so far had a
+        cross-moment with the other view) is not normalised, whatever its
+        normaliser (the authors' is λI_k): the previous weights are kept, and
+        the count logged in one line.
     stochastic_solver : {'lazy', 'dense'}, default='lazy'
         Stochastic AppGrad only: 'lazy' keeps Φ̃ as a scalar times a matrix
         and touches only the minibatch's rows (time per iteration independent
@@ -201,7 +203,8 @@ class AppGradCCA(BaseCCA):
     n_step_halvings_ : int
         Times the step was halved after a blow-up.
     n_skipped_normalizations_ : tuple of int
-        Normalisations skipped (x, y) because their normaliser was zero.
+        Normalisations skipped (x, y) because the iterate (or, without ridge,
+        its normaliser) was zero.
     solver_ : {'data', 'gram', 'stochastic'}
         The path that ran: products with the data, precomputed Gram matrices, or
         minibatches.
@@ -491,8 +494,9 @@ class AppGradCCA(BaseCCA):
         sx, sy = solver.skipped
         if sx or sy:
             logger.warning("AppGrad (%s): %d of %d normalisations of X and %d of %d of Y skipped: "
-                           "their normaliser was zero (the iterate was still zero, no minibatch "
-                           "so far having a cross-moment with the other view)", solver.kind,
+                           "the iterate was still zero (no minibatch so far having a "
+                           "cross-moment with the other view) or, without ridge, its "
+                           "normaliser", solver.kind,
                            sx, n_iter, sy, n_iter)
         for name, A, W in (("X", X, solver.weights()[0]), ("Y", Y, solver.weights()[1])):
             if not np.any(W):

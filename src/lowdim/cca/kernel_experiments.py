@@ -14,7 +14,10 @@ the k canonical correlations) and the first canonical correlation of
 Each row counts the similarity evaluations of both views: ``evaluations_fit``
 (the approximation, or the whole matrix, plus the median heuristic's distances)
 and ``evaluations_heldout`` (each held-out row against the landmarks, or against
-every training row for the exact reference).
+every training row for the exact reference). With ``gamma`` None the width of
+each view's kernel is set once per setting and shared by every run and the
+reference, so that all of them approximate the same kernel matrices; every row
+is still charged the heuristic's distances, as a run on its own would be.
 """
 
 from __future__ import annotations
@@ -221,6 +224,61 @@ def run_linear_cca(views, *, n_components, reg) -> dict:
     return _row("linear_cca", "", 0, 0, views, n_components, reg, 0, 0, seconds, tcc_in, rho_out)
 
 
+def _pair(value):
+    """``(x, y)`` of a value given once or per view."""
+    return tuple(value) if isinstance(value, (tuple, list)) else (value, value)
+
+
+def _setting_gammas(views, kernel, gamma, seed):
+    """The width of each view's kernel, set once for every run of a setting.
+
+    With ``gamma=None`` the median heuristic subsamples 200 training rows; were
+    each run to draw its own subsample, every Nyström run and the exact
+    reference would approximate a slightly different kernel matrix.
+
+    Parameters
+    ----------
+    views : Views
+        The training rows ``views.X`` and ``views.Y`` set the widths.
+    kernel : str, callable or pair of them
+    gamma : float, None or pair of them
+    seed : int
+
+    Returns
+    -------
+    gammas : tuple of two (float or None)
+        None for a callable kernel or one without a width.
+    evaluations : tuple of two int
+        Distances the heuristic computed per view (0 when ``gamma`` was given).
+
+    Examples
+    --------
+    >>> from lowdim.cca.kernel_experiments import _setting_gammas, setting_views
+    >>> from lowdim.data import get_spec
+    >>> views, _ = setting_views(get_spec("nonlinear_two_view").prepare(n=300), seed=0)
+    >>> gammas, evaluations = _setting_gammas(views, "rbf", None, seed=0)
+    >>> [round(g, 2) for g in gammas], evaluations
+    ([0.26, 0.25], (19900, 19900))
+    """
+    from ..similarity.kernel import GAMMA_KERNELS, median_gamma
+
+    widths = []
+    for view, kern, width, A in zip("xy", _pair(kernel), _pair(gamma), (views.X, views.Y)):
+        if width is None and not callable(kern) and kern in GAMMA_KERNELS:
+            widths.append(median_gamma(A, kern, random_state=derive_seed(seed, "gamma", view)))
+        else:
+            widths.append((width, 0))
+    (gx, ex), (gy, ey) = widths
+    return (gx, gy), (int(ex), int(ey))
+
+
+def _with_heuristic(row, evaluations):
+    """Charge a run the heuristic's distances, as when it computed the width itself."""
+    row["evaluations_fit"] += evaluations
+    row["evaluations"] += evaluations
+    return row
+
+
 def _exact_view(kernel, gamma, A, A_test, seed):
     """Training matrix, held-out rows and evaluations of one view's exact kernel."""
     from ..similarity import full_matrix
@@ -241,9 +299,10 @@ def _exact_view(kernel, gamma, A, A_test, seed):
 def run_exact_kernel_cca(views, *, kernel, gamma=None, n_components, reg, seed=0) -> dict:
     """Exact regularised kernel CCA from the two ``n x n`` training matrices (the reference).
 
-    ``kernel`` is one value or a pair ``(x, y)``, as :class:`~lowdim.cca.KernelCCA`
-    takes it; with ``gamma=None`` a named kernel's width comes from the same
-    median heuristic.
+    ``kernel`` and ``gamma`` are each one value or a pair ``(x, y)``, as
+    :class:`~lowdim.cca.KernelCCA` takes them; with ``gamma=None`` a named
+    kernel's width comes from the same median heuristic, on a subsample of its
+    own (give the width of the runs it is compared with to use their kernel).
 
     Examples
     --------
@@ -257,10 +316,10 @@ def run_exact_kernel_cca(views, *, kernel, gamma=None, n_components, reg, seed=0
     from sklearn.preprocessing import KernelCenterer
 
     start = time.perf_counter()
-    kernels = kernel if isinstance(kernel, tuple) else (kernel, kernel)
-    parts = [_exact_view(kern, gamma, A, A_test, derive_seed(seed, "gamma", view))
-             for view, kern, A, A_test in zip("xy", kernels, (views.X, views.Y),
-                                              (views.X_test, views.Y_test))]
+    kernels, gammas = _pair(kernel), _pair(gamma)
+    parts = [_exact_view(kern, width, A, A_test, derive_seed(seed, "gamma", view))
+             for view, kern, width, A, A_test in zip("xy", kernels, gammas, (views.X, views.Y),
+                                                     (views.X_test, views.Y_test))]
     (Kx, Kx_test, fit_x, out_x), (Ky, Ky_test, fit_y, out_y) = parts
     _, alpha, beta = exact_kernel_cca(Kx, Ky, n_components, reg=reg)
     cx, cy = KernelCenterer().fit(Kx), KernelCenterer().fit(Ky)
@@ -319,21 +378,23 @@ def kernel_cca_experiment(dataset, setting, *, seed=0) -> pd.DataFrame:
     else:
         kernel = setting["similarity"]
     k, reg = setting["n_components"], setting["reg"]
+    gammas, heuristic = _setting_gammas(views, kernel, setting.get("gamma"),
+                                        derive_seed(seed, "gamma"))
     rows = [run_linear_cca(views, n_components=k, reg=reg)]
     for approximation in setting["approximations"]:
         for s in setting["landmarks"]:
             for repetition in range(setting["n_seeds"]):
-                rows.append(run_kernel_cca(
-                    views, kernel=kernel, gamma=setting.get("gamma"), approximation=approximation,
+                rows.append(_with_heuristic(run_kernel_cca(
+                    views, kernel=kernel, gamma=gammas, approximation=approximation,
                     n_landmarks=s, n_components=k, reg=reg, solver=setting["solver"],
                     max_iter=setting["max_iter"], tol=setting["tol"],
-                    seed=derive_seed(seed, "landmarks", s, repetition)))
+                    seed=derive_seed(seed, "landmarks", s, repetition)), sum(heuristic)))
                 logger.info("%s, s = %d, seed %d: held-out TCC %.3f", rows[-1]["method"], s,
                             repetition, rows[-1]["tcc_out"])
     if views.X.shape[0] <= setting["exact_max_n"]:
-        rows.append(run_exact_kernel_cca(views, kernel=kernel, gamma=setting.get("gamma"),
-                                         n_components=k, reg=reg,
-                                         seed=derive_seed(seed, "exact")))
+        rows.append(_with_heuristic(run_exact_kernel_cca(
+            views, kernel=kernel, gamma=gammas, n_components=k, reg=reg,
+            seed=derive_seed(seed, "exact")), sum(heuristic)))
     table = pd.DataFrame(rows)
     table.insert(0, "similarity", setting["similarity"])
     table.insert(0, "dataset", dataset.name)
