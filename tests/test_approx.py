@@ -304,6 +304,15 @@ def test_sms_second_sample_is_capped_at_n():
         sms_nystrom(random_indefinite(20, seed=16), 5, multiplier=0.5)
 
 
+@pytest.mark.parametrize("multiplier, s, size", [(1.5, 3, 4), (1.5, 7, 10), (1.1, 4, 4),
+                                                  (1.2, 2, 2), (2, 5, 10)],
+                         ids=["4.5_to_4", "10.5_to_10", "4.4_to_4", "2.4_to_2", "default_2"])
+def test_sms_second_sample_size_is_multiplier_times_s_rounded(multiplier, s, size):
+    # |S2| = round(multiplier * s), Python's round (half to even), as the docstring says.
+    approx = sms_nystrom(np.eye(50) + 0.1, s, random_state=0, multiplier=multiplier)
+    assert approx.info["S2"].size == size
+
+
 def test_non_square_matrix_is_refused():
     with pytest.raises(ValueError, match=r"`K` must be a square matrix, got shape \(4, 5\)"):
         nystrom(np.ones((4, 5)), 2)

@@ -69,6 +69,24 @@ def test_crossencoder_oracle_validates(tmp_path):
         CrossEncoderOracle(SENTENCES, str(path), label_index=2)
 
 
+def test_probability_of_a_one_output_model_is_the_sigmoid_of_its_logit(tmp_path):
+    # A softmax over a single logit is 1 for every pair; a one-output head scores with
+    # sigmoid(logit), as sentence-transformers' CrossEncoder does for num_labels == 1.
+    from lowdim.similarity import CrossEncoderOracle
+
+    path, model, tokenizer = tiny_model_dir(tmp_path, 1)
+    pairs = [(a, b) for a in range(5) for b in range(5)]
+    logits = model_scores(model, tokenizer, pairs, softmax=False).reshape(5, 5)
+    for label_index in (-1, 0):  # both name the one output
+        oracle = CrossEncoderOracle(SENTENCES, str(path), score="probability",
+                                    label_index=label_index, symmetrize=False)
+        np.testing.assert_allclose(oracle(np.arange(5), np.arange(5)), 1 / (1 + np.exp(-logits)),
+                                   rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match=r"`label_index` must be in \[-1, 1\) for a model with "
+                                         r"1 output, got 1"):
+        CrossEncoderOracle(SENTENCES, str(path), score="probability", label_index=1)
+
+
 def test_crossencoder_matrix_of_glue_dev_sentences(tmp_path):
     from fixtures import formats
 

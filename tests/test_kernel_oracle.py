@@ -33,6 +33,21 @@ def test_matches_scikit_learn_pairwise_kernels(rows, kernel, params, sparse):
     assert oracle.evaluations == 40 * 41 // 2  # symmetric: each pair once
 
 
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
+def test_cosine_of_a_zero_row_is_zero_as_in_scikit_learn(sparse):
+    # scikit-learn normalises the rows and leaves a zero row zero, so every entry with a zero
+    # row is 0, even between two zero rows (1 - cosine distance would give 0.5 and 1).
+    X = np.array([[1.0, 0.0], [0.0, 2.0], [3.0, 4.0], [0.0, 0.0], [0.0, 0.0]])
+    data = sp.csr_matrix(X) if sparse else X
+    expected = pairwise_kernels(data, metric="cosine")
+    assert not expected[3:].any() and not expected[:, 3:].any()
+    oracle = KernelOracle(data, "cosine")
+    index = np.arange(5)
+    np.testing.assert_allclose(oracle(index, index), expected, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(oracle(index[::-1], index), expected[::-1], rtol=1e-12,
+                               atol=1e-12)
+
+
 def test_nystrom_counts_kernel_evaluations_like_any_oracle(rows):
     approx = nystrom(KernelOracle(rows, "rbf", gamma=0.3), 10, random_state=0)
     assert approx.evaluations == 40 * 10 - 10 * 9 // 2

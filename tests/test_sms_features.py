@@ -81,6 +81,21 @@ def test_cur_features_factor_the_positive_part_of_the_symmetric_part(method):
         assert fmap.columns.size == s
 
 
+@pytest.mark.parametrize("method", ["sicur", "stacur", "stacur_independent"])
+def test_cur_feature_map_refuses_an_approximation_of_a_non_symmetric_matrix(method):
+    # CUR features read K[:, rows] as K[rows, :]^T: on a non-symmetric K their Gram is far
+    # from ((K~ + K~^T) / 2)_+, so the map is refused rather than silently wrong.
+    rng = np.random.default_rng(0)
+    K = rng.normal(size=(60, 6)) @ rng.normal(size=(60, 6)).T
+    approx = METHODS[method](DenseOracle(K), 14, random_state=3)
+    with pytest.raises(ValueError, match=r"`approx` must approximate a symmetric matrix: its "
+                                         r"sampled block K\[rows, rows\] differs from its "
+                                         r"transpose by"):
+        feature_map(approx)
+    symmetrised = METHODS[method](DenseOracle(K, symmetrize=True), 14, random_state=3)
+    assert feature_map(symmetrised).n_features > 0
+
+
 def test_authors_sicur_features_are_k_c_v_sigma_to_the_minus_half():
     # get_feat(..., "CUR_alt") of the authors' wme_appx.py: K[:, C] V Sigma^{-1/2} from the SVD
     # of K[R, C], so Z Z^T = K[:, C] (K[R, C]^T K[R, C])^{-1/2} K[C, :] and s // 2 features.

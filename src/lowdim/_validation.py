@@ -145,6 +145,14 @@ def check_matrix(A, name, *, square=False, accept_sparse=True, min_rows=1):
     Returns
     -------
     ndarray or scipy.sparse.csr_matrix of shape (n_rows, n_cols), float64
+
+    Raises
+    ------
+    TypeError
+        ``A`` is not a matrix of real numbers: strings, or complex values, dense or sparse
+        (never cut to their real part).
+    ValueError
+        ``A`` is not 2-D, is too small, is not square when ``square``, or is not finite.
     """
     if A is None or isinstance(A, (str, bytes, dict)):
         raise ArgumentTypeError(f"`{name}` must be a 2-D array of numbers, got {type(A).__name__}",
@@ -154,15 +162,11 @@ def check_matrix(A, name, *, square=False, accept_sparse=True, min_rows=1):
             raise ArgumentTypeError(f"`{name}` must be a dense array, got a sparse "
                                     f"{type(A).__name__}; convert it with .toarray()", name)
         if not np.issubdtype(A.dtype, np.number) or np.issubdtype(A.dtype, np.complexfloating):
-            raise ArgumentTypeError(f"`{name}` must hold real numbers, got dtype {A.dtype}", name)
+            raise _not_real(A.dtype, name)
         A = sp.csr_matrix(A, dtype=np.float64)
         values = A.data
     else:
-        try:
-            A = np.asarray(A, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise ArgumentTypeError(f"`{name}` must be a 2-D array of real numbers ({exc})",
-                                    name) from None
+        A = _dense_float64(A, name)
         values = A
     if A.ndim != 2:
         raise ArgumentValueError(f"`{name}` must be a 2-D array, got shape {A.shape}", name)
@@ -174,6 +178,25 @@ def check_matrix(A, name, *, square=False, accept_sparse=True, min_rows=1):
     if not np.all(np.isfinite(values)):
         raise ArgumentValueError(f"`{name}` contains non-finite values, first "
                                  f"{_first_bad(A, name)}", name)
+    return A
+
+
+def _not_real(dtype, name) -> ArgumentTypeError:
+    """The error for a matrix ``name`` whose ``dtype`` is not real numbers (complex, ...)."""
+    return ArgumentTypeError(f"`{name}` must hold real numbers, got dtype {dtype}", name)
+
+
+def _dense_float64(A, name) -> np.ndarray:
+    """``A`` as a float64 ndarray; complex input is refused like sparse complex input, since
+    the cast alone would keep only its real part (with nothing but a ComplexWarning)."""
+    try:
+        complex_input = np.iscomplexobj(A)  # reads lists too, through np.asarray
+        A = A if complex_input else np.asarray(A, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ArgumentTypeError(f"`{name}` must be a 2-D array of real numbers ({exc})",
+                                name) from None
+    if complex_input:
+        raise _not_real(np.asarray(A).dtype, name)
     return A
 
 

@@ -57,6 +57,9 @@ __all__ = ["FeatureMap", "eigen_feature_map", "feature_map", "sicur_feature_map"
 NYSTROM_FAMILY = ("nystrom", "sms_nystrom", "sms_nystrom_rescale", "shifted_nystrom_exact")
 #: CUR methods, whose approximation :func:`feature_map` symmetrises.
 CUR_METHODS = ("sicur", "stacur", "stacur_independent")
+#: Largest ``max |B - B^T| / max |B|`` of a sampled block ``B`` of a CUR approximation that
+#: :func:`feature_map` takes for symmetric (:class:`~lowdim.similarity.DenseOracle`'s rule).
+SYMMETRY_RTOL = 1e-10
 
 
 @dataclass(eq=False)
@@ -122,6 +125,27 @@ def _positive_root_weights(middle, rtol):
     return V[:, keep] * np.sqrt(mu[keep]), int(np.sum(~keep))
 
 
+def _require_symmetric_samples(approx):
+    """Refuse a CUR approximation whose sampled principal blocks show ``K`` is not symmetric.
+
+    CUR features read ``K[:, rows]`` as ``K[rows, :]^T``. A LowRankApprox does not record
+    whether its oracle was symmetric (its ``symmetric`` is about ``K~``, False for CUR), so
+    the blocks ``K[rows, rows]`` and ``K[cols, cols]`` it holds stand in for ``K``.
+    """
+    cols = np.asarray(approx.landmarks, dtype=np.int64)
+    rows = np.asarray(approx.info["rows"], dtype=np.int64)
+    for label, block in (("K[rows, rows]", approx.right[:, rows]),
+                         ("K[cols, cols]", approx.left[cols])):
+        scale = float(np.abs(block).max(initial=0.0))
+        gap = float(np.abs(block - block.T).max(initial=0.0))
+        if gap > SYMMETRY_RTOL * max(scale, 1e-300):
+            raise ArgumentValueError(
+                f"`approx` must approximate a symmetric matrix: its sampled block {label} "
+                f"differs from its transpose by {gap:.3g} (largest entry {scale:.3g}), and CUR "
+                "features read K[:, rows] as K[rows, :]^T; symmetrise the oracle first "
+                "(e.g. DenseOracle(K, symmetrize=True))", "approx")
+
+
 def _cur_columns(approx):
     """The union ``J`` of sampled columns and rows and ``G = K[:, J]`` built from them."""
     cols = np.asarray(approx.landmarks, dtype=np.int64)
@@ -162,6 +186,16 @@ def feature_map(approx, rtol=None) -> FeatureMap:
         ``K~`` itself when ``M`` is PSD) and ``((K~ + K~^T) / 2)_+`` for CUR
         (see the module docstring).
 
+    Raises
+    ------
+    ValueError
+        ``approx`` comes from another method, or is a CUR approximation whose
+        sampled blocks ``K[rows, rows]`` or ``K[cols, cols]`` are not symmetric
+        (to ``SYMMETRY_RTOL`` of their largest entry): its features would not
+        factor ``((K~ + K~^T) / 2)_+``. The Nyström family refuses a
+        non-symmetric oracle itself. A non-symmetric ``K`` whose sampled blocks
+        happen to be symmetric cannot be told apart from the approximation.
+
     Examples
     --------
     >>> from lowdim.approx import sms_nystrom
@@ -186,6 +220,7 @@ def feature_map(approx, rtol=None) -> FeatureMap:
         return FeatureMap(np.asarray(approx.landmarks, dtype=np.int64), W, approx.method,
                           {"rank": W.shape[1], "dropped_eigenvalues": dropped})
     if approx.method in CUR_METHODS:
+        _require_symmetric_samples(approx)
         J, G, B = _cur_columns(approx)
         U, sv, Vt = scipy.linalg.svd(G, full_matrices=False)
         tol = default_rtol(G.shape) if rtol is None else rtol

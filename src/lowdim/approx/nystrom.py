@@ -124,7 +124,9 @@ def sms_nystrom(oracle, s, random_state=None, *, multiplier=2, alpha=1.5, eigen_
     random_state : int, RandomState or None
         Seeds the samples S2 and S1 and the Lanczos start vector.
     multiplier : float, default=2
-        ``|S2| = min(round(multiplier * s), n)``; must be ``>= 1``.
+        ``|S2| = min(round(multiplier * s), n)``, Python's ``round`` (halves to
+        even: ``round(1.5 * 3) = 4``); must be ``>= 1``. The paper's
+        ``s2 = 2 s1`` is the default.
     alpha : float, default=1.5
         Safety factor on the shift (the paper's alpha, "> 1", typically 1.5).
         Values in ``[0, 1)`` raise a ``UserWarning``: the core may then be
@@ -153,8 +155,10 @@ def sms_nystrom(oracle, s, random_state=None, *, multiplier=2, alpha=1.5, eigen_
 
     Notes
     -----
-    With :math:`S_1 \\subset S_2`, :math:`|S_1| = s`, :math:`|S_2| = \\lceil m s \\rceil`
-    (``multiplier`` m) and :math:`e = \\min(0, \\lambda_{\\min}(K_{S_2 S_2}))`,
+    With :math:`S_1 \\subset S_2`, :math:`|S_1| = s`,
+    :math:`|S_2| = \\min(\\operatorname{round}(m s), n)` (``multiplier`` m; the paper
+    typically sets :math:`s_2 = 2 s_1`, which needs no rounding) and
+    :math:`e = \\min(0, \\lambda_{\\min}(K_{S_2 S_2}))`,
 
     .. math::
 

@@ -45,11 +45,15 @@ class CrossEncoderOracle(SimilarityOracle):
         sequence-classification model and its tokenizer.
     score : {"auto", "logit", "probability"}, default="auto"
         ``"logit"``: the raw output for ``label_index``; ``"probability"``:
-        its softmax probability. ``"auto"`` takes the logit of a one-output
-        (regression, e.g. STS-B) model and the probability otherwise.
+        its softmax probability over the outputs, or ``sigmoid(logit)`` for a
+        one-output model (as sentence-transformers' ``CrossEncoder`` does for
+        ``num_labels == 1``; a softmax over one output would be 1 everywhere).
+        ``"auto"`` takes the logit of a one-output (regression, e.g. STS-B)
+        model and the probability otherwise.
     label_index : int, default=-1
         Output used for multi-class models (``-1``: the last, conventionally
-        "similar"/"paraphrase").
+        "similar"/"paraphrase"); in ``[-num_labels, num_labels)``, so ``0`` or
+        ``-1`` for a one-output model.
     symmetrize : bool, default=True
         Serve ``(K + K.T) / 2`` (needed by the Nyström methods).
     batch_size : int, default=32
@@ -97,9 +101,9 @@ class CrossEncoderOracle(SimilarityOracle):
                        .from_pretrained(model).to(device).eval())
         n_labels = int(self.model_.config.num_labels)
         if not -n_labels <= label_index < n_labels:
+            outputs = "1 output" if n_labels == 1 else f"{n_labels} outputs"
             raise ArgumentValueError(f"`label_index` must be in [-{n_labels}, {n_labels}) for a "
-                                     f"model with {n_labels} outputs, got {label_index}",
-                                     "label_index")
+                                     f"model with {outputs}, got {label_index}", "label_index")
         self.score = score if score != "auto" else ("logit" if n_labels == 1 else "probability")
         self.label_index, self.symmetrize = int(label_index), bool(symmetrize)
         self.max_length, self.device = int(max_length), device
@@ -115,7 +119,9 @@ class CrossEncoderOracle(SimilarityOracle):
         with torch.no_grad():
             logits = self.model_(**batch).logits.double()
         if self.score == "probability":
-            logits = torch.softmax(logits, dim=-1)
+            # one output is a binary logit (a softmax over it would be 1 for every pair)
+            single = logits.shape[-1] == 1
+            logits = torch.sigmoid(logits) if single else torch.softmax(logits, dim=-1)
         return logits[:, self.label_index].cpu().numpy()
 
     def _pair_task(self):

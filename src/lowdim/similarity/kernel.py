@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.metrics.pairwise import (paired_cosine_distances, paired_euclidean_distances,
-                                      paired_manhattan_distances)
+from sklearn.metrics.pairwise import paired_euclidean_distances, paired_manhattan_distances
+from sklearn.preprocessing import normalize
 from sklearn.utils import check_random_state
 
 from .._validation import ArgumentValueError, check_matrix
@@ -32,11 +32,16 @@ GAMMA_KERNELS = ("rbf", "laplacian", "poly", "sigmoid")
 MEDIAN_SAMPLE = 200
 
 
+def _rowwise_dot(A, B):
+    """``<a_t, b_t>`` for every row t of two matrices of one shape, dense or CSR."""
+    if sp.issparse(A):
+        return np.asarray(A.multiply(B).sum(axis=1)).ravel()
+    return np.einsum("ij,ij->i", A, B)
+
+
 def _paired_dot(X, i, j):
     """``<x_i[t], x_j[t]>`` for every t, dense or CSR rows."""
-    if sp.issparse(X):
-        return np.asarray(X[i].multiply(X[j]).sum(axis=1)).ravel()
-    return np.einsum("ij,ij->i", X[i], X[j])
+    return _rowwise_dot(X[i], X[j])
 
 
 def _kernel_pairs(X, kernel, gamma, degree, coef0, i, j):
@@ -46,7 +51,9 @@ def _kernel_pairs(X, kernel, gamma, degree, coef0, i, j):
     if kernel == "laplacian":
         return np.exp(-gamma * paired_manhattan_distances(X[i], X[j]))
     if kernel == "cosine":
-        return 1.0 - paired_cosine_distances(X[i], X[j])
+        # scikit-learn's cosine_similarity: the dot of the normalised rows, a zero row staying
+        # zero, so any entry with a zero row is 0 (1 - cosine distance gives 0.5 or 1 there)
+        return _rowwise_dot(normalize(X[i]), normalize(X[j]))
     dot = _paired_dot(X, i, j)
     if kernel == "linear":
         return dot
@@ -79,7 +86,8 @@ class KernelOracle(SimilarityOracle):
 
     - ``rbf``: ``exp(-gamma ||x - y||^2)``; ``laplacian``: ``exp(-gamma ||x - y||_1)``;
     - ``linear``: ``<x, y>``; ``poly``: ``(gamma <x, y> + coef0)^degree``;
-      ``sigmoid``: ``tanh(gamma <x, y> + coef0)``; ``cosine``: ``<x, y> / (||x|| ||y||)``.
+      ``sigmoid``: ``tanh(gamma <x, y> + coef0)``; ``cosine``: ``<x, y> / (||x|| ||y||)``,
+      and 0 when ``x`` or ``y`` is a zero row.
 
     ``rbf``, ``laplacian``, ``linear`` and ``cosine`` are PSD; ``sigmoid`` is
     not in general, and ``poly`` with ``coef0 < 0`` need not be.
