@@ -219,3 +219,70 @@ def test_zip_fifo_member_refused(area):
     with pytest.raises(UnsafeArchiveError, match="'corpus/pipe' is a device, fifo"):
         safe_extract(path, area / "out" / "x")
     assert_nothing_written(area)
+
+
+def make_zip_in_order(path, members):
+    """A zip of ``members``, (name, bytes, is_symlink) in that order (names may repeat)."""
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data, is_link in members:
+            info = zipfile.ZipInfo(name)
+            if is_link:
+                info.external_attr = (stat.S_IFLNK | 0o777) << 16
+            zf.writestr(info, data)
+    return path
+
+
+@pytest.mark.filterwarnings("ignore:Duplicate name")
+def test_zip_symlink_chain_out_of_the_destination_refused(area):
+    # "l1" -> "." is inside; "l2" -> "l1/../escaped.txt" looks inside lexically, but once "l1"
+    # is followed it is the destination's parent; the file "l2" would then be written there.
+    path = make_zip_in_order(area / "archives" / "bad.zip", [
+        ("l1", b".", True), ("l2", b"l1/../escaped.txt", True), ("l2", b"pwned", False)])
+    with pytest.raises(UnsafeArchiveError, match=r"'bad.zip': member 'l2' is a symlink to "
+                                                  r"'l1/../escaped.txt'.*through the link 'l1'"):
+        safe_extract(path, area / "out" / "x", dataset="toy")
+    assert_nothing_written(area)
+
+
+@pytest.mark.filterwarnings("ignore:Duplicate name")
+@pytest.mark.parametrize("fmt", ["zip", "tar"])
+def test_member_named_like_a_link_refused(area, fmt):
+    # writing the file "corpus/latest" would follow the link and overwrite its target
+    members = [("corpus/a.txt", b"alpha", False), ("corpus/latest", b"a.txt", True),
+               ("corpus/latest", b"pwned", False)]
+    path = area / "archives" / f"bad.{fmt}"
+    if fmt == "zip":
+        make_zip_in_order(path, members)
+    else:
+        with tarfile.open(path, "w") as tar:
+            for name, data, is_link in members:
+                info = tar_link(name, data.decode()) if is_link else tarfile.TarInfo(name)
+                info.size = 0 if is_link else len(data)
+                tar.addfile(info, None if is_link else io.BytesIO(data))
+    with pytest.raises(UnsafeArchiveError, match="member 'corpus/latest' would be written "
+                                                 "through the link 'corpus/latest'"):
+        safe_extract(path, area / "out" / "x")
+    assert_nothing_written(area)
+
+
+@pytest.mark.filterwarnings("ignore:Duplicate name")
+def test_zip_file_is_not_written_through_a_link_even_unchecked(area, monkeypatch):
+    # the second line of defence: with the checks off, the write still does not follow a link
+    monkeypatch.setattr(archive_mod, "_check_entry", lambda *args: None)
+    path = make_zip_in_order(area / "archives" / "bad.zip", [
+        ("evil", b"../../escaped.txt", True), ("evil", b"pwned", False)])
+    with pytest.raises(UnsafeArchiveError, match="member 'evil' would be written through a link"):
+        safe_extract(path, area / "out" / "x")
+    assert not (area / "escaped.txt").exists()
+    assert_nothing_written(area)
+
+
+def test_zip_links_inside_the_destination_are_kept(area):
+    path = make_zip(area / "archives" / "good.zip", GOOD,
+                    symlinks={"corpus/latest": "train/a.txt", "corpus/test/readme": "../README",
+                              "corpus/newest": "latest"})
+    dest = area / "out" / "x"
+    safe_extract(path, dest)
+    assert (dest / "corpus/test/readme").is_symlink()
+    assert (dest / "corpus/test/readme").read_bytes() == b"readme\n"
+    assert (dest / "corpus/newest").read_bytes() == b"alpha\n"

@@ -184,3 +184,23 @@ def test_top_columns_keep_the_lower_of_equal_entries():
     best, _ = graph_module._top_columns(sim, 4)
     assert sorted(best[0].tolist()) == [0, 1, 6, 8]
     assert sorted(best[1].tolist()) == [0, 1, 2, 3]
+
+
+def test_sparse_and_dense_searches_agree_on_similarities_and_on_untied_neighbours():
+    """What the exact sparse search documents as the same as the dense one: every row's
+    topk similarities, and its neighbour set unless rows tie at the topk-th similarity
+    (counts of few words tie often; which tied row is kept is not specified)."""
+    rng = np.random.default_rng(0)
+    X = sp.csr_matrix(rng.integers(0, 3, size=(200, 40)) * (rng.random((200, 40)) < 0.25),
+                      dtype=np.float64)
+    S = cosine_similarity(X)
+    np.fill_diagonal(S, -np.inf)
+    kth = -np.sort(-S, axis=1)[:, 4]
+    sparse_ind, sparse_sim = topk_cosine_neighbors(X, 5, knn="exact")
+    dense_ind, dense_sim = topk_cosine_neighbors(X.toarray(), 5, knn="exact")
+    np.testing.assert_allclose(sparse_sim, dense_sim, atol=1e-12)
+    np.testing.assert_allclose(np.take_along_axis(S, sparse_ind, axis=1), sparse_sim, atol=1e-12)
+    tied = (np.abs(S - kth[:, None]) < 1e-9).sum(axis=1) > 1
+    assert tied.any() and not tied.all()  # both kinds of row are exercised
+    for row in np.flatnonzero(~tied):
+        assert set(sparse_ind[row]) == set(dense_ind[row])

@@ -1,5 +1,7 @@
 """Random walks on the CSR graph: transition law, reproducibility, the CSR boundary."""
 
+import re
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -108,3 +110,23 @@ def test_random_walks_rejects_bad_lengths():
         random_walks(WEIGHTS, walk_length=0)
     with pytest.raises(ValueError, match="walks_per_node"):
         random_walks(WEIGHTS, walks_per_node=0)
+
+
+@pytest.mark.parametrize("argument, value, error", [
+    ("walk_length", 3.7, TypeError), ("walk_length", "4", TypeError),
+    ("walks_per_node", True, TypeError), ("walks_per_node", 2.0, TypeError),
+    ("block_size", 0, ValueError), ("block_size", -3, ValueError), ("block_size", 1.5, TypeError),
+], ids=["walk_length-float", "walk_length-str", "walks_per_node-bool", "walks_per_node-float",
+        "block_size-zero", "block_size-negative", "block_size-float"])
+def test_random_walks_names_a_bad_count_and_its_value(argument, value, error):
+    params = {"walks_per_node": 2, "walk_length": 4, argument: value}
+    message = re.escape(f"`{argument}` must be an integer >= 1, got {value!r}")
+    with pytest.raises(error, match=message) as info:
+        random_walks(WEIGHTS, random_state=0, **params)
+    assert info.value.argument == argument
+
+
+def test_random_walks_accepts_numpy_integers():
+    walks = random_walks(WEIGHTS, walks_per_node=np.int64(2), walk_length=np.int32(4),
+                         random_state=0, block_size=np.int64(3))
+    assert walks.shape == (2 * WEIGHTS.shape[0], 4)

@@ -8,6 +8,7 @@ import pytest
 from fixtures import formats
 from lowdim.data import get_spec, load_dataset, save_dataset
 from lowdim.data.parsing import FormatError, MissingMemberError
+from lowdim.data.sources.glue import read_tsv
 
 
 @pytest.fixture
@@ -64,3 +65,28 @@ def test_mrpc_wrong_header_is_named(tmp_path, rng):
     path.write_bytes(path.read_bytes().replace(b"#2 String", b"Second"))
     with pytest.raises(FormatError, match=r"'mrpc'.*msr_paraphrase_test\.txt.*#2 String"):
         get_spec("mrpc").prepare(files, splits=["test"])
+
+
+# str.splitlines() also breaks at these; inside a "\n"-terminated row they are text
+NOT_LINE_BREAKS = ["\x85", "\u2028", "\u2029", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e"]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["lf", "crlf"])
+def test_tsv_rows_end_at_newlines_only(newline):
+    lines = ["index\tsentence1\tsentence2\tlabel"] + [
+        f"{i}\tHe said{c} it rained.\tIt rained.\tentailment"
+        for i, c in enumerate(NOT_LINE_BREAKS)]
+    data = newline.join(lines).encode("utf-8")  # the last row has no newline
+    rows = read_tsv(data, "rte", "RTE.zip", "RTE/dev.tsv", ["sentence1", "label"])
+    assert rows == [{"sentence1": f"He said{c} it rained.", "label": "entailment"}
+                    for c in NOT_LINE_BREAKS]
+    assert read_tsv(data + newline.encode(), "rte", "RTE.zip", "RTE/dev.tsv", ["label"]) == \
+        [{"label": "entailment"}] * len(NOT_LINE_BREAKS)
+
+
+def test_mrpc_dev_ids_file_with_crlf(tmp_path, rng):
+    files, truth = formats.write_mrpc(tmp_path, rng)
+    ids = files["mrpc_dev_ids.tsv"]
+    ids.write_bytes(ids.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+    ds = get_spec("mrpc").prepare(files, splits=["dev"])
+    assert _rows(ds, "dev", "label") == truth["dev"]

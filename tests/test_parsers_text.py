@@ -72,3 +72,28 @@ def test_web_snippets_missing_member(tmp_path, rng):
     formats.tar_gz(files["data-web-snippets.tar.gz"], {"data-web-snippets/train.txt": b"a b\n"})
     with pytest.raises(MissingMemberError, match=r"web_snippets.*data-web-snippets/test\.txt"):
         get_spec("web_snippets").prepare(files)
+
+
+# str.splitlines() also breaks at these; inside a "\n"-terminated record they are text
+NOT_LINE_BREAKS = ["\x85", "\u2028", "\u2029", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e"]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["lf", "crlf"])
+def test_web_snippets_split_records_at_newlines_only(tmp_path, rng, newline):
+    files, _ = formats.write_web_snippets(tmp_path, rng)
+    train = "".join(f"guide{c}word{i} deals business{newline}"
+                    for i, c in enumerate(NOT_LINE_BREAKS))
+    formats.tar_gz(files["data-web-snippets.tar.gz"], {
+        "data-web-snippets/train.txt": train.encode(),
+        "data-web-snippets/test.txt": b"stock market sports"})  # no final newline
+    ds = get_spec("web_snippets").prepare(files)
+    # each is whitespace to str.split, so it separates words within its record
+    assert ds.texts.tolist() == [f"guide word{i} deals" for i in range(len(NOT_LINE_BREAKS))] \
+        + ["stock market"]
+    assert ds.label_names.tolist() == ["business", "sports"]
+
+
+def test_subject_keeps_characters_that_are_not_line_breaks():
+    # byte 0x85 (an ellipsis in cp1252) decodes as U+0085 under latin-1
+    post = "From: a@b\nSubject: Re: wait\x85 what\x0cnext\r\nLines: 2\n\nbody\n"
+    assert subject_of(post) == "wait\x85 what\x0cnext"

@@ -1,9 +1,12 @@
 """Safe reading and extraction of downloaded archives (.zip, .tar, .tar.gz/.tgz, .tar.bz2, .tar.xz).
 
 Every member that would be written is checked before anything is written:
-absolute names, ``..`` components, links pointing outside the destination,
-members written through a link, and device/fifo members are refused with
-an :class:`UnsafeArchiveError` naming the archive and the member.
+absolute names, ``..`` components, links pointing outside the destination
+or whose target passes through another link, members written through a link
+(as a parent directory or under the link's own name), and device/fifo
+members are refused with an :class:`UnsafeArchiveError` naming the archive
+and the member. Zip members are written with a call that does not follow a
+link at their name.
 Extraction goes to a temporary directory next to the destination that is
 renamed into place at the end, so an interrupted extraction never looks
 complete. Tar members are additionally extracted with the standard
@@ -247,8 +250,16 @@ def iter_members(archive, *, prefix: str = "", dataset: str = "") -> Iterator[tu
                 yield entry.name, reader.read(entry)
 
 
-def _check_entry(entry: _Entry, links: set[str], label: str) -> None:
-    """Raise UnsafeArchiveError if writing ``entry`` could escape the destination."""
+def _parts(name: str) -> list[str]:
+    """The components of ``name`` as the file system resolves them ("a//./b" is "a/b")."""
+    return [part for part in name.split("/") if part not in ("", ".")]
+
+
+def _check_entry(entry: _Entry, links: dict[str, _Entry], label: str) -> None:
+    """Raise UnsafeArchiveError if writing ``entry`` could escape the destination.
+
+    ``links`` maps the name of every link of the archive to its (last) entry.
+    """
     name = entry.raw.name if isinstance(entry.raw, tarfile.TarInfo) else entry.raw.filename
     where = f"{label}: member {name!r}"
     parts = name.replace("\\", "/").split("/")
@@ -259,16 +270,42 @@ def _check_entry(entry: _Entry, links: set[str], label: str) -> None:
     if entry.kind == "special":
         raise UnsafeArchiveError(f"{where} is a device, fifo or other special file; "
                                  "refusing to extract")
-    for i in range(1, len(parts)):
-        if "/".join(parts[:i]) in links:
+    own = _parts(entry.name)
+    for i in range(1, len(own) + 1):
+        prefix = "/".join(own[:i])
+        # a parent that is a link, or a second member of a link's name, is written through it
+        if prefix in links and (i < len(own) or links[prefix] is not entry):
             raise UnsafeArchiveError(f"{where} would be written through the link "
-                                     f"{'/'.join(parts[:i])!r}; refusing to extract")
+                                     f"{prefix!r}; refusing to extract")
     if entry.kind in ("symlink", "hardlink"):
-        base = posixpath.dirname(entry.name) if entry.kind == "symlink" else ""
-        target = posixpath.normpath(posixpath.join(base, entry.link))
-        if posixpath.isabs(entry.link) or target == ".." or target.startswith("../"):
-            raise UnsafeArchiveError(f"{where} is a {entry.kind} to {entry.link!r}, outside "
-                                     "the destination; refusing to extract")
+        problem = _link_target_problem(entry, links)
+        if problem:
+            raise UnsafeArchiveError(f"{where} is a {entry.kind} to {entry.link!r}, {problem}; "
+                                     "refusing to extract")
+
+
+def _link_target_problem(entry: _Entry, links: dict[str, _Entry]) -> str:
+    """Why the link ``entry`` could point outside the destination, or "" if it cannot.
+
+    The target is followed component by component from the link's directory (a
+    hardlink's target is relative to the root). Going on from a component that is
+    itself a link is refused: judged lexically, ``l1/../x`` with ``l1 -> "."`` looks
+    inside but is the destination's parent once ``l1`` is followed. A target that
+    ends at a link is fine, since that link is judged on its own.
+    """
+    if posixpath.isabs(entry.link):
+        return "outside the destination"
+    path = _parts(entry.name)[:-1] if entry.kind == "symlink" else []
+    for step in _parts(entry.link):
+        if path and "/".join(path) in links:
+            return f"which passes through the link {'/'.join(path)!r}"
+        if step != "..":
+            path.append(step)
+        elif path:
+            path.pop()
+        else:
+            return "outside the destination"
+    return ""
 
 
 def _select(reader: _Reader, members) -> list[_Entry]:
@@ -313,8 +350,9 @@ def safe_extract(archive, dest, members: list[str] | None = None, *,
     ------
     UnsafeArchiveError
         Before anything is written, if a member to extract has an absolute
-        path, a ``..`` component, is a link pointing outside ``dest``, would be
-        written through a link, or is a device or fifo.
+        path, a ``..`` component, is a link pointing outside ``dest`` or whose
+        target passes through another link, would be written through a link
+        (a parent that is a link, or the name of a link), or is a device or fifo.
     MissingMemberError
         If a requested member is not in the archive.
 
@@ -328,7 +366,8 @@ def safe_extract(archive, dest, members: list[str] | None = None, *,
     dest = Path(dest)
     with _Reader(archive, dataset) as reader:
         chosen = _select(reader, members)
-        links = {e.name for e in reader.entries if e.kind in ("symlink", "hardlink")}
+        links = {"/".join(_parts(e.name)): e for e in reader.entries
+                 if e.kind in ("symlink", "hardlink")}
         for entry in chosen:
             _check_entry(entry, links, reader.label)
         dest.parent.mkdir(parents=True, exist_ok=True)
@@ -358,10 +397,26 @@ def _extract_into(reader: _Reader, chosen: list[_Entry], root: Path) -> None:
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
         if entry.kind == "symlink":
-            os.symlink(entry.link, target)
+            os.symlink(entry.link, target)  # fails, never follows, if the name exists
             continue
-        with reader._zip.open(entry.raw) as src, open(target, "wb") as out:
+        with reader._zip.open(entry.raw) as src, _open_new(target, entry, reader.label) as out:
             shutil.copyfileobj(src, out, 1 << 20)
+
+
+def _open_new(target: Path, entry: _Entry, label: str):
+    """``target`` opened for writing without following a link at its name.
+
+    A second line of defence behind :func:`_check_entry`: a plain ``open`` of a
+    name that is already a symlink would write wherever the link points.
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        return os.fdopen(os.open(target, flags, 0o666), "wb")
+    except OSError as exc:
+        if target.is_symlink():
+            raise UnsafeArchiveError(f"{label}: member {entry.raw.filename!r} would be written "
+                                     "through a link; refusing to extract") from exc
+        raise
 
 
 def _replace_dir(new: Path, dest: Path) -> None:

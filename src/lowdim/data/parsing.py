@@ -23,7 +23,7 @@ from .archive import MissingMemberError, iter_members, read_member
 
 __all__ = ["FormatError", "MissingVariableError", "MissingMemberError", "member_bytes",
            "members_under", "load_mat", "require_variables", "subsample",
-           "encode_labels", "split_indices"]
+           "encode_labels", "split_indices", "text_lines"]
 
 
 class FormatError(ValueError):
@@ -57,6 +57,26 @@ class MissingVariableError(FormatError, KeyError):
 
     def __str__(self):
         return self.args[0]
+
+
+def text_lines(text: str) -> list[str]:
+    r"""The lines of ``text``, split at "\n" only, each without a trailing "\r".
+
+    ``str.splitlines`` also splits at U+0085, U+2028, U+2029, "\x0b", "\x0c" and
+    "\x1c"-"\x1e", which are text inside a record of the real files (U+0085 is
+    cp1252's ellipsis byte read as latin-1): a record holding one would be read as two,
+    and a web snippet would gain a fake label. A final newline does not start a line.
+
+    Examples
+    --------
+    >>> from lowdim.data.parsing import text_lines
+    >>> text_lines("a\u2028b c\r\nd\n")
+    ['a\u2028b c', 'd']
+    """
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
 def member_bytes(archive, member: str, dataset: str) -> bytes:

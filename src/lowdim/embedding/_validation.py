@@ -8,13 +8,14 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils import check_scalar
 from sklearn.utils.validation import validate_data
 
 from .._validation import ArgumentTypeError, ArgumentValueError, naming
 
-__all__ = ["check_embedding_input", "check_int", "check_float", "check_n_components",
-           "check_n_neighbors", "check_choice"]
+__all__ = ["check_embedding_input", "merge_duplicate_entries", "check_int", "check_float",
+           "check_n_components", "check_n_neighbors", "check_choice"]
 
 
 def check_embedding_input(estimator, X, accept_sparse=True, min_samples=2, reset=True):
@@ -22,7 +23,8 @@ def check_embedding_input(estimator, X, accept_sparse=True, min_samples=2, reset
     ``reset=False``, for ``transform`` (check it against ``n_features_in_``).
 
     Rejects an empty matrix, NaN and inf with a message naming ``X``.
-    Sparse input is returned as CSR (never densified) when ``accept_sparse``.
+    Sparse input is returned as CSR (never densified) when ``accept_sparse``, each
+    cell stored once (:func:`merge_duplicate_entries`).
     """
     shape = getattr(X, "shape", None)
     if shape is not None and len(shape) == 2 and shape[0] == 0:
@@ -30,9 +32,43 @@ def check_embedding_input(estimator, X, accept_sparse=True, min_samples=2, reset
                                  f"{type(estimator).__name__} needs at least {min_samples} "
                                  "samples", "X")
     with naming("X"):
-        return validate_data(estimator, X, accept_sparse="csr" if accept_sparse else False,
-                             dtype=[np.float64, np.float32], ensure_min_samples=min_samples,
-                             ensure_all_finite=True, reset=reset)
+        X = validate_data(estimator, X, accept_sparse="csr" if accept_sparse else False,
+                          dtype=[np.float64, np.float32], ensure_min_samples=min_samples,
+                          ensure_all_finite=True, reset=reset)
+    return merge_duplicate_entries(X)
+
+
+def merge_duplicate_entries(X):
+    """``X`` with every cell stored once; ``X`` itself is never changed.
+
+    A sparse matrix may store a cell more than once (a bag of words built with one
+    stored 1 per token occurrence): scipy reads it as the sum of the pieces, but a
+    row norm computed from ``data``, as scikit-learn's ``normalize`` does, sees
+    them separately, and cosine similarities come out wrong. Such a matrix is
+    copied and its duplicates summed; any other input is returned as it is.
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix of shape (n_samples, n_features)
+
+    Returns
+    -------
+    ndarray or sparse matrix of shape (n_samples, n_features)
+        ``X``, or a canonical copy of it.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from lowdim.embedding._validation import merge_duplicate_entries
+    >>> X = sp.csr_matrix((np.array([1.0, 1.0, 2.0]), np.array([0, 0, 1]), np.array([0, 3])))
+    >>> merged = merge_duplicate_entries(X)
+    >>> merged.data.tolist(), merged.indices.tolist(), X.data.tolist()
+    ([2.0, 2.0], [0, 1], [1.0, 1.0, 2.0])
+    """
+    if sp.issparse(X) and not getattr(X, "has_canonical_format", True):
+        X = X.copy()
+        X.sum_duplicates()
+    return X
 
 
 def check_int(value, name, min_val=None, max_val=None):

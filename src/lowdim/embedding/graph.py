@@ -33,6 +33,7 @@ from sklearn.neighbors import NearestNeighbors
 
 from .._numba_cache import cache_jit_functions
 from .._validation import ArgumentValueError, check_matrix, check_number, naming
+from ._validation import merge_duplicate_entries
 
 __all__ = ["CSRGraph", "as_csr_graph", "cosine_knn_graph", "add_self_loops_to_isolated",
            "topk_cosine_neighbors", "resolve_knn", "GRAPH_METRICS", "APPROXIMATE_FROM",
@@ -205,16 +206,20 @@ def topk_cosine_neighbors(X, topk, knn="auto", n_jobs=None, random_state=None,
     Parameters
     ----------
     X : ndarray or CSR matrix of shape (n_samples, n_features)
-        Sparse input stays sparse.
+        Sparse input stays sparse; a cell stored more than once counts as the sum
+        of its pieces (on a copy: ``X`` is not changed).
     topk : int
         Neighbours per row, ``1 <= topk < n_samples``.
     knn : {"auto", "exact", "approximate"}, default="auto"
         "exact": brute-force search with scikit-learn, in memory-bounded
         chunks; on sparse rows with ``metric="cosine"`` the columns stored in
         at least :data:`DENSE_COLUMN_SHARE` of the rows are multiplied as one
-        dense block, the rest sparse (the same neighbours, several times
-        faster on TF-IDF, whose frequent terms dominate the sparse product's
-        work). "approximate": nearest-neighbour descent (pynndescent),
+        dense block, the rest sparse (several times faster on TF-IDF, whose
+        frequent terms dominate the sparse product's work). It finds the same
+        similarities as scikit-learn's search of sparse or dense rows, and the
+        same neighbours except where rows tie at the ``topk``-th similarity:
+        it then keeps the lowest row numbers, scikit-learn any of them.
+        "approximate": nearest-neighbour descent (pynndescent),
         asked for :data:`APPROXIMATE_SEARCH_NEIGHBORS` neighbours.
         "auto": approximate from :data:`APPROXIMATE_FROM` samples on.
     n_jobs : int or None
@@ -250,6 +255,7 @@ def topk_cosine_neighbors(X, topk, knn="auto", n_jobs=None, random_state=None,
     if metric not in GRAPH_METRICS:
         raise ArgumentValueError(f"`metric` must be one of {list(GRAPH_METRICS)}, got "
                                  f"{metric!r}", "metric")
+    X = merge_duplicate_entries(X)  # else row norms of sparse X miss repeated cells
     if knn == "exact" and metric == "cosine" and sp.issparse(X):
         return _exact_sparse_cosine(X, topk, n_jobs)
     if knn == "exact":
@@ -267,11 +273,19 @@ def topk_cosine_neighbors(X, topk, knn="auto", n_jobs=None, random_state=None,
 def _exact_sparse_cosine(X, topk, n_jobs=None):
     """Exact ``topk`` most cosine-similar other rows of sparse ``X``: (indices, similarities).
 
-    The same result as scikit-learn's brute-force search (up to the order of equal
-    similarities), whose sparse-times-sparse kernel it replaces on the frequent columns
-    (:data:`DENSE_COLUMN_SHARE`): row chunks of ``unit @ unit.T``, each the sum of a dense
-    product over the frequent columns and a sparse one over the rest. ``n_jobs`` caps
-    the BLAS threads of the dense product (None: BLAS's own).
+    It stands in for scikit-learn's brute-force search, replacing its sparse-times-sparse
+    kernel on the frequent columns (:data:`DENSE_COLUMN_SHARE`): row chunks of
+    ``unit @ unit.T``, each the sum of a dense product over the frequent columns and a
+    sparse one over the rest. ``n_jobs`` caps the BLAS threads of the dense product
+    (None: BLAS's own).
+
+    What is the same as scikit-learn's search (and so as the search of the dense form
+    of ``X``): each row's ``topk`` similarities, up to rounding, and its set of
+    neighbours when no other row ties with the ``topk``-th of them. Where several rows
+    tie at that place, this search keeps the lowest row numbers (:func:`_top_columns`)
+    and scikit-learn keeps whichever its partial sort leaves, so the sets can differ
+    there (a tie within rounding can too). Definition 1 of the paper does not say
+    which tied row is a neighbour.
     """
     from joblib import effective_n_jobs
     from threadpoolctl import threadpool_limits

@@ -13,7 +13,7 @@ import numba
 import numpy as np
 from sklearn.utils import check_random_state
 
-from .._validation import ArgumentValueError
+from .._validation import check_number
 from ..seeding import spawn_seeds
 from ._kernels import random_walks_kernel, row_cumsum
 from .graph import CSRGraph, as_csr_graph
@@ -98,19 +98,28 @@ def random_walks(graph, walks_per_node=10, walk_length=20, random_state=None, n_
     graph : CSRGraph, sparse matrix or ndarray of shape (n, n)
         Non-negative weights, at least one edge per node.
     walks_per_node : int, default=10
-        Walks started from every node.
+        Walks started from every node, >= 1.
     walk_length : int, default=20
-        Nodes per walk, the start included.
+        Nodes per walk, the start included, >= 1.
     random_state : int, RandomState, Generator or None
         Source of the round orders and of one seed per block of walks.
     n_jobs : int or None
         Threads (None -> 1, -1 -> all). The walks do not depend on it.
-    block_size : int
+    block_size : int, default=2048
         Walks per task.
 
     Returns
     -------
     walks : ndarray of int32 of shape (n * walks_per_node, walk_length)
+
+    Raises
+    ------
+    TypeError
+        If ``walks_per_node``, ``walk_length`` or ``block_size`` is not an integer
+        (a bool or a float such as 3.0 is refused, not rounded).
+    ValueError
+        If one of them is < 1, or ``graph`` is not a valid adjacency matrix
+        (:func:`~lowdim.embedding.graph.as_csr_graph`).
 
     Examples
     --------
@@ -124,11 +133,10 @@ def random_walks(graph, walks_per_node=10, walk_length=20, random_state=None, n_
     """
     if not isinstance(graph, CSRGraph):
         graph = as_csr_graph(graph)
-    if walk_length < 1:
-        raise ArgumentValueError(f"`walk_length` must be >= 1, got {walk_length}", "walk_length")
-    if walks_per_node < 1:
-        raise ArgumentValueError(f"`walks_per_node` must be >= 1, got {walks_per_node}",
-                                 "walks_per_node")
+    # counts: a float would be cut short by the kernel, a bool read as 0 or 1
+    walks_per_node = check_number(walks_per_node, "walks_per_node", integer=True, minimum=1)
+    walk_length = check_number(walk_length, "walk_length", integer=True, minimum=1)
+    block_size = check_number(block_size, "block_size", integer=True, minimum=1)
     rng = check_random_state(random_state) if not isinstance(random_state, np.random.Generator) \
         else random_state
     n = graph.n_nodes
@@ -137,8 +145,8 @@ def random_walks(graph, walks_per_node=10, walk_length=20, random_state=None, n_
     seeds = spawn_seeds(rng, n_blocks).astype(np.uint64)
     cumw = row_cumsum(graph.indptr, graph.data)
     with numba_threads(effective_n_jobs(n_jobs)):
-        return random_walks_kernel(graph.indptr, graph.indices, cumw, starts, int(walk_length),
-                                   int(block_size), seeds)
+        return random_walks_kernel(graph.indptr, graph.indices, cumw, starts, walk_length,
+                                   block_size, seeds)
 
 
 def _permutation(rng, n):

@@ -32,7 +32,7 @@ import scipy.sparse as sp
 
 from ..._validation import ArgumentValueError
 from ...progress import Progress
-from ..parsing import FormatError, kept_rows, members_under, split_indices, subsample
+from ..parsing import FormatError, kept_rows, members_under, split_indices, subsample, text_lines
 from ..prepared import Dataset
 from ..registry import DatasetSpec, RemoteFile, register
 from ..views import SPLITS, split_image_halves
@@ -158,9 +158,9 @@ def word_context_views(tokens, vocab_size: int, window: int = 1):
 def _ptb(raw_files, *, vocab_size, window, eos):
     tokens, part_of = [], []
     for part in ("train", "valid", "test"):
-        text = raw_files[f"ptb.{part}.txt"].read_text(encoding="utf-8")
+        text = raw_files[f"ptb.{part}.txt"].read_bytes().decode("utf-8")
         before = len(tokens)
-        for line in text.splitlines():
+        for line in text_lines(text):
             words = line.split()
             if words:
                 tokens.extend(words + (["<eos>"] if eos else []))

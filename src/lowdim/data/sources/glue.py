@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..parsing import FormatError, member_bytes
+from ..parsing import FormatError, member_bytes, text_lines
 from ..prepared import SPLIT_NAMES, Dataset
 from ..registry import DatasetSpec, RemoteFile, register
 
@@ -39,6 +39,7 @@ _SPLITS_OPTION = {"type": "array", "items": {"type": "string", "enum": list(SPLI
                                  "STS-B and RTE)"}
 
 
+
 def read_tsv(data: bytes, dataset: str, path, member: str, columns) -> list[dict]:
     """Rows of a tab-separated file with a header, as dicts of the wanted ``columns``.
 
@@ -52,7 +53,7 @@ def read_tsv(data: bytes, dataset: str, path, member: str, columns) -> list[dict
     >>> read_tsv(data, "rte", "RTE.zip", "RTE/dev.tsv", ["sentence1", "label"])
     [{'sentence1': 'A cat.', 'label': 'not_entailment'}]
     """
-    lines = data.decode("utf-8-sig").splitlines()
+    lines = text_lines(data.decode("utf-8-sig"))
     if not lines:
         raise FormatError(dataset, path, f"member {member!r} with a header line, got an empty file")
     header = lines[0].split("\t")
@@ -132,7 +133,7 @@ def _mrpc_rows(raw_files, filename):
 def _mrpc(raw_files, *, splits):
     ids_path = raw_files["mrpc_dev_ids.tsv"]
     dev_ids = {tuple(line.split("\t")[:2])
-               for line in ids_path.read_text(encoding="utf-8-sig").splitlines() if line.strip()}
+               for line in text_lines(ids_path.read_bytes().decode("utf-8-sig")) if line.strip()}
     train = _mrpc_rows(raw_files, "msr_paraphrase_train.txt")
     unknown = dev_ids - {r["ids"] for r in train}
     if unknown:

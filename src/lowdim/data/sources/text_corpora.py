@@ -27,7 +27,7 @@ import re
 
 import numpy as np
 
-from ..parsing import FormatError, kept_rows, member_bytes, members_under
+from ..parsing import FormatError, kept_rows, member_bytes, members_under, text_lines
 from ..registry import DatasetSpec, RemoteFile, register
 from ..text import text_dataset
 
@@ -46,6 +46,7 @@ _OPTIONS = {
 # --- 20 Newsgroups ------------------------------------------------------------------------
 _NEWS_PARTS = ("20news-bydate-train/", "20news-bydate-test/")
 _RE_PREFIX = re.compile(r"^\s*(re\s*:\s*)+", re.IGNORECASE)
+
 
 
 def strip_header(post: str) -> str:
@@ -71,7 +72,7 @@ def subject_of(post: str) -> str:
     'cats'
     """
     header = post.partition("\n\n")[0]
-    for line in header.splitlines():
+    for line in text_lines(header):
         if line.lower().startswith("subject:"):
             return _RE_PREFIX.sub("", line[len("subject:"):]).strip()
     return ""
@@ -128,7 +129,7 @@ def _web_snippets(raw_files, *, n_rows, seed, min_count):
     for part in ("train", "test"):
         member = f"data-web-snippets/{part}.txt"
         lines = member_bytes(archive, member, "web_snippets").decode("utf-8", errors="replace")
-        for number, line in enumerate(lines.splitlines(), start=1):
+        for number, line in enumerate(text_lines(lines), start=1):
             words = line.split()
             if not words:
                 continue
