@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from fixtures.workflow import tiny_config
+from fixtures.workflow import Named, tiny_config
 
 from lowdim._validation import ArgumentTypeError, ArgumentValueError, arguments_of
 from lowdim.cca import AppGradCCA
@@ -161,19 +161,6 @@ def test_an_argument_error_survives_pickling_with_its_names():
 SCRIPTS = Path(__file__).resolve().parents[1] / "workflow" / "scripts"
 
 
-class Named(dict):
-    """What a Snakemake script sees as ``snakemake.input`` (or ``output``, ``log``):
-    entries by name, as attributes and by position."""
-
-    def __getattr__(self, name):
-        try:
-            return self[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-    def __getitem__(self, key):
-        return list(self.values())[key] if isinstance(key, int) else super().__getitem__(key)
-
 
 def run_job(tmp_path, config, part, kind, script, inputs, outputs, **wildcards):
     """Run ``workflow/scripts/<script>.py`` as the job of ``kind`` in ``part`` that the
@@ -254,7 +241,8 @@ EVERY_PART = {
 
 @pytest.mark.parametrize("part", sorted(EVERY_PART))
 def test_one_job_of_every_part_fails_in_one_line_naming_the_config_key(tmp_path, part):
-    # Values the start-time checks cannot judge (they need the data), so the job fails:
+    # Values the start-time checks cannot judge (they need the data), or, for kernel_cca's
+    # n_components, judge again in the job (run here without them), so the job fails:
     # its one line names the key that set the value, from the job's settings.
     job, start = EVERY_PART[part]
     line = job(tmp_path)

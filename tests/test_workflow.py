@@ -17,6 +17,7 @@ import yaml
 
 from fixtures.workflow import ROOT, TINY, jobs_in_dry_run, snakemake, tiny_with
 from lowdim.data import load_dataset
+from lowdim.report.render import SCORECARD_FILES
 from lowdim.report.scorecard import VERDICTS
 from lowdim.sweeps import module_name
 
@@ -195,6 +196,11 @@ def test_scorecards_cover_every_published_entry(tiny_run):
     assert card["profile"].eq("tiny-test").all()
     sms = (tiny_run / "results" / "tables" / "report" / "scorecard_sms_nystrom.md").read_text()
     assert "(profile tiny-test; data: offline stand-ins for the papers' datasets" in sms
+    report = tiny_run / "results" / "tables" / "report"
+    for paper, stem in SCORECARD_FILES.items():  # each file holds its own paper's card
+        caption = (report / f"scorecard_{stem}.md").read_text().splitlines()[0]
+        assert caption.startswith(f"Scorecard, {paper} ("), caption
+        assert pd.read_csv(report / f"scorecard_{stem}.csv")["paper"].eq(paper).all()
 
 
 def test_docs_scorecard_section_is_what_the_run_writes(tiny_run):

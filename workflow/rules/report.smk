@@ -26,9 +26,11 @@ rule report_scorecard:
             )
             for paper, stem in SCORECARD_PAPERS.items()
         },
-        markdown=expand(
-            "results/tables/report/scorecard_{stem}.md", stem=SCORECARD_PAPERS.values()
-        ),
+        # named by paper, as the CSVs: the script looks each paper's files up by its stem
+        **{
+            f"{stem}_md": f"results/tables/report/scorecard_{stem}.md"
+            for stem in SCORECARD_PAPERS.values()
+        },
         all="results/tables/report/scorecard.csv",
     params:
         **REPORT_SCORECARD.params,
