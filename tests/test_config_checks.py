@@ -99,6 +99,20 @@ MISTAKES = {
     "kernel cca on one view": ([(("kernel_cca", "settings"), [{"name": "x", "dataset": "digits"}])],
                                "kernel_cca.settings[0].dataset: got 'digits'",
                                "must be a two-view dataset"),
+    "kernel cca k above p": ([(("kernel_cca", "settings", 0, "n_components"), 7)],
+                             "kernel_cca.settings[0].n_components: got 7",
+                             "must be <= min(p1, p2) = 6 of dataset nonlinear_two_view"),
+    "kernel cca shared k above p": ([(("kernel_cca", "n_components"), 7)],
+                                    "kernel_cca.n_components: got 7", "min(p1, p2) = 6"),
+    "kernel cca mlp unlabelled": (
+        [(("kernel_cca", "settings", 0, "similarity"), "mlp")],
+        "kernel_cca.settings[0].similarity: got 'mlp'",
+        "dataset nonlinear_two_view (kernel_cca.settings[0].dataset) has none; labelled "
+        "two-view datasets: digits_halves"),
+    "model width not split over heads": (
+        [(("models",), {"tiny_rte": {"hidden_size": 30, "num_attention_heads": 4}})],
+        "models.tiny_rte.hidden_size: got 30",
+        "must be a multiple of models.tiny_rte.num_attention_heads = 4"),
     "kernel cca names twice": (
         [(("kernel_cca", "settings"), [{"name": "x", "dataset": "digits_halves"}] * 2)],
         "kernel_cca.settings: got ['x', 'x']", "repeated: x"),

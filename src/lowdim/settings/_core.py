@@ -428,3 +428,16 @@ def kind_problem(config: dict, dataset: tuple, kinds, what: str, labelled: bool 
         return problem(key, name, f"must be a labelled dataset ({what} with class labels), "
                                   f"but {name} has no labels{hint}")
     return None
+
+
+def width_problem(k_setting: tuple, facts: DatasetFacts):
+    """A problem if the setting ``(k, key)``, a number of canonical pairs, exceeds
+    min(p1, p2) of the two-view dataset ``facts`` (as far as the registry bounds its
+    widths), else None."""
+    k, key = k_setting
+    widths = {p: facts.bounds[p] for p in ("p1", "p2") if p in facts.bounds}
+    if widths and k > min(widths.values()):
+        sizes = ", ".join(f"{p} = {v}" for p, v in widths.items())
+        return problem(key, k, f"must be <= min(p1, p2) = {min(widths.values())} of dataset "
+                               f"{facts.name} ({sizes})")
+    return None

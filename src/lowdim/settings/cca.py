@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from .._validation import ArgumentValueError
 from ..cca.methods import APPGRAD_METHODS
-from ._core import Job, config_check, dataset_facts, enabled, job, kind_problem, problem, seed
+from ._core import (Job, config_check, dataset_facts, enabled, job, kind_problem, problem, seed,
+                    width_problem)
 
 __all__ = ["CCA_JOBS", "TIDY", "cca_datasets", "cca_figure_datasets", "cca_heuristic_runs",
            "cca_resources", "cca_settings"]
@@ -262,11 +263,7 @@ def check_cca(config):
             continue
         facts = dataset_facts(config, name)
         k, k_key = cca_settings(config, name)["n_components"]
-        widths = {p: facts.bounds[p] for p in ("p1", "p2") if p in facts.bounds}
-        if widths and k > min(widths.values()):
-            sizes = ", ".join(f"{p} = {v}" for p, v in widths.items())
-            yield problem(k_key, k, f"must be <= min(p1, p2) = {min(widths.values())} of "
-                                    f"dataset {name} ({sizes})")
+        yield from filter(None, [width_problem((k, k_key), facts)])
         yield from _cca_sizes(config, facts, k, k_key)
 
 

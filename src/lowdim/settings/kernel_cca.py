@@ -6,7 +6,8 @@ seed, linear CCA, and exact kernel CCA when n is small), ``tidy`` and ``render``
 
 from __future__ import annotations
 
-from ._core import Job, config_check, duplicates, enabled, job, kind_problem, problem, seed
+from ._core import (Job, _names_of_kind, config_check, dataset_facts, duplicates, enabled, job,
+                    kind_problem, problem, seed, width_problem)
 
 __all__ = ["KERNEL_CCA_SHARED", "TIDY", "kernel_cca_names", "kernel_cca_settings"]
 
@@ -83,7 +84,9 @@ def render_job(config):
 
 @config_check
 def check_kernel_cca(config):
-    """Setting names given once, at least one setting, each on a two-view dataset."""
+    """Setting names given once, at least one setting, each on a two-view dataset with
+    k <= min(p1, p2) (linear CCA runs on the views themselves) and, for the MLP
+    similarity, class labels to train it on."""
     if enabled(config, "kernel_cca") is None:
         return
     names = (kernel_cca_names(config), "kernel_cca.settings")
@@ -91,6 +94,23 @@ def check_kernel_cca(config):
         yield problem(names[1], [], "must list a setting when kernel_cca.enabled is true")
     yield from filter(None, [duplicates(names)])
     for name in names[0]:
-        dataset = kernel_cca_settings(config, name)["dataset"]
-        yield from filter(None, [kind_problem(config, dataset, ("two_view",),
-                                              "a two-view dataset")])
+        settings = kernel_cca_settings(config, name)
+        wrong = kind_problem(config, settings["dataset"], ("two_view",), "a two-view dataset")
+        if wrong:
+            yield wrong
+            continue
+        facts = dataset_facts(config, settings["dataset"][0])
+        yield from filter(None, [width_problem(settings["n_components"], facts),
+                                 _mlp_labels_problem(config, settings, facts)])
+
+
+def _mlp_labels_problem(config, settings, facts):
+    """A problem if the setting's similarity is the pairwise MLP, which trains on class
+    labels, and its dataset has none, else None."""
+    similarity, key = settings["similarity"]
+    if similarity != "mlp" or facts.labelled:
+        return None
+    return problem(key, similarity, f"the pairwise MLP trains on class labels, but dataset "
+                                    f"{facts.name} ({settings['dataset'][1]}) has none; "
+                                    f"labelled two-view datasets: "
+                                    f"{_names_of_kind(config, ('two_view',), labelled=True)}")

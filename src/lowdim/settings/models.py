@@ -7,7 +7,7 @@ Hugging Face name or a local path, loaded as given.
 
 from __future__ import annotations
 
-from ._core import Job, job
+from ._core import Job, config_check, job, problem
 
 __all__ = ["built_models", "model_location", "model_names"]
 
@@ -53,3 +53,14 @@ def built_models(config: dict, *names: str) -> list:
 def crossencoder_job(config, *, model):
     """The architecture and seed of one locally built cross-encoder."""
     return Job({"spec": (config["models"][model], f"models.{model}")}, {"threads": (1, "")})
+
+
+@config_check
+def check_models(config):
+    """Each model's ``hidden_size`` splits evenly over its attention heads (BERT's
+    requirement, checked again where the model is built)."""
+    for name, spec in config.get("models", {}).items():
+        width, heads = spec["hidden_size"], spec["num_attention_heads"]
+        if width % heads:
+            yield problem(f"models.{name}.hidden_size", width,
+                          f"must be a multiple of models.{name}.num_attention_heads = {heads}")
