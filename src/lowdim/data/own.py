@@ -307,9 +307,10 @@ def _label_text(value) -> str:
 
 def _label_order(text: str):
     try:
-        return (0, float(text), text)
+        number = float(text)
     except ValueError:
         return (1, 0.0, text)
+    return (0, number, text) if number == number else (1, 0.0, text)  # "nan" is a name
 
 
 def _text(declared) -> Dataset:
@@ -322,6 +323,8 @@ def _text(declared) -> Dataset:
                            files={"file": str(declared.paths["file"])}, formats={"file": "folder"})
     if declared.labels is None:
         dataset.y, dataset.label_names = None, None
+    else:  # sub-folders 1, 2, 10 are classes in that order, as numbers
+        dataset.y, dataset.label_names = _encoded(dataset.label_names[dataset.y], slice(None))
     return dataset
 
 

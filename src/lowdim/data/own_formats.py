@@ -9,10 +9,11 @@ starts; *read* loads the data for the ``prepare`` job. Both raise
 format                  what is read
 ======================  ==========================================================
 ``npy``                 one 2-D numeric array (``numpy.save``)
-``npz``                 ``scipy.sparse.save_npz`` (CSR/CSC), or ``numpy.savez`` arrays:
-                        features ``X`` (or the only 2-D array), labels ``y``,
-                        second view ``Y``
-``csv``, ``tsv``        a header row, then numeric columns; one column may hold labels
+``npz``                 ``scipy.sparse.save_npz`` (any sparse format, read as CSR), or
+                        ``numpy.savez`` arrays: features ``X`` (or the only 2-D array),
+                        labels ``y``, second view ``Y`` (unless features or labels)
+``csv``, ``tsv``        a header row naming every column, then numeric columns; one
+                        column may hold labels (read as text)
 ``svmlight``            ``<label> <index>:<value> ...`` (LIBSVM), optionally ``.gz``/``.bz2``
 ``mat``                 MATLAB v4-v7.2 (``scipy.io.loadmat``): named variables
 ``folder``              text files, one per document; one sub-folder per label (or none)
@@ -21,6 +22,8 @@ format                  what is read
 
 from __future__ import annotations
 
+import bz2
+import gzip
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +39,8 @@ FORMATS = {"npy": (".npy",), "npz": (".npz",), "csv": (".csv",), "tsv": (".tsv",
            "svmlight": (".svm", ".svmlight", ".libsvm"), "mat": (".mat",), "folder": ()}
 _COMPRESSED = (".gz", ".bz2")
 _CAN_BE_COMPRESSED = ("csv", "tsv", "svmlight")
-_SPARSE_NPZ = {"data", "indices", "indptr", "format", "shape"}
+_SPARSE_NPZ = {"format", "shape"}  # every format scipy.sparse.save_npz writes has these
+_OPENERS = {".gz": gzip.open, ".bz2": bz2.open}
 
 
 class OwnDataError(ValueError):
@@ -174,8 +178,7 @@ def _inspect_npz(path, key, *, features=None, label=None, second_view=None, **_)
     headers = _npz_headers(path, key)
     section = key.rpartition(".")[0]
     if _SPARSE_NPZ <= set(headers):
-        shape = tuple(int(v) for v in np.load(path, allow_pickle=False)["shape"])
-        return MatrixFile("npz", sparse=True, shape_x=shape)
+        return _inspect_sparse_npz(path, key, headers)
     two_d = sorted(name for name, (shape, _) in headers.items() if len(shape) == 2)
     x_name = _pick(headers, features, "X", "array", key, f"{section}.features", path)
     if x_name is None and len(two_d) == 1:
@@ -185,26 +188,104 @@ def _inspect_npz(path, key, *, features=None, label=None, second_view=None, **_)
                                            f"{', '.join(sorted(headers)) or 'nothing'}; name "
                                            f"one with {section}.features (or call it X)")
     _check_matrix_shape(*headers[x_name], path, key, what=f"array {x_name!r}")
-    y_name = _pick(headers, label, "y", "array", key, f"{section}.label", path)
-    view = _pick(headers, second_view, "Y", "array", key, f"{section}.second_view", path)
+    y_name, view = _label_and_view(headers, x_name, label, second_view, "array", key, path)
+    if view is not None:
+        _check_matrix_shape(*headers[view], path, key, what=f"array {view!r}")
     return MatrixFile("npz", labelled=y_name is not None, second_view=view is not None,
                       shape_x=headers[x_name][0],
                       shape_y=headers[view][0] if view else None,
                       features_name=x_name, label_name=y_name, view_name=view)
 
 
+def _inspect_sparse_npz(path, key, headers):
+    """A matrix written by ``scipy.sparse.save_npz`` (CSR, CSC, COO, ...): its shape alone."""
+    with np.load(path, allow_pickle=False) as store:
+        shape = tuple(int(v) for v in store["shape"])
+    dtype = headers["data"][1] if "data" in headers else np.dtype(np.float64)
+    _check_matrix_shape(shape, dtype, path, key, what="the sparse matrix")
+    return MatrixFile("npz", sparse=True, shape_x=shape)
+
+
+def _label_and_view(names, x_name, label, second_view, what, key, path):
+    """The labels' and second view's names: as given, else ``y`` and ``Y`` where present
+    and not already the features' (or labels') name; a second view must pair with X."""
+    section = key.rpartition(".")[0]
+    y_name = _pick(names, label, None if x_name == "y" else "y", what, key, f"{section}.label",
+                   path)
+    claimed = {x_name: "features", y_name: "labels"}
+    if second_view is not None and second_view in claimed:
+        raise OwnDataError(f"{section}.second_view", second_view,
+                           f"{path.name}: {what} {second_view!r} already holds the "
+                           f"{claimed[second_view]}; name another {what} as the second view")
+    view = _pick(names, second_view, None if "Y" in claimed else "Y", what, key,
+                 f"{section}.second_view", path)
+    if view is not None:
+        _check_view(names[view][0], names[x_name][0][0], view, second_view is None, what, key,
+                    path)
+    return y_name, view
+
+
+def _check_view(shape, n_rows, name, by_default, what, key, path):
+    """Refuse a second view that is not a 2-D matrix with the rows of the features."""
+    if len(shape) == 2 and shape[0] == n_rows:
+        return
+    section = key.rpartition(".")[0]
+    option, value = (key, str(path)) if by_default else (f"{section}.second_view", name)
+    hint = (f"; {what} {name!r} is the second view by default: if it holds the labels, set "
+            f"{section}.label: {name}") if by_default else ""
+    where = "" if by_default else f"{path.name}: "
+    raise OwnDataError(option, value, f"{where}the second view, {what} {name!r}, has shape "
+                                      f"{tuple(shape)}; expected a 2-D matrix with the "
+                                      f"{n_rows} rows of the features{hint}")
+
+
 def _separator(fmt) -> str:
     return "\t" if fmt == "tsv" else ","
 
 
-def _inspect_table(path, key, *, fmt, label=None, encoding="utf-8", **_):
+def _csv(path, fmt, key, encoding, **options):
+    """``pandas.read_csv`` of ``path``; a file it cannot read is an :class:`OwnDataError`."""
     import pandas as pd
 
     try:
-        columns = list(pd.read_csv(path, sep=_separator(fmt), nrows=0, encoding=encoding).columns)
-    except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as exc:
-        raise OwnDataError(key, str(path), f"not a readable {fmt.upper()} file "
-                                           f"({str(exc).splitlines()[0]})") from None
+        return pd.read_csv(path, sep=_separator(fmt), encoding=encoding, **options)
+    except UnicodeDecodeError as exc:
+        raise OwnDataError(key, str(path), f"is not {encoding} text ({exc.reason}); set "
+                                           f"{key.rpartition('.')[0]}.encoding to the file's "
+                                           f"encoding") from None
+    except (ValueError, OSError, EOFError) as exc:  # pandas' ParserError is a ValueError
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise OwnDataError(key, str(path), f"not a readable {fmt.upper()} file ({first})") from None
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _check_header(cells, path, key):
+    """Refuse an empty header cell (a pandas row index) and a first row of numbers (no header)."""
+    empty = [i for i, cell in enumerate(cells) if not cell.strip()]
+    if empty:
+        raise OwnDataError(key, str(path), f"header cell {empty[0] + 1} is empty: name every "
+                                           f"column (a pandas index column has no name; save "
+                                           f"with to_csv(..., index=False))")
+    pandas_names = [str(i) for i in range(len(cells))]  # pd.DataFrame(X).to_csv(index=False)
+    if all(map(_is_number, cells)) and cells != pandas_names:
+        shown = ", ".join(cells[:4]) + (", ..." if len(cells) > 4 else "")
+        raise OwnDataError(key, str(path), f"its first row ({shown}) is all numbers: a header "
+                                           f"row naming the columns is needed (np.savetxt "
+                                           f"writes one with header=..., comments='')")
+
+
+def _inspect_table(path, key, *, fmt, label=None, encoding="utf-8", **_):
+    first = _csv(path, fmt, key, encoding, header=None, nrows=2, dtype=str,
+                 keep_default_na=False)  # a longer data row is an error, not an index column
+    _check_header([str(cell) for cell in first.iloc[0].tolist()], path, key)
+    columns = list(_csv(path, fmt, key, encoding, nrows=0).columns)
     if label is not None and label not in columns:
         shown = ", ".join(map(str, columns[:20])) + (" ..." if len(columns) > 20 else "")
         raise OwnDataError(f"{key.rpartition('.')[0]}.label", label,
@@ -235,8 +316,7 @@ def _inspect_mat(path, key, *, features=None, label=None, second_view=None, **_)
         raise OwnDataError(key, str(path), f"which variable holds the features? It holds "
                                            f"{', '.join(sorted(variables)) or 'nothing'}; name "
                                            f"one with {section}.features (or call it X)")
-    y_name = _pick(variables, label, "y", "variable", key, f"{section}.label", path)
-    view = _pick(variables, second_view, "Y", "variable", key, f"{section}.second_view", path)
+    y_name, view = _label_and_view(variables, x_name, label, second_view, "variable", key, path)
     shape, cls = variables[x_name]
     return MatrixFile("mat", sparse=cls == "sparse", labelled=y_name is not None,
                       second_view=view is not None, shape_x=shape,
@@ -341,7 +421,11 @@ def _read_npy(path, info, key, **_):
 
 def _read_npz(path, info, key, **_):
     if info.sparse:
-        info.X = sp.load_npz(path)
+        try:
+            info.X = sp.csr_matrix(sp.load_npz(path))
+        except (ValueError, KeyError, OSError) as exc:
+            raise OwnDataError(key, str(path), f"not a sparse matrix as scipy.sparse.save_npz "
+                                               f"writes ({exc})") from None
         return
     x_name, y_name, view = info.features_name, info.label_name, info.view_name
     with np.load(path, allow_pickle=False) as store:
@@ -355,32 +439,56 @@ def _read_npz(path, info, key, **_):
 
 
 def _read_table(path, info, key, *, encoding="utf-8"):
+    label, fmt = info.label_name, info.format
+    frame = _csv(path, fmt, key, encoding, index_col=False)
+    if frame.empty:
+        raise OwnDataError(key, str(path), "has a header but no data rows")
+    if label is not None:  # read again as text: "NA", "01", "1.0" are not for pandas to parse
+        cells = _csv(path, fmt, key, encoding, usecols=[label], dtype=str, keep_default_na=False)
+        info.y = _table_labels(cells[label].to_numpy(dtype=object), path, key, label)
+        frame = frame.drop(columns=label)
+    _check_numeric(frame, path, key)
+    info.X = frame.to_numpy(dtype=np.float64)
+
+
+def _table_labels(cells, path, key, label):
+    """The label column: numbers if every cell is a number (01, 1 and 1.0 are one), else the
+    text as written; an empty cell is refused."""
     import pandas as pd
 
-    frame = pd.read_csv(path, sep=_separator(info.format), encoding=encoding)
-    label = info.label_name
-    if label is not None:
-        if frame[label].isna().any():
-            row = int(np.flatnonzero(frame[label].isna().to_numpy())[0])
-            raise OwnDataError(f"{key.rpartition('.')[0]}.label", label,
-                               f"{path.name}: data row {row + 1} has no label")
-        info.y = frame.pop(label).astype(str).to_numpy()
-    text = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])]
-    if text:
-        example = frame[text[0]].dropna().astype(str).head(1).tolist()
-        raise OwnDataError(key, str(path), f"column {text[0]!r} is not numeric (e.g. "
-                                           f"{example[0] if example else ''!r}); features must "
-                                           f"be numbers, and only the label column may hold "
-                                           f"text")
-    info.X = frame.to_numpy(dtype=np.float64)
+    empty = np.flatnonzero([not (isinstance(cell, str) and cell.strip()) for cell in cells])
+    if empty.size:
+        raise OwnDataError(f"{key.rpartition('.')[0]}.label", label,
+                           f"{path.name}: data row {empty[0] + 1} has no label")
+    try:
+        numbers = pd.to_numeric(pd.Series(cells, dtype=object))
+    except (ValueError, TypeError):
+        return cells.astype(str)
+    return cells.astype(str) if numbers.isna().any() else numbers.to_numpy()
+
+
+def _check_numeric(frame, path, key):
+    """Refuse a feature column that holds text, showing one of its text cells."""
+    import pandas as pd
+
+    for name in frame.columns:
+        if not pd.api.types.is_numeric_dtype(frame[name]):
+            cells = frame[name].dropna()
+            bad = cells[pd.to_numeric(cells, errors="coerce").isna()].astype(str).tolist()
+            raise OwnDataError(key, str(path), f"column {name!r} is not numeric (e.g. "
+                                               f"{(bad or [''])[0]!r}); features must be "
+                                               f"numbers, and only the label column may hold "
+                                               f"text")
 
 
 def _read_svmlight(path, info, key, **_):
     from sklearn.datasets import load_svmlight_file
 
+    opener = _OPENERS.get(path.suffix.lower(), open)  # sklearn's own choice is case-sensitive
     try:
-        X, y = load_svmlight_file(str(path))
-    except (ValueError, OSError) as exc:
+        with opener(path, "rb") as fh:
+            X, y = load_svmlight_file(fh)
+    except (ValueError, OSError, EOFError) as exc:
         raise OwnDataError(key, str(path), f"not a readable svmlight/libsvm file "
                                            f"({str(exc).splitlines()[0]})") from None
     info.X, info.y = X, y
@@ -392,7 +500,10 @@ def _read_mat(path, info, key, **_):
     x_name, y_name, view = info.features_name, info.label_name, info.view_name
     mat = scipy.io.loadmat(path, variable_names=[n for n in (x_name, y_name, view) if n])
     info.X = mat[x_name]
-    info.y = _labels_1d(mat[y_name], path, key) if y_name else None
+    if y_name:
+        labels = mat[y_name]  # rows of a MATLAB char matrix are padded with spaces
+        info.y = _labels_1d(np.char.rstrip(labels) if labels.dtype.kind == "U" else labels,
+                            path, key)
     info.Y = mat[view] if view else None
 
 
@@ -403,7 +514,22 @@ def _labels_1d(values, path, key):
     if values.ndim != 1:
         raise OwnDataError(key, str(path), f"labels have shape {values.shape}; expected one "
                                            f"label per row")
+    if values.dtype.kind == "S":  # numpy bytes
+        return np.char.decode(values, "utf-8", "replace")
+    if values.dtype == object:  # a MATLAB cell array: one small array per cell
+        return np.asarray([_cell_label(cell, row, path, key) for row, cell in enumerate(values)])
     return values
+
+
+def _cell_label(cell, row, path, key):
+    """The one text or number in a cell of a MATLAB cell array of labels."""
+    while isinstance(cell, np.ndarray):
+        if cell.size != 1:
+            raise OwnDataError(key, str(path), f"the label of row {row} is a cell holding "
+                                               f"{cell.size} values; expected one text or "
+                                               f"number per cell")
+        cell = cell.item()
+    return cell
 
 
 def read_folder(files, key: str, encoding="utf-8") -> list[str]:
