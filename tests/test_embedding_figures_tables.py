@@ -49,6 +49,19 @@ def test_significance_and_datasets_tables():
     assert datasets_table(datasets).loc[0, "zeros (fraction)"] == "0.9500"
 
 
+def test_significance_table_counts_the_datasets_of_each_task():
+    # clustering has a dataset fewer (an ARI of NaN everywhere): each task shows its own count
+    tests = pd.DataFrame({"task": ["classification", "clustering"], "method": "pca",
+                          "H": [1, 0], "p": [0.0133, 0.3392], "n_pairs": [4, 3], "alpha": 0.1})
+    table = significance_table(tests)
+    assert list(table.columns) == ["method", "classification H", "classification p",
+                                   "classification datasets", "clustering H", "clustering p",
+                                   "clustering datasets", "alpha"]
+    row = table.iloc[0]
+    assert row["classification p"] == "0.0133" and row["classification datasets"] == 4
+    assert row["clustering p"] == "0.3392" and row["clustering datasets"] == 3
+
+
 def test_timing_and_sensitivity_figures(tmp_path):
     timing = pd.DataFrame({"axis": ["n_samples"] * 4 + ["n_features"] * 4,
                            "value": [100, 1000] * 4,

@@ -94,6 +94,23 @@ def test_overview_shows_each_summary_as_a_table():
     assert tables[2][1][-1] == "–"  # a target never reached
 
 
+def test_overview_writes_counts_in_full_and_fractions_without_exponents():
+    stages = pd.DataFrame({"part": ["SMS-Nyström"], "rule": ["similarity_matrix"], "jobs": [12],
+                           "wall time (s)": [12345.67]})
+    card = pd.DataFrame({"paper": ["A"], "verdict": ["reproduced"]})
+    similarity = pd.DataFrame({"matrix": ["wmd_bbcsport"], "method": ["nystrom"], "s/n": [0.1],
+                               "evaluations": [54389], "full matrix evaluations": [271953],
+                               "fraction of full": [0.2], "median relative error": [0.000123]})
+    cca = pd.DataFrame({"dataset": ["d", "d"], "method": "appgrad", "target PCC (%)": [95.0, 99.0],
+                        "FLOPs to target": [12345678.0, np.nan], "exact / AppGrad": [1234.56, 0.5]})
+    tables = _Tables(overview_html("paper", stages, card, similarity, cca)).tables
+    assert tables[1][1][2:] == ["12", "12,346"]
+    assert tables[2][1][2:] == ["0.1", "54,389", "271,953", "0.2", "0.000123"]
+    # integer-valued float columns (FLOPs, targets) read as counts; other floats keep 4 digits
+    assert tables[3][1][2:] == ["95", "12,345,678", "1,235"]
+    assert tables[3][2][2:] == ["99", "–", "0.5"]
+
+
 def test_front_page_summary_is_text_only():
     stages = pd.DataFrame({"wall time (s)": [3.5, 10.25]})
     card = pd.DataFrame({"paper": ["A", "A"], "verdict": ["reproduced", "not run"]})

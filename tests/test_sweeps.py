@@ -191,6 +191,32 @@ def test_similarity_metric_is_the_median_at_the_table_fraction():
     assert error_bars(tidy) == "no error bars: the median of 3 seeds per value"
 
 
+def test_similarity_metric_picks_the_table_fraction_per_matrix():
+    # 74/737 ≈ 0.1004 (wmd_bbcsport) beside 50/500 = 0.1: each matrix is scored at its own
+    # s/n nearest table_fraction, as diagnostics_table does; neither matrix is dropped.
+    errors = pd.DataFrame({"matrix": ["bbc"] * 4 + ["stsb"] * 4,
+                           "method": "nystrom",
+                           "s/n": [37 / 737, 74 / 737, 74 / 737, 147 / 737, 0.05, 0.1, 0.1, 0.2],
+                           "error": [9.0, 0.4, 0.6, 1.0, 9.0, 0.2, 0.3, 1.0]})
+    tidy = sweep_tidy(_params("similarity", "error", [1], [{"table_fraction": 0.1}]), [errors])
+    assert tidy["dataset"].tolist() == ["bbc", "stsb"]
+    np.testing.assert_allclose(tidy["score"], [0.5, 0.25])
+    assert tidy["runs"].tolist() == [2, 2]
+
+
+def test_table_keeps_each_score_on_its_value_when_a_value_has_no_rows():
+    from lowdim.tables.sweeps import sweep_table
+
+    clustering = [pd.DataFrame({"dataset": ["d"], "method": ["vec2vec"], "ari": [ari]})
+                  for ari in (0.61, 0.70, 0.83)]
+    empty = pd.DataFrame(columns=["dataset", "method", "ari"])  # value 10: no ARI kept
+    tidy = sweep_tidy(_params("embedding", "ari", [5, 10, 20, 40]),
+                      [clustering[0], empty, clustering[1], clustering[2]])
+    table = sweep_table(tidy, digits=2)
+    assert table["embedding.x"].tolist() == ["5", "20", "40"]
+    assert table["d: Vec2vec"].tolist() == ["0.61", "0.70", "**0.83**"]
+
+
 def test_table_bolds_the_best_value_and_figure_has_a_panel_per_dataset():
     from lowdim.plots.sweeps import sweep_figure
     from lowdim.tables.sweeps import sweep_table

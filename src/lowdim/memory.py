@@ -110,16 +110,24 @@ def current_rss() -> int:
 
 
 def format_bytes(n: float) -> str:
-    """``1536`` -> ``'1.5 KiB'``: binary units, three significant digits.
+    """``1536`` -> ``'1.5 KiB'``: binary units, three significant digits, no exponent.
+
+    Bytes are whole; in a larger unit a size that rounds to 1000 or more is shown in the
+    next unit (``0.977 GiB``, not ``1e+03 MiB``).
 
     Examples
     --------
     >>> from lowdim.memory import format_bytes
     >>> format_bytes(1536), format_bytes(7.63 * 2**30), format_bytes(12)
     ('1.5 KiB', '7.63 GiB', '12 B')
+    >>> format_bytes(1000 * 2**20), format_bytes(1023.9 * 2**30)
+    ('0.977 GiB', '1 TiB')
     """
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
-        if abs(n) < 1024 or unit == "PiB":
-            return f"{n:.3g} {unit}" if unit != "B" else f"{int(n)} B"
+    if abs(n) < 1024:
+        return f"{int(n)} B"
+    n /= 1024
+    for unit in ("KiB", "MiB", "GiB", "TiB"):
+        if abs(float(f"{n:.3g}")) < 1000:
+            return f"{n:.3g} {unit}"
         n /= 1024
-    return f"{n:.3g} PiB"
+    return f"{n:.3g} PiB" if abs(float(f"{n:.3g}")) < 1000 else f"{n:,.0f} PiB"

@@ -120,9 +120,14 @@ def _best(metric, clustering, settings):
 
 
 def _median_at_table_fraction(metric, errors, settings):
+    """The median error of each matrix and method at the matrix's s/n nearest
+    ``table_fraction``, chosen per matrix as the diagnostics table does (s is rounded: 74/737
+    stands for 0.1 beside an exact 50/500)."""
     from .tables.select import rows_nearest
 
-    _, rows = rows_nearest(errors, "s/n", settings["table_fraction"])
+    fraction = settings["table_fraction"]
+    rows = pd.concat([rows_nearest(table, "s/n", fraction)[1]
+                      for _, table in errors.groupby("matrix", sort=False)] or [errors])
     grouped = rows.groupby(["matrix", "method"], sort=False)[metric.column]
     scores = grouped.agg(score="median", runs="size").reset_index()
     return scores.rename(columns={"matrix": "dataset"}).assign(spread=np.nan)

@@ -178,17 +178,56 @@ th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; white-space
 th { background: #f2f2f2; } td.num { text-align: right; font-variant-numeric: tabular-nums; }"""
 
 
+def _number_text(value, digits: int = 4, whole: bool = False) -> str:
+    """A number as an overview table shows it: an integer (or any number of a ``whole``
+    column, one of counts) in full with thousands separators; another number to ``digits``
+    significant digits, with no exponent from 1e-4 up.
+
+    Examples
+    --------
+    >>> from lowdim.report.render import _number_text
+    >>> _number_text(54389), _number_text(12345.67), _number_text(10.25), _number_text(0.000123)
+    ('54,389', '12,346', '10.25', '0.000123')
+    >>> _number_text(1e7, whole=True), _number_text(float("nan"))
+    ('10,000,000', '–')
+    """
+    if value is None or (isinstance(value, (float, np.floating)) and np.isnan(value)):
+        return "–"
+    if isinstance(value, (int, np.integer)):
+        return f"{int(value):,}"
+    if not np.isfinite(value):
+        return str(value)
+    if whole:
+        return f"{value:,.0f}"
+    if abs(value) < 1:
+        return f"{value:.{digits}g}"
+    decimals = max(digits - 1 - int(np.floor(np.log10(abs(value)))), 0)
+    text = f"{value:,.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _whole(column: pd.Series) -> bool:
+    """Whether a numeric column holds only whole numbers (counts, FLOPs), NaN aside."""
+    if not pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column):
+        return False
+    values = column.to_numpy(dtype=float)
+    values = values[np.isfinite(values)]
+    return bool(values.size) and bool(np.all(values == np.round(values)))
+
+
 def _html_table(df: pd.DataFrame, digits: int = 4) -> str:
-    """``df`` as an HTML table in a horizontally scrolling box; numbers right-aligned."""
+    """``df`` as an HTML table in a horizontally scrolling box; numbers right-aligned,
+    written by :func:`_number_text` (a column of whole numbers as counts)."""
     if df.empty:
         return "<p><em>(nothing to show)</em></p>"
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+    whole = [_whole(df.iloc[:, i]) for i in range(df.shape[1])]
     rows = []
     for record in df.itertuples(index=False):
         cells = []
-        for value in record:
+        for value, counts in zip(record, whole):
             number = isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
-            text = _fmt(value, digits) if number else str(value)
+            text = _number_text(value, digits, counts) if number else str(value)
             cell = '<td class="num">' if number else "<td>"
             cells.append(f"{cell}{html.escape(text)}</td>")
         rows.append(f"<tr>{''.join(cells)}</tr>")

@@ -115,17 +115,24 @@ def significance_table(tests: pd.DataFrame, digits=4) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        One row per method: H and p for each task (H reads "not computed" where the
-        test was not, its H being NaN), and the number of datasets.
+        One row per method: for each task, H, p (H reads "not computed" where the test
+        was not, its H being NaN) and the number of datasets the test pairs (a task can
+        have fewer, where a method has no score on a dataset); then alpha.
 
     Examples
     --------
     >>> from lowdim.tables.embedding import significance_table
     >>> tests = pd.DataFrame({"task": ["classification", "clustering"], "method": "pca",
-    ...                       "H": [1, 0], "p": [0.031, 0.4], "n_pairs": 9, "alpha": 0.1})
-    >>> print(significance_table(tests, digits=3).to_string(index=False))
-    method  classification H classification p  datasets  alpha  clustering H clustering p
-       PCA                 1            0.031         9    0.1             0        0.400
+    ...                       "H": [1, 0], "p": [0.031, 0.4], "n_pairs": [9, 8], "alpha": 0.1})
+    >>> print(significance_table(tests, digits=3).T.to_string(header=False))
+    method                     PCA
+    classification H             1
+    classification p         0.031
+    classification datasets      9
+    clustering H                 0
+    clustering p             0.400
+    clustering datasets          8
+    alpha                      0.1
     """
     rows = []
     for method, part in tests.groupby("method", sort=False):
@@ -134,7 +141,8 @@ def significance_table(tests: pd.DataFrame, digits=4) -> pd.DataFrame:
             computed = not pd.isna(test["H"])
             cells[f"{test['task']} H"] = int(test["H"]) if computed else "not computed"
             cells[f"{test['task']} p"] = f"{test['p']:.{digits}f}" if computed else "–"
-            cells["datasets"] = int(test["n_pairs"])
-            cells["alpha"] = test["alpha"]
+            cells[f"{test['task']} datasets"] = int(test["n_pairs"])
+        cells["alpha"] = part["alpha"].iloc[0]
         rows.append(cells)
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    return table[[c for c in table.columns if c != "alpha"] + ["alpha"]]

@@ -59,10 +59,12 @@ def sweep_table(tidy: pd.DataFrame, higher_is_better: bool = True,
        0.01               **0.99**                          **0.96**
     """
     key = tidy["key"].iloc[0]
-    table = pd.DataFrame({key: tidy.drop_duplicates("order").sort_values("order", kind="stable")["value"]})
-    table = table.reset_index(drop=True)
+    values = tidy.drop_duplicates("order").sort_values("order", kind="stable")
+    table = pd.DataFrame({key: values["value"].to_numpy()})
     for (dataset, method), rows in tidy.groupby(["dataset", "method"], sort=False):
-        rows = rows.set_index("order").reindex(range(len(table)))
+        # aligned on the values' order, not on row positions: a value with no rows at all
+        # (no score kept) has no table row, and the values after it stay on their own rows
+        rows = rows.set_index("order").reindex(values["order"])
         cells = [_cell(s, e, digits) for s, e in zip(rows["score"], rows["spread"])]
         scores = rows["score"].to_numpy(dtype=float)
         if np.isfinite(scores).any() and len(table) > 1:
