@@ -115,7 +115,8 @@ TARGET_RULE = (
     "every round, so every round's is scored (column \"kNN fits\"), and its folds pair with "
     "the peer's of the same round, so that the embeddings' own variation counts. \"met\": both tests pass in Vec2vec's favour for both "
     "peers; \"missed\": a test passes the other way; \"within noise\": neither passes; "
-    "\"not computed\": fewer than 3 rounds, or kNN stored without its folds' scores. The "
+    "\"not computed\": fewer than 3 rounds, kNN stored without its folds' scores, or the "
+    "same kNN difference on every fold (no spread to test). The "
     "ratios and differences beside it are of medians and means.")
 
 #: What a decision (ours against a peer, in the target's direction) makes of the target.
@@ -153,8 +154,8 @@ def _paired_rounds(ours, theirs):
 def _goal(ours, by):
     """Issue 37's target in a setting: less time than UMAP and PaCMAP and a higher kNN
     accuracy, each beyond the noise of its repeats ("met"), or which side of which peer is
-    behind ("missed"), within noise, or untested (``not computed``: fewer than 3 rounds, or
-    no fold scores)."""
+    behind ("missed"), within noise, or untested (``not computed``: fewer than 3 rounds, no
+    fold scores, or the same difference on every fold)."""
     found = {}
     for peer in ("umap", "pacmap"):
         if peer in by.index:
@@ -271,7 +272,7 @@ def metric_section(entry):
 
 #: What a paired test of Vec2vec's folds against a peer's makes of their kNN accuracy.
 _SIDE = {"reproduced": "Vec2vec ahead", "differs": "Vec2vec behind",
-         "within noise": "within noise"}
+         "within noise": "within noise", "not computed": "not computed"}
 
 
 def same_metric_versus(entry):
