@@ -60,6 +60,8 @@ def test_significance_table_counts_the_datasets_of_each_task():
     row = table.iloc[0]
     assert row["classification p"] == "0.0133" and row["classification datasets"] == 4
     assert row["clustering p"] == "0.3392" and row["clustering datasets"] == 3
+    # one dataset (a user's own): no test ran, an empty table, as the workflow renders it
+    assert significance_table(tests.iloc[:0]).empty
 
 
 def test_timing_and_sensitivity_figures(tmp_path):

@@ -145,4 +145,6 @@ def significance_table(tests: pd.DataFrame, digits=4) -> pd.DataFrame:
         cells["alpha"] = part["alpha"].iloc[0]
         rows.append(cells)
     table = pd.DataFrame(rows)
+    if table.empty:  # no test ran (one dataset, as with a user's own): an empty table
+        return table
     return table[[c for c in table.columns if c != "alpha"] + ["alpha"]]
