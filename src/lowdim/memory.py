@@ -125,9 +125,9 @@ def format_bytes(n: float) -> str:
     """
     if abs(n) < 1024:
         return f"{int(n)} B"
-    n /= 1024
-    for unit in ("KiB", "MiB", "GiB", "TiB"):
-        if abs(float(f"{n:.3g}")) < 1000:
-            return f"{n:.3g} {unit}"
+    for unit in ("KiB", "MiB", "GiB", "TiB", "PiB"):
         n /= 1024
-    return f"{n:.3g} PiB" if abs(float(f"{n:.3g}")) < 1000 else f"{n:,.0f} PiB"
+        text = f"{n:.3g}"
+        if abs(float(text)) < 1000:
+            return f"{text} {unit}"
+    return f"{n:,.0f} PiB"
