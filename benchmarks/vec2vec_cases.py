@@ -17,10 +17,19 @@ from lowdim.embedding.spectral import spectral_start
 from lowdim.embedding.walks import random_walks
 from lowdim.memory import available_memory
 
-def real_data(n=20_000, quick=False):
+def real_data(n=20_000, quick=False, only=()):
     """name -> (X, y or None): the default profile's real data (digits, pang_lee's 200
     sentences: all of them), ``n`` of GloVe's most frequent words, ``n`` real Fashion-MNIST
-    images where Debian's package is installed (:func:`M.fashion`), ``n`` images and blobs."""
+    images where Debian's package is installed (:func:`M.fashion`), ``n`` images and blobs;
+    only the data sets named in ``only`` when it names any."""
+    data = _real_data(n, quick)
+    unknown = sorted(set(only) - set(data))
+    if unknown:
+        raise SystemExit(f"--only-data: no data set {unknown}; the data sets are {sorted(data)}")
+    return {name: value for name, value in data.items() if not only or name in only}
+
+
+def _real_data(n, quick):
     from lowdim.data.registry import get_spec
     from lowdim.data.word_vectors import load_glove50
     from lowdim.embedding.features import embedding_features
@@ -56,7 +65,7 @@ def _score(X, Z, y):
 def gap(args):
     """Both solvers at their defaults, seeds 0 and 1, on every data set of :func:`real_data`."""
     rows = []
-    for name, (X, y) in real_data(args.n, args.quick).items():
+    for name, (X, y) in real_data(args.n, args.quick, args.only_data).items():
         for seed in (0, 1):
             for solver in ("gensim", "cooccurrence"):
                 model = Vec2Vec(n_components=10, solver=solver, random_state=seed,
@@ -89,7 +98,7 @@ def updates(args, store=None):
     ``--alphas``) and the start (spectral, random), seeds 0 and 1, one graph and one set of
     walks per data set (so only the solver differs); ``store(entry)`` after each data set."""
     rows = []
-    for name, (X, y) in real_data(args.n, args.quick).items():
+    for name, (X, y) in real_data(args.n, args.quick, args.only_data).items():
         graph, walks = _graph_and_walks(X, args.threads)
         for init in ("spectral", "random"):
             for alpha, per_node in [(a, u) for a, u in UPDATE_GRID if a in args.alphas]:
@@ -127,7 +136,7 @@ def metric(args):
         Vec2Vec(n_components=10, solver="cooccurrence", metric=graph_metric,
                 updates_per_node=10, n_jobs=args.threads).fit(warm)
     graph_rows = []
-    for name, (X, y) in real_data(args.n, args.quick).items():
+    for name, (X, y) in real_data(args.n, args.quick, args.only_data).items():
         if y is None:
             continue
         for graph_metric in ("cosine", "euclidean"):

@@ -20,7 +20,11 @@ def _context(entry):
             + (f"; co-occurrence solver at {c['updates_per_node']:,} updates per node"
                + (f", {c['init']} start." if "init" in c else ".")
                if "updates_per_node" in c else ".")
-            + (f" {c['note']}" if c.get("note") else ""))
+            + (f" {c['note']}" if c.get("note") else "")
+            + "".join(f" The rows of {', '.join(r['data'])} were run again on {r['date']} "
+                      f"(load {r['load_average']}){': ' + r['note'] if r.get('note') else ''}"
+                      f"{'' if r.get('note', '').endswith('.') else '.'}"
+                      for r in c.get("reruns", ())))
 
 
 def _seeding(entry):

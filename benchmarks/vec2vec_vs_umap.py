@@ -148,6 +148,11 @@ def run_case(args):
     elif args.case == "same_metric":
         C.same_metric(args, lambda entry: _store(args, f"same_metric/{args.data}/{args.n}",
                                                  entry))
+    elif args.only_data:
+        if args.case not in MERGEABLE:
+            raise SystemExit(f"--only-data: case {args.case!r} has no per-data rows to replace; "
+                             f"it applies to {', '.join(MERGEABLE)}")
+        _merge(args, args.case, getattr(C, args.case)(args))
     elif args.case in ("updates", "scale"):
         key = args.case if args.case == "updates" else (
             f"scale/{args.n}" if args.data == "blobs" else f"scale/{args.data}/{args.n}") + (
@@ -155,6 +160,48 @@ def run_case(args):
         getattr(C, args.case)(args, lambda entry: _store(args, key, entry))
     else:
         _store(args, args.case, getattr(C, args.case)(args))
+
+
+#: Cases whose rows each name their data set, so that one data set's can be re-run alone.
+MERGEABLE = ("gap", "updates", "metric")
+
+
+def merge_rows(stored, entry, only, rerun):
+    """``stored`` with its rows of the data sets ``only`` replaced by ``entry``'s, in place.
+
+    The other rows and the stored context stay as measured; ``rerun`` (when, where, at what
+    load, with which versions) is added to the context's ``reruns``, naming the data sets.
+    """
+    for key in ("rows", "graph_rows"):
+        if key not in stored:
+            continue
+        new = [row for row in entry.get(key, []) if row["data"] in only]
+        merged, placed = [], False
+        for row in stored[key]:
+            if row["data"] not in only:
+                merged.append(row)
+            elif not placed:  # the new rows where the data set's old ones began
+                merged.extend(new)
+                placed = True
+        stored[key] = merged if placed else merged + new
+    stored["context"].setdefault("reruns", []).append({**rerun, "data": sorted(only)})
+    return stored
+
+
+def _merge(args, key, entry):
+    """Replace the stored rows of ``--only-data``'s data sets under ``key`` by ``entry``'s."""
+    results = read_json(args.results) if args.results.exists() else {}
+    if key not in results:
+        raise SystemExit(f"--only-data: {args.results} holds no {key!r} entry to merge into; "
+                         "run the whole case first")
+    stored = results[key]
+    if stored["context"]["threads"] != args.threads:
+        raise SystemExit(f"--only-data: the stored {key!r} rows ran on "
+                         f"{stored['context']['threads']} thread(s); give --threads "
+                         f"{stored['context']['threads']}, not {args.threads}")
+    rerun = {**_context(args.threads), "note": args.note} if args.note else _context(args.threads)
+    results[key] = merge_rows(stored, entry, set(args.only_data), rerun)
+    write_json(args.results, results)
 
 
 def _store(args, key, entry):
@@ -188,6 +235,12 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--skip", default="",
                         help="peers, same_metric: methods to leave out, comma-separated")
+    parser.add_argument("--only-data", default="",
+                        help=f"{', '.join(MERGEABLE)}: re-run only these data sets "
+                             "(comma-separated names as in the tables, e.g. 'pang_lee (TF-IDF)'), "
+                             "replacing their stored rows and keeping the others")
+    parser.add_argument("--note", default="",
+                        help="with --only-data: why the rows were re-run (shown in the report)")
     parser.add_argument("--quick", action="store_true",
                         help="tiny sizes, to check that a case runs (give a scratch --results)")
     parser.add_argument("--results", type=Path, default=RESULTS)
@@ -199,6 +252,7 @@ def main(argv=None):
     args.dims = [int(d) for d in args.dims.split(",")]
     args.alphas = [float(a) for a in args.alphas.split(",")]
     args.skip = [s for s in args.skip.split(",") if s]
+    args.only_data = [s.strip() for s in args.only_data.split(",") if s.strip()]
     if args.n is None:
         args.n = 1_000_000 if args.case == "scale" else 20_000
     if args.data is None:

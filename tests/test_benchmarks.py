@@ -127,11 +127,76 @@ def test_kernel_cca_benchmark_writes_its_ratios(kernel_cca_benchmark):
     directory, out = kernel_cca_benchmark
     text = (directory / "kernel_cca.md").read_text()
     assert text.split("-->")[-1].strip() in out
-    for line in ("Ratios at equal held-out correlation", "exact kernel CCA (extrapolated)",
-                 "2,000 training + 200 held-out rows"):
+    for line in ("Ratios at the s of KernelCCA's own rule", "exact kernel CCA (extrapolated)",
+                 "s by the own rule (< 1 % validation gain on doubling)",
+                 "2,000 training + 200 held-out rows", "CPU seconds of the rule's search"):
         assert line in text, text
     # Exact kernel CCA's evaluations are counted, not estimated: n (n + 1) / 2 + q n per view.
     assert f"{2 * (2000 * 2001 // 2 + 200 * 2000):,} (counted)" in text
+    # the quick run wrote beside its --out, and the rule's choice is stored with its scores
+    stored = json.loads((directory / "kernel_cca.json").read_text())
+    assert all("validation_tcc" in r for r in stored["rows"] if r["method"] == "nystrom")
+    assert stored["large"]["s"] in [r["s"] for r in stored["large"]["search"]]
+
+
+def _kernel_cca_rows(validation, exact_tcc, n=1000):
+    """Hand-made rows of one n: exact's, then KernelCCA's at s = 25, 50, ... with the given
+    validation TCCs (their test TCCs set far from them, to tell the two apart)."""
+    rows = [{"n": n, "method": "exact", "s": n, "tcc": exact_tcc, "cpu": 1.0, "peak": 100.0,
+             "evaluations": 10**6}]
+    for i, tcc in enumerate(validation):
+        rows.append({"n": n, "method": "nystrom", "s": 25 * 2**i, "tcc": 10.0 - tcc,
+                     "validation_tcc": tcc, "cpu": 0.1, "peak": 10.0, "evaluations": 10**4})
+    return rows
+
+
+def test_kernel_cca_own_rule_picks_the_first_s_gaining_under_one_percent_on_doubling():
+    kernel_cca = _benchmark("kernel_cca")
+    # gains: 25 -> 50 +300 %, 50 -> 100 +20 %, 100 -> 200 +1.5 %, 200 -> 400 +0.5 %
+    validation = [0.3, 1.2, 1.44, 1.4616, 1.4689]
+    assert kernel_cca.own_rule(zip([25, 50, 100, 200, 400], validation)) == (
+        200, [25, 50, 100, 200, 400])
+    # a drop stops the rule too; gaining at every doubling, it takes the largest s
+    assert kernel_cca.own_rule(zip([25, 50, 100], [1.0, 1.5, 1.4])) == (50, [25, 50, 100])
+    assert kernel_cca.own_rule(zip([25, 50], [1.0, 1.02])) == (50, [25, 50])
+    assert kernel_cca.own_rule(iter([])) == (None, [])
+    # it reads no further than it needs (part 2 fits each s only when the rule asks for it)
+    asked = []
+
+    def scored():
+        for s, tcc in zip([25, 50, 100, 200, 400], [1.0, 1.5, 1.505, 1.6, 1.7]):
+            asked.append(s)
+            yield s, tcc
+    assert kernel_cca.own_rule(scored()) == (50, [25, 50, 100]) and asked == [25, 50, 100]
+    # on stored rows: the chosen row is the s = 200 row, the rows read are all five
+    exact, ours, read = kernel_cca.choices(_kernel_cca_rows(validation, 1.47))[1000]
+    assert ours["s"] == 200 and [r["s"] for r in read] == [25, 50, 100, 200, 400]
+
+
+@pytest.mark.parametrize("exact_tcc", [0.01, 1.2, 1.47, 50.0, float("nan")])
+def test_kernel_cca_own_rule_never_reads_exact_or_the_test_rows(exact_tcc):
+    # whatever exact kernel CCA's TCC (the yardstick), and whatever the test TCCs of
+    # KernelCCA's own rows, the choice is the same: it reads only the validation TCCs
+    kernel_cca = _benchmark("kernel_cca")
+    validation = [0.3, 1.2, 1.44, 1.4616, 1.4689]
+    rows = _kernel_cca_rows(validation, exact_tcc)
+    for r in rows[1:]:
+        r["tcc"] = exact_tcc  # the test rows' TCC too
+    exact, ours, _ = kernel_cca.choices(rows)[1000]
+    assert ours["s"] == 200 and exact is rows[0]
+    # and the ratios table shows that s, exact's TCC only as the yardstick of the ratio
+    frame = kernel_cca.ratios_frame(kernel_cca.choices(rows))
+    assert frame["s by the own rule (< 1 % validation gain on doubling)"].tolist() == [200]
+
+
+def test_kernel_cca_render_refuses_measurements_without_validation_scores():
+    # the measurements stored before the own rule have no validation TCC: a clear message
+    kernel_cca = _benchmark("kernel_cca")
+    stored = {"rows": _kernel_cca_rows([0.3, 1.2], 1.4), "large": {}, "meta": {}}
+    for r in stored["rows"]:
+        r.pop("validation_tcc", None)
+    with pytest.raises(SystemExit, match="re-run `python benchmarks/kernel_cca.py`"):
+        kernel_cca.render(stored, "kernel_cca.json")
 
 
 def test_vec2vec_benchmark_writes_its_tables_from_its_measurements(vec2vec_benchmark,
@@ -696,3 +761,32 @@ def test_workflow_overhead_scheduling_note_reads_the_three_runs(tmp_path, monkey
     assert "none: 104 core-seconds" in text and "637 s wall" in text
     assert "28 core-seconds and 601 s" in text
     assert "its own CPU 60 s against 54 s" in text and "1,151 CPU s against 1,017" in text
+
+
+def test_vec2vec_only_data_replaces_one_data_sets_rows_and_keeps_the_rest(tmp_path):
+    main = _benchmark("vec2vec_vs_umap")
+    report = _benchmark("vec2vec_report")
+    old = {"rows": [{"data": "digits", "score": 1}, {"data": "pang", "score": 2},
+                    {"data": "pang", "score": 3}, {"data": "glove", "score": 4}],
+           "graph_rows": [{"data": "pang", "knn": 0.1}, {"data": "digits", "knn": 0.2}],
+           "context": {"date": "then", "machine": "m", "threads": 2, "load_average": 1.0}}
+    new = {"rows": [{"data": "pang", "score": 5}, {"data": "pang", "score": 6}],
+           "graph_rows": [{"data": "pang", "knn": 0.3}]}
+    rerun = {"date": "now", "load_average": 0.5, "note": "tokens of any script."}
+    merged = main.merge_rows(old, new, {"pang"}, rerun)
+    assert [r["score"] for r in merged["rows"]] == [1, 5, 6, 4]  # in the old rows' place
+    assert merged["graph_rows"] == [{"data": "pang", "knn": 0.3}, {"data": "digits", "knn": 0.2}]
+    assert merged["context"]["date"] == "then"  # the other rows keep when they were measured
+    assert merged["context"]["reruns"] == [{**rerun, "data": ["pang"]}]
+    line = report._context(merged)
+    assert "Run then" in line and "The rows of pang were run again on now (load 0.5): " \
+                                  "tokens of any script." in line
+    # a rerun on other threads than the stored rows' is refused, naming both
+    results = tmp_path / "r.json"
+    results.write_text(json.dumps({"gap": old}))
+    args = main.argparse.Namespace(results=results, threads=1, only_data=["pang"], note="")
+    with pytest.raises(SystemExit, match="ran on 2 thread.*--threads 2, not 1"):
+        main._merge(args, "gap", new)
+    cases = _benchmark("vec2vec_cases")
+    with pytest.raises(SystemExit, match=r"no data set \['nope'\]"):
+        cases.real_data(2000, quick=True, only=("nope",))

@@ -17,6 +17,8 @@ def test_ptb_style_tokens():
     assert ptb_style_tokens("It cost $3.5 million. Prices rose! Don't  panic?") == [
         "it", "cost", "N", "million", "<eos>", "prices", "rose", "<eos>", "don't", "panic",
         "<eos>"]
+    assert ptb_style_tokens("Un café crème, s'il vous plaît.") == [
+        "un", "café", "crème", "s'il", "vous", "plaît", "<eos>"]
 
 
 @pytest.fixture(scope="module")

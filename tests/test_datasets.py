@@ -7,6 +7,7 @@ import scipy.sparse as sp
 from lowdim.data import Dataset, get_spec, load_dataset, save_dataset, summarize
 from lowdim.data.pipeline import prepare_dataset, write_prepared
 from lowdim.data.sources.synthetic import nonlinear_two_view, planted_two_view, sparse_two_view
+from lowdim.data.text import tokenize
 from lowdim.data.views import split_image_halves
 
 
@@ -57,6 +58,32 @@ def test_pang_lee_has_balanced_labels_and_bag_of_words():
     assert "the" not in set(data.vocab)  # stop words removed
     first_words = {data.vocab[j] for j in data.bow[0].indices}
     assert {"simplistic", "silly", "tedious"} <= first_words
+
+
+def test_pang_lee_keeps_accented_words_whole():
+    # The file is Windows-1252: "clich\xe9s" is one word, not "clich" and "s".
+    data = get_spec("pang_lee").prepare()
+    vocab = set(data.vocab.tolist())
+    assert {"clichés", "amélie's", "ladrón", "orquídeas"} <= vocab
+    assert not {"clich", "am", "lie's", "ladr"} & vocab
+    assert not any("\x97" in text for text in data.texts)  # cp1252's dash, not a C1 control
+    assert any("\u2014" in text for text in data.texts)
+
+
+def test_gensim_corpora_are_read_in_their_own_encoding():
+    from lowdim.data.sources.embedded import _read_gensim_text
+
+    utf8 = _read_gensim_text("head500.noblanks.cor")  # UTF-8: no Latin-1 mojibake
+    assert not any("Ã" in line or "â€" in line for line in utf8)
+    assert any("é" in line for line in utf8)
+    assert any("£" in line for line in _read_gensim_text("lee.cor"))  # Windows-1252
+
+
+def test_tokenize_keeps_letters_of_any_script():
+    assert tokenize("Clichés, naïve café-au-lait; Ελληνικά 東京!", stop_words=()) == [
+        "clichés", "naïve", "café-au-lait", "ελληνικά", "東京"]
+    # a combining accent is composed first; the underscore still separates
+    assert tokenize("cafe\u0301 snake_case", stop_words=()) == ["café", "snake", "case"]
 
 
 def test_lee_corpus_has_300_documents():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import numpy as np
 import scipy.sparse as sp
@@ -12,11 +13,17 @@ from .prepared import Dataset
 
 __all__ = ["tokenize", "bag_of_words", "text_dataset"]
 
-_TOKEN = re.compile(r"[a-z0-9][a-z0-9'\-]*[a-z0-9]|[a-z0-9]")
+#: A letter or digit of any script, then letters, digits, apostrophes and hyphens, ending in a
+#: letter or digit: ``[^\W_]`` is ``\w`` without the underscore (``[a-z0-9]`` cut "clichés" in two).
+_TOKEN = re.compile(r"[^\W_](?:[^\W_]|['\-])*[^\W_]|[^\W_]")
 
 
 def tokenize(text: str, stop_words=None, min_length: int = 1) -> list[str]:
     """Lower-case word tokens of ``text``, without stop words.
+
+    A token is a run of letters and digits of any script, with apostrophes and hyphens
+    inside it ("don't", "rom-com", "clichés"); the text is put in Unicode's composed form
+    (NFC) first, so that "é" typed as "e" and a combining accent is one letter.
 
     Kusner et al. (2015) remove the SMART stop list before computing WMD; we use
     scikit-learn's English stop list, which serves the same purpose and ships
@@ -41,12 +48,14 @@ def tokenize(text: str, stop_words=None, min_length: int = 1) -> list[str]:
     ['cat', 'sat', 'mat']
     >>> tokenize("The cat sat on the mat!", stop_words=())
     ['the', 'cat', 'sat', 'on', 'the', 'mat']
+    >>> tokenize("Clichés of the rom-com, ¿verdad?")
+    ['clichés', 'rom-com', 'verdad']
     """
     if stop_words is None:
         # Imported here: the dataset registry (hence every Snakemake start-up, two per
         # cluster job) imports this module, and scikit-learn is most of its import time.
         from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS as stop_words
-    tokens = _TOKEN.findall(text.lower())
+    tokens = _TOKEN.findall(unicodedata.normalize("NFC", text).lower())
     return [t for t in tokens if len(t) >= min_length and t not in stop_words]
 
 

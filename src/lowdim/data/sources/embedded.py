@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..parsing import kept_rows, subsample
+from ..parsing import kept_rows, subsample, text_lines
 from ..prepared import Dataset
 from ..registry import DatasetSpec, register
 from ..text import bag_of_words, tokenize
@@ -53,9 +53,18 @@ def _gensim_test_data(name: str) -> Path:
 
 
 def _read_gensim_text(name: str) -> list[str]:
-    # The polarity file is latin-1 (it contains non-UTF-8 bytes); the Lee corpus is ASCII.
-    with open(_gensim_test_data(name), encoding="latin-1") as fh:
-        return [line.strip() for line in fh if line.strip()]
+    """The non-blank lines of one of gensim's test corpora, stripped.
+
+    The corpora come in two encodings: ``head500.noblanks.cor`` is UTF-8, while the polarity
+    sentences (``clich\xe9s``, ``\x97`` for a dash) and ``lee.cor`` (``\xa3``) are Windows-1252,
+    which is not valid UTF-8. Read as Latin-1, UTF-8 letters became two (``Ã©``).
+    """
+    raw = _gensim_test_data(name).read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("cp1252")
+    return [line.strip() for line in text_lines(text) if line.strip()]
 
 
 def _text_dataset(name, texts, y=None, label_names=None, min_count=1):

@@ -12,6 +12,7 @@ documents is held out (``test_idx``) for out-of-sample PCC.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import numpy as np
 
@@ -27,22 +28,25 @@ __all__ = ["CORPORA", "ptb_style_tokens"]
 CORPORA = ("lee_background.cor", "lee.cor", "head500.noblanks.cor")
 
 _SENTENCE_END = re.compile(r"[.!?]+(?:\s|$)")
-_WORD = re.compile(r"[a-z]+(?:['-][a-z]+)*|\d+(?:[.,]\d+)*")
+#: Words of letters of any script (``[^\W\d_]``), joined by an apostrophe or a hyphen; numbers.
+_WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*|\d+(?:[.,]\d+)*")
 
 
 def ptb_style_tokens(text: str) -> list[str]:
     """Tokens of ``text`` in the style of Mikolov's PTB.
 
-    Lower case; every number becomes ``N``; punctuation is dropped; each
+    Lower case (composed Unicode, NFC); every number becomes ``N``; punctuation is dropped; each
     sentence (ended by ``.``, ``!`` or ``?``) is followed by ``<eos>``.
 
     Examples
     --------
     >>> ptb_style_tokens("It cost $3.5 million. Prices rose!")
     ['it', 'cost', 'N', 'million', '<eos>', 'prices', 'rose', '<eos>']
+    >>> ptb_style_tokens("Un café crème.")
+    ['un', 'café', 'crème', '<eos>']
     """
     tokens = []
-    for sentence in _SENTENCE_END.split(text.lower()):
+    for sentence in _SENTENCE_END.split(unicodedata.normalize("NFC", text).lower()):
         words = ["N" if w[0].isdigit() else w for w in _WORD.findall(sentence)]
         if words:
             tokens.extend(words + ["<eos>"])
