@@ -30,6 +30,17 @@ compute the same iterates:
   updates and renormalises all of Φ̃, ``O(pk)`` and more. It is the reference
   the fast solver is tested against and the baseline of its measured speed-up.
 
+In exact arithmetic, that is. Where the first minibatches leave an iterate of rank r < k
+(a view that is zero on most rows gives a minibatch fewer than k rows), Φ̃ and Ψ̃ would keep
+that rank for good: every update lies in the span of the previous iterates' columns. Its
+normaliser is then singular; :func:`~lowdim.cca._linalg.inv_sqrt_psd` floors its null
+eigenvalues at ``k·eps·λ_max``, which lifts the rounding left in the missing directions into
+the weights, and the iteration grows them. The run stays deterministic, but the two solvers'
+rounding differs, so there their weights differ beyond rounding. Measured on a view 90 % empty
+(n = 2,000, p = 300, k = 3, b = 20): weights 1e-2 to 1.6 apart (relative), training TCC up to
+16 % apart in the first 5 iterations with ``normalization='authors'``, within 1 % after 3,000
+(``'paper'``: within 0.3 % throughout).
+
 An iterate that is still zero (no minibatch so far had a cross-moment with
 the other view, as with a view that is zero on most rows) is not normalised:
 the previous factor is kept, and ``Ψ⁰`` while none has been computed. The

@@ -151,7 +151,11 @@ class AppGradCCA(BaseCCA):
         and touches only the minibatch's rows (time per iteration independent
         of p on sparse views); 'dense' updates all of Φ̃ every step, as the
         algorithm is written. Both give the same iterates up to rounding;
-        'dense' is the reference for tests and benchmarks.
+        'dense' is the reference for tests and benchmarks. (Not so where a
+        minibatch leaves an iterate of rank below k, as on a view that is
+        zero on most rows: the directions it lacks then grow from rounding,
+        differently in each solver, so their weights and, early on, their
+        correlations differ beyond rounding.)
     early_stopping : bool, default=False
         Stop by a rule that uses only the data given to ``fit``: a random
         ``validation_fraction`` of its rows (drawn with ``random_state``) is
