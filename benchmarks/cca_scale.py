@@ -11,8 +11,10 @@
 Each case generates its views once, saves them, and runs every method in a fresh process on
 them (``cca_scale_methods.py``), so peak memory is per method: the Linux peak RSS (VmHWM),
 reset after the views are loaded; "beyond data" subtracts the RSS at that point. Times are
-the fits' wall times without evaluation, one run each, ``--threads`` BLAS threads. Results
-are kept per case in ``cca_scale.json``; ``cca_scale.md`` is rewritten from all of them.
+the fits' wall times without evaluation, one run each, ``--threads`` BLAS threads, with the
+worker's CPU time over the same interval (``cpu_seconds``: CPU / wall is the threads the fit
+really kept busy). Results are kept per case in ``cca_scale.json``; ``cca_scale.md`` is
+rewritten from all of them.
 """
 
 from __future__ import annotations
@@ -183,20 +185,29 @@ def run_case(name, args):
             for method in methods:
                 print(f"[{name}] {method} ({repeat + 1}/{args.repeats}) ...", flush=True)
                 runs[method].append(_spawn(directory, method, args.timeout))
-                print(f"[{name}] {method}: {runs[method][-1].get('status')} "
-                      f"{runs[method][-1].get('seconds', float('nan')):.1f} s", flush=True)
+                print(f"[{name}] {method}: {_progress(runs[method][-1])}", flush=True)
     meta = {"date": time.strftime("%Y-%m-%d %H:%M"), "free_gib_at_start": round(free, 1),
             "load_average": os.getloadavg()[0], "quick": args.quick, "repeats": args.repeats}
     return {"case": case, "results": {m: _median_run(r) for m, r in runs.items()}, "meta": meta}
 
 
+def _progress(run):
+    """A worker's result in one line: status, fit seconds and CPU / wall."""
+    seconds, cpu = run.get("seconds", float("nan")), run.get("cpu_seconds")
+    ratio = f" (CPU / wall {cpu / seconds:.2f})" if cpu is not None and seconds > 0 else ""
+    return f"{run.get('status')} {seconds:.1f} s{ratio}"
+
+
 def _median_run(runs):
-    """The run of median fit time (the first run if any failed), with every run's time."""
+    """The run of median fit time (the first run if any failed), with every run's wall time
+    and, when all were recorded, CPU time."""
     ok = [r for r in runs if r.get("status") == "ok"]
     if len(ok) < len(runs) or len(runs) == 1:
         return runs[0]
     chosen = sorted(ok, key=lambda r: r["seconds"])[(len(ok) - 1) // 2]
-    return {**chosen, "repeat_seconds": [r["seconds"] for r in runs]}
+    cpu = [r.get("cpu_seconds") for r in runs]
+    return {**chosen, "repeat_seconds": [r["seconds"] for r in runs],
+            **({"repeat_cpu_seconds": cpu} if None not in cpu else {})}
 
 
 def per_iteration(args):

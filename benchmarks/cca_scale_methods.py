@@ -4,6 +4,11 @@ A worker loads the views, resets its peak resident memory (Linux ``clear_refs``)
 method and reports its trace, FLOPs and peak RSS as JSON. Traces give, per checkpoint, the
 fit's wall time without evaluation, FLOPs and in- and out-of-sample TCC (uncentred, as the
 project's CCA; cca-zoo centres its views, so its TCC is also given centred).
+
+Every timed fit gives its wall ``seconds`` and its ``cpu_seconds``: the worker's process CPU
+time (every thread of it) over the same interval, so CPU / wall tells how many threads the fit
+really kept busy (above 1 with one BLAS thread: something else ran threads; below 1: the fit
+waited for a core the machine's load held).
 """
 
 from __future__ import annotations
@@ -60,16 +65,28 @@ def _scores(views, Wx, Wy, centred=False):
     return {"tcc_in": _tcc(X, Y, Wx, Wy, centred), "tcc_out": _tcc(Xt, Yt, Wx, Wy, centred)}
 
 
+def _clock():
+    """(wall, CPU) seconds now; the CPU time is this worker process's, every thread."""
+    return time.perf_counter(), time.process_time()
+
+
+def _since(start):
+    """(wall, CPU) seconds since ``start``, a :func:`_clock` reading."""
+    wall, cpu = _clock()
+    return wall - start[0], cpu - start[1]
+
+
 def _exact(views, case):
     X, Y, Xt, Yt = views
-    start = time.perf_counter()
+    start = _clock()
     try:
         est = ExactCCA(case["k"], reg=case["reg"]).fit(X, Y)
     except MemoryError as exc:
-        return {"status": "refused", "message": str(exc),
-                "seconds": time.perf_counter() - start}
-    seconds = time.perf_counter() - start
-    out = {"status": "ok", "seconds": seconds, "flops": est.flops_,
+        seconds, cpu = _since(start)
+        return {"status": "refused", "message": str(exc), "seconds": seconds,
+                "cpu_seconds": cpu}
+    seconds, cpu = _since(start)
+    out = {"status": "ok", "seconds": seconds, "cpu_seconds": cpu, "flops": est.flops_,
            **_scores(views, est.x_weights_, est.y_weights_)}
     if case.get("zoo"):  # the centred problem cca-zoo solves, as its PCC denominator
         out.update({f"centred_{k}": v for k, v in
@@ -95,6 +112,32 @@ STOP_RULE = dict(early_stopping=True, validation_fraction=0.1, n_iter_no_change=
 STOP_CHECKS = 20
 
 
+class _CPUTracedAppGrad(AppGradCCA):
+    """AppGradCCA that also reads the process CPU time at each checkpoint.
+
+    ``cpu_rows_[i]`` is the CPU seconds from the start of ``fit`` to the trace's row i, less
+    the checkpoint evaluations before it, as the row's wall ``seconds`` are (the evaluation is
+    timed from its start to its end; a restart after a step halving starts the rows and the
+    excluded evaluations afresh, as ``_iterate`` does for the wall time).
+    """
+
+    def fit(self, X, Y, heldout=None):
+        self._cpu_start, self._cpu_rows, self._cpu_eval = time.process_time(), [], 0.0
+        return super().fit(X, Y, heldout)
+
+    def _iterate(self, *args, **kwargs):
+        self._cpu_rows, self._cpu_eval = [], 0.0
+        return super()._iterate(*args, **kwargs)
+
+    def _evaluate(self, solver, heldout):
+        tick = time.process_time()
+        self._cpu_rows.append(tick - self._cpu_start - self._cpu_eval)
+        try:
+            return super()._evaluate(solver, heldout)
+        finally:
+            self._cpu_eval += time.process_time() - tick
+
+
 def _appgrad(views, case, stochastic, long=False, stop=False):
     """Batch or stochastic AppGrad; ``long``: stochastic, continued to ``sappgrad_long_iter``;
     ``stop``: stopped by :data:`STOP_RULE` (the held-out rows are not used to stop).
@@ -112,21 +155,27 @@ def _appgrad(views, case, stochastic, long=False, stop=False):
     if stop:
         its = list(range(max_iter // STOP_CHECKS, max_iter + 1, max_iter // STOP_CHECKS))
         kw.update(STOP_RULE)
-    start = time.perf_counter()
+    start = _clock()
     with warnings.catch_warnings(record=True):  # a run that reaches max_iter warns
         warnings.simplefilter("always")
-        est = AppGradCCA(case["k"], reg=case["reg"], max_iter=max_iter,
-                         **({} if stop else {"tol": 0}), checkpoints=its, trace_tcc=True,
-                         random_state=0, **kw).fit(X, Y, heldout=(Xt, Yt))
-    total = time.perf_counter() - start
+        est = _CPUTracedAppGrad(case["k"], reg=case["reg"], max_iter=max_iter,
+                                **({} if stop else {"tol": 0}), checkpoints=its,
+                                trace_tcc=True, random_state=0, **kw).fit(X, Y,
+                                                                          heldout=(Xt, Yt))
+    total, total_cpu = _since(start)
     trace = est.trace_.rename(columns={"tcc_train": "tcc_in", "tcc_heldout": "tcc_out"})
+    columns = ["iteration", "seconds", "flops", "flops_performed", "tcc_in", "tcc_out"]
+    if len(est._cpu_rows) == len(trace):  # else AppGradCCA's internals changed: no CPU times
+        trace["cpu_seconds"] = est._cpu_rows
+        columns.insert(2, "cpu_seconds")
     last = trace.iloc[-1]
-    out = {"status": "ok", "seconds": float(last["seconds"]), "seconds_with_evaluation": total,
+    out = {"status": "ok", "seconds": float(last["seconds"]),
+           **({"cpu_seconds": float(last["cpu_seconds"])} if "cpu_seconds" in trace else {}),
+           "seconds_with_evaluation": total, "cpu_seconds_with_evaluation": total_cpu,
            "flops": float(last["flops"]), "flops_performed": float(last["flops_performed"]),
            "tcc_in": float(last["tcc_in"]), "tcc_out": float(last["tcc_out"]),
            "solver": est.solver_, "step_size": list(est.step_size_), "n_iter": est.n_iter_,
-           "trace": trace[["iteration", "seconds", "flops", "flops_performed", "tcc_in",
-                           "tcc_out"]].to_dict("list")}
+           "trace": trace[columns].to_dict("list")}
     if stop:
         out.update(stopped=bool(est.converged_), rule={**STOP_RULE, "checks": its[:3]},
                    validation_tcc=est.validation_scores_.tolist())
@@ -176,21 +225,22 @@ def _cca_zoo(views, case, stochastic):
         model = (StochasticCCAEY(k, batch_size=case["zoo_batch"], max_iter=budget,
                                  shrinkage=shrinkage, random_state=0) if stochastic
                  else CCAEY(k, max_iter=budget, shrinkage=shrinkage, random_state=0))
-        start = time.perf_counter()
+        start = _clock()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # it warns that a short budget did not converge
             model.fit(dense[:2])
-        seconds = time.perf_counter() - start
+        seconds, cpu = _since(start)
         spent += seconds
         Wx, Wy = model.weights_
-        rows.append({"iteration": budget, "seconds": seconds,
+        rows.append({"iteration": budget, "seconds": seconds, "cpu_seconds": cpu,
                      **_scores(dense, Wx, Wy), **{f"centred_{key}": v for key, v in
                                                  _scores(dense, Wx, Wy, centred=True).items()}})
         if model.n_iter_ < budget:
             break  # converged: a larger budget would repeat this fit
         budget *= 2
     trace = {key: [r[key] for r in rows] for key in rows[0]}
-    return {"status": "ok", "seconds": rows[-1]["seconds"], "total_seconds": spent,
+    return {"status": "ok", "seconds": rows[-1]["seconds"], "cpu_seconds": rows[-1]["cpu_seconds"],
+            "total_seconds": spent, "total_cpu_seconds": sum(trace["cpu_seconds"]),
             "shrinkage": shrinkage,
             "tcc_in": rows[-1]["tcc_in"], "tcc_out": rows[-1]["tcc_out"],
             "centred_tcc_in": rows[-1]["centred_tcc_in"],
@@ -199,10 +249,10 @@ def _cca_zoo(views, case, stochastic):
 
 def _one_shot(views, case, Estimator, **kw):
     X, Y, Xt, Yt = views
-    start = time.perf_counter()
+    start = _clock()
     est = Estimator(case["k"], reg=case["reg"], random_state=0, **kw).fit(X, Y)
-    seconds = time.perf_counter() - start
-    return {"status": "ok", "seconds": seconds, "flops": est.flops_,
+    seconds, cpu = _since(start)
+    return {"status": "ok", "seconds": seconds, "cpu_seconds": cpu, "flops": est.flops_,
             **_scores(views, est.x_weights_, est.y_weights_)}
 
 

@@ -3,6 +3,8 @@
 Every table is a DataFrame made from ``cca_scale.json`` and written with ``to_markdown``;
 the interpretation is the hand-written part of ``cca_scale.md`` (``_report.py``). Goals and
 their thresholds come from the issue that set them (:data:`GOALS`), verdicts from the data.
+Beside a fit's wall seconds stands its CPU / wall ratio (:func:`cpu_over_wall`), or "not
+recorded" for runs stored before the worker recorded CPU time.
 """
 
 from __future__ import annotations
@@ -32,9 +34,14 @@ APPGRAD = ("appgrad", "sappgrad")
 #: AppGrad runs stopped by a rule a user can apply: the time-to-target verdict reads these
 AS_RUN = ("appgrad", "sappgrad", "appgrad_stop", "sappgrad_stop")
 #: Number formats by a piece of the column name
-FORMATS = {"passes": ".2g", "occurrences": ".3g", "of Y": ".3g", "PCC": ".3f", "TCC": ".3f", "fit s": ".2f", " GiB": ".2f", "MiB": ",.0f",
+FORMATS = {"CPU / wall": ".2f", "passes": ".2g", "occurrences": ".3g", "of Y": ".3g",
+           "PCC": ".3f", "TCC": ".3f", "fit s": ".2f", " GiB": ".2f", "MiB": ",.0f",
            "misfit": ".1f", "ms /": ".2f", "dense / lazy": ".0f", "iteration": ",.0f",
            "rows": ",.0f", "columns": ",.0f", "non-zeros": ",.0f", "seconds": ".0f"}
+
+
+#: What a run stored before ``cpu_seconds`` was recorded shows for its CPU / wall ratio
+NOT_RECORDED = "not recorded"
 
 
 def table(frame, floatfmt=".3g"):
@@ -70,6 +77,21 @@ def pcc(result, ref, key="tcc_out"):
     return result[key] / ref[key]
 
 
+def cpu_over_wall(result) -> str:
+    """A fit's CPU seconds over its wall seconds (a result or a trace row), as text: the
+    threads it really kept busy; :data:`NOT_RECORDED` for a run stored without CPU time."""
+    cpu, wall = result.get("cpu_seconds"), result.get("seconds")
+    return NOT_RECORDED if cpu is None or not wall else f"{cpu / wall:.2f}"
+
+
+def cpu_over_wall_of(*results, sep=" / ") -> str:
+    """``CPU / wall a / b`` of several fits, or ``CPU / wall not recorded`` if none has it."""
+    ratios = [cpu_over_wall(r) for r in results]
+    if all(x == NOT_RECORDED for x in ratios):
+        return f"CPU / wall {NOT_RECORDED}"
+    return "CPU / wall " + sep.join(ratios)
+
+
 def rows(trace) -> list[dict]:
     return [dict(zip(trace, values)) for values in zip(*trace.values())]
 
@@ -103,7 +125,8 @@ def seconds_beside(results, ours, row, method, r) -> str:
     (different loads) are not set side by side."""
     if session(results, ours) != r.get("run_date"):
         return " (timed in different sessions: no time compared)"
-    return f" (fit s {row['seconds']:.0f} vs {r['seconds']:.0f}, one session)"
+    return (f" (fit s {row['seconds']:.0f} vs {r['seconds']:.0f}, "
+            f"{cpu_over_wall_of(row, r, sep=' vs ')}, one session)")
 
 
 def first_at_target(result, ref):
@@ -124,13 +147,15 @@ def _iterations(result):
     return f"{result['trace']['iteration'][-1]:,}" if "trace" in result else "—"
 
 
-METHOD_COLUMNS = ["method", "status", "iterations", "fit s", "fit s, each run", "PCC_out",
+METHOD_COLUMNS = ["method", "status", "iterations", "fit s", "CPU / wall", "fit s, each run",
+                  "CPU / wall, each run", "PCC_out",
                   "PCC_in", "TCC_out", "TCC_in", "FLOPs (paper formulas)", "FLOPs performed",
                   "first checkpoint at PCC_out ≥ 0.95, s", "peak RSS GiB", "beyond data MiB"]
 
 
 def methods_frame(entry) -> pd.DataFrame:
-    """One row per method: status, fit time as run, PCC, TCC, FLOPs and memory."""
+    """One row per method: status, fit time as run (and its CPU / wall), PCC, TCC, FLOPs and
+    memory."""
     results = entry["results"]
     ref = reference(results)
     out = []
@@ -139,7 +164,11 @@ def methods_frame(entry) -> pd.DataFrame:
         if _ok(r):
             row.update({
                 "iterations": _iterations(r), "fit s": r["seconds"],
+                "CPU / wall": cpu_over_wall(r),
                 "fit s, each run": " / ".join(f"{s:.1f}" for s in r.get("repeat_seconds", [])),
+                "CPU / wall, each run": " / ".join(
+                    f"{c / s:.2f}" for s, c in zip(r.get("repeat_seconds", []),
+                                                   r.get("repeat_cpu_seconds", []))),
                 "PCC_out": pcc(r, ref), "PCC_in": pcc(r, ref, "tcc_in"),
                 "TCC_out": r["tcc_out"], "TCC_in": r["tcc_in"],
                 "FLOPs (paper formulas)": r.get("flops"),
@@ -207,9 +236,11 @@ def equal_flops_frame(entry) -> pd.DataFrame:
             same = session(entry["results"], ours) == r.get("run_date")
             out.append({"measure": key.replace("tcc", "TCC"), "method": label(method),
                         "its FLOPs": r["flops"], "its fit s": r["seconds"] if same else None,
+                        "its CPU / wall": cpu_over_wall(r) if same else None,
                         "its TCC": r[key], "AppGrad run (the better)": label(ours),
                         "AppGrad iteration": row["iteration"], "AppGrad FLOPs": row["flops"],
                         "AppGrad fit s": row["seconds"] if same else None,
+                        "AppGrad CPU / wall": cpu_over_wall(row) if same else None,
                         "AppGrad TCC": row[key],
                         "verdict": "met" if row[key] > r[key] else
                         f"missed by {r[key] - row[key]:.3f}"})
@@ -228,7 +259,8 @@ def zoo_frame(entry) -> pd.DataFrame:
                     and (h := last_within(t, "seconds", row["seconds"]))]
             best = max(hits, key=lambda h: pcc(h, ref), default=None)
             out.append({"cca-zoo": label(zoo), "budget (iterations)": row["iteration"],
-                        "its fit s": row["seconds"], "its PCC_out": pcc(row, ref),
+                        "its fit s": row["seconds"], "its CPU / wall": cpu_over_wall(row),
+                        "its PCC_out": pcc(row, ref),
                         "its PCC_in": pcc(row, ref, "tcc_in"),
                         "AppGrad PCC_out within that time": best and pcc(best, ref),
                         "AppGrad PCC_in": best and pcc(best, ref, "tcc_in")})
@@ -270,8 +302,8 @@ def _speed_rows(name, entry):
             continue
         ratio, reached = ref["seconds"] / r["seconds"], pcc(r, ref) >= TARGET
         out.append({"goal": goal, "case": name, "run": f"{label(method)}, {_iterations(r)} it",
-                    "measured": f"{ref['seconds']:.1f} s / {r['seconds']:.1f} s = {ratio:.1f}×, "
-                                f"PCC_out {pcc(r, ref):.3f}",
+                    "measured": f"{ref['seconds']:.1f} s / {r['seconds']:.1f} s = {ratio:.1f}× "
+                                f"({cpu_over_wall_of(ref, r)}), PCC_out {pcc(r, ref):.3f}",
                     "verdict": ("met" if ratio >= GOALS["exact_speedup"] else "missed")
                     if reached else f"PCC_out below {TARGET}"})
     return out
@@ -283,7 +315,8 @@ def _url_rows(name, entry):
     if "exact" in results:
         r = results["exact"]
         out.append({"goal": "exact CCA refused up front at the URL shape", "case": name,
-                    "run": "exact CCA", "measured": f"{r['status']} after {r['seconds']:.1f} s",
+                    "run": "exact CCA", "measured": f"{r['status']} after {r['seconds']:.1f} s "
+                                                    f"({cpu_over_wall_of(r)})",
                     "verdict": "met" if r["status"] == "refused" else "missed"})
     s = results.get("sappgrad", {})
     if _ok(s):
@@ -317,7 +350,8 @@ def _zoo_rows(name, entry):
         ours, theirs = last["AppGrad PCC_out within that time"], last["its PCC_out"]
         met = (part["AppGrad PCC_out within that time"] >= part["its PCC_out"]).sum()
         out.append({"goal": "AppGrad ≥ cca-zoo's PCC_out at equal wall time", "case": name,
-                    "run": f"{method}, last budget ({last['its fit s']:.0f} s)",
+                    "run": f"{method}, last budget ({last['its fit s']:.0f} s, "
+                           f"CPU / wall {last['its CPU / wall']})",
                     "measured": f"{number(ours, '.3f')} vs {theirs:.3f}; at least as high at "
                                 f"{met} of {len(part)} budgets",
                     "verdict": "met" if ours is not None and ours >= theirs else "missed"})

@@ -65,6 +65,13 @@ def _score(X, Z, y):
 def gap(args):
     """Both solvers at their defaults, seeds 0 and 1, on every data set of :func:`real_data`."""
     rows = []
+    # compiles (or loads) both solvers and the dense and sparse searches before any timing
+    import scipy.sparse as sp
+
+    for warm in (M.make_data("blobs", 300)[0],
+                 sp.random(300, 1000, density=0.02, format="csr", random_state=0)):
+        for solver in ("gensim", "cooccurrence"):
+            Vec2Vec(n_components=10, solver=solver, n_jobs=args.threads).fit(warm)
     for name, (X, y) in real_data(args.n, args.quick, args.only_data).items():
         for seed in (0, 1):
             for solver in ("gensim", "cooccurrence"):

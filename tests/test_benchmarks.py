@@ -58,6 +58,11 @@ def test_cca_benchmark_reports_every_ratio(cca_appgrad_benchmark):
     assert (fits.loc[fits["method"] == "appgrad_fixed", "iterations"] == 300).all()
     peaks = {r["method"]: r["peak_bytes"] for r in stored["part3"]["runs"]}
     assert min(peaks.values()) < peaks["exact CCA"]
+    # part 3 gives every method the same ridge, and states it and each fit's CPU / wall
+    bench = _benchmark("cca_appgrad")
+    assert stored["part3"]["reg"] == bench.PART3_REG
+    assert all(r["cpu_seconds"] > 0 for r in stored["part3"]["runs"])
+    assert f"k = {stored['part3']['k']}, λ = {bench.PART3_REG:g} for every method" in text
 
 
 def test_sms_wmd_benchmark_writes_its_table(sms_wmd_benchmark):
@@ -93,9 +98,55 @@ def test_cca_scale_benchmark_runs_each_method_in_its_own_process(cca_scale_bench
     for method in ("exact CCA", "AppGrad (stochastic)", "NW-CCA"):
         assert re.search(rf"\| {re.escape(method)} +\| ok ", text), method
     assert "## Not measured" in text and "`mnist392`" in text
-    stored = json.loads(results.read_text())["smoke"]["results"]
+    entry = json.loads(results.read_text())["smoke"]
+    stored = entry["results"]
     peaks = {m: r["peak_rss"] for m, r in stored.items()}
     assert len(set(peaks.values())) == 3  # every method measured in its own process
+    # each fit's CPU seconds, over the interval of its wall seconds, with the threads it was
+    # given (slack for a loaded machine's clocks), and per checkpoint for AppGrad's trace
+    threads = entry["case"]["threads"]
+    for method, r in stored.items():
+        assert 0 < r["cpu_seconds"] <= r["seconds"] * threads * 1.25 + 0.05, method
+    trace = stored["sappgrad"]["trace"]
+    assert len(trace["cpu_seconds"]) == len(trace["seconds"])
+    assert trace["cpu_seconds"][-1] == stored["sappgrad"]["cpu_seconds"]
+    assert all(0 < c <= s * threads * 1.25 + 0.05 for c, s in zip(trace["cpu_seconds"],
+                                                                  trace["seconds"]))
+    assert stored["sappgrad"]["cpu_seconds"] <= stored["sappgrad"][
+        "cpu_seconds_with_evaluation"]  # the evaluations are excluded, as from the wall time
+    assert re.search(r"\| NW-CCA +\| ok +\| [^|]+\| +[\d.]+ \| *[\d.]+ *\|", text)
+
+
+def test_cca_scale_report_shows_cpu_over_wall_and_not_recorded_for_older_runs():
+    # a result stored before the worker recorded CPU time renders beside one that has it
+    _benchmarks()
+    try:
+        import cca_scale
+        from cca_scale_report import render
+    finally:
+        del sys.path[0]
+    trace = {"iteration": [10, 20], "seconds": [1.0, 2.0], "flops": [1e9, 2e9],
+             "flops_performed": [1e8, 2e8], "tcc_in": [1.9, 2.0], "tcc_out": [1.8, 1.95]}
+    results = {
+        "exact": {"status": "ok", "seconds": 8.0, "cpu_seconds": 4.0, "flops": 3e9,
+                  "tcc_in": 2.0, "tcc_out": 2.0, "peak_rss": 2 ** 30, "rss_before": 2 ** 29},
+        "appgrad": {"status": "ok", "seconds": 2.0, "flops": 2e9, "flops_performed": 2e8,
+                    "tcc_in": 2.0, "tcc_out": 1.95, "n_iter": 20, "trace": trace},
+        "nw_cca": {"status": "ok", "seconds": 1.0, "cpu_seconds": 1.0, "flops": 1e9,
+                   "tcc_in": 1.5, "tcc_out": 1.5, "repeat_seconds": [1.0, 1.2, 0.9],
+                   "repeat_cpu_seconds": [1.0, 0.6, 0.9]}}
+    case = {**cca_scale.SMOKE, "threads": 1, "nnz_per_row_x": 5.0, "data_bytes": 2 ** 20,
+            "generate_seconds": 1.0}
+    meta = {"date": "2026-12-06 12:00", "load_average": 1.0, "free_gib_at_start": 20.0}
+    text = "\n".join(render({"sparse8000": {"case": case, "results": results, "meta": meta}},
+                            cca_scale.CASES, 10))
+    assert re.search(r"\| exact CCA +\| ok +\| — +\| +8\.00 \| 0\.50 +\|", text), text
+    assert re.search(r"\| AppGrad \(batch\) +\| ok +\| 20 +\| +2\.00 \| not recorded \|", text)
+    assert re.search(r"\| NW-CCA +\| ok +\| — +\| +1\.00 \| 1\.00 +\| 1\.0 / 1\.2 / 0\.9 +\| "
+                     r"1\.00 / 0\.50 / 1\.00 +\|", text)
+    # the Goals table: the ratio of seconds with both fits' CPU / wall, the verdict as before
+    assert "8.0 s / 2.0 s = 4.0× (CPU / wall 0.50 / not recorded), PCC_out 0.975" in text
+    assert re.search(r"CPU / wall 0\.50 / not recorded\), PCC_out 0\.975 +\| missed ", text)
 
 
 def test_continued_stochastic_appgrad_repeats_the_paper_iterations_then_sets_the_verdict():
