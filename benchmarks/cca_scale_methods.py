@@ -116,9 +116,9 @@ class _CPUTracedAppGrad(AppGradCCA):
     """AppGradCCA that also reads the process CPU time at each checkpoint.
 
     ``cpu_rows_[i]`` is the CPU seconds from the start of ``fit`` to the trace's row i, less
-    the checkpoint evaluations before it, as the row's wall ``seconds`` are (the evaluation is
-    timed from its start to its end; a restart after a step halving starts the rows and the
-    excluded evaluations afresh, as ``_iterate`` does for the wall time).
+    every checkpoint evaluation before it, as the row's wall ``seconds`` are (a restart after
+    a step halving starts the rows afresh; the evaluations of the diverged attempt stay
+    excluded, as they are from the wall time).
     """
 
     def fit(self, X, Y, heldout=None):
@@ -126,7 +126,7 @@ class _CPUTracedAppGrad(AppGradCCA):
         return super().fit(X, Y, heldout)
 
     def _iterate(self, *args, **kwargs):
-        self._cpu_rows, self._cpu_eval = [], 0.0
+        self._cpu_rows = []
         return super()._iterate(*args, **kwargs)
 
     def _evaluate(self, solver, heldout):

@@ -1,5 +1,6 @@
 """AppGrad and stochastic AppGrad against the exact CCA solution on planted data."""
 
+import time
 import warnings
 
 import numpy as np
@@ -239,3 +240,30 @@ def test_without_early_stopping_nothing_is_set_aside(planted):
     same = AppGradCCA(4, validation_fraction=0.5, n_iter_no_change=9, **kw).fit(X, Y)
     assert plain.validation_scores_ is None and plain.best_validation_score_ is None
     np.testing.assert_array_equal(plain.x_weights_, same.x_weights_)
+
+
+def test_trace_seconds_exclude_the_evaluations_of_a_diverged_attempt(planted, monkeypatch):
+    # A step 3x the stable one grows the iterates about 2x a step: the first attempt passes
+    # checkpoints for a while before it diverges and is halved. The seconds of the trace are
+    # fit time: every evaluation (here each made 0.03 s long), of both attempts, is left out.
+    X, Y, _, _, _ = planted
+    stable = AppGradCCA(4, max_iter=1, tol=0, random_state=0).fit(X, Y).step_size_[0]
+    calls = []
+    evaluate = AppGradCCA._evaluate
+
+    def slow_evaluate(self, solver, heldout):
+        calls.append(1)
+        time.sleep(0.03)
+        return evaluate(self, solver, heldout)
+
+    monkeypatch.setattr(AppGradCCA, "_evaluate", slow_evaluate)
+    est = AppGradCCA(4, step_size=3 * stable, max_iter=60, tol=0, random_state=0,
+                     checkpoints=list(range(1, 61)))
+    start = time.perf_counter()
+    with pytest.warns(RuntimeWarning, match="halving the step"):
+        est.fit(X, Y)
+    wall = time.perf_counter() - start
+    failed = len(calls) - len(est.trace_)
+    assert est.n_step_halvings_ > 0 and failed >= 5
+    # the last row was taken before its own evaluation; all the others ran before it
+    assert est.trace_["seconds"].iloc[-1] + 0.03 * len(calls) <= wall

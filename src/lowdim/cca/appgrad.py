@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 import warnings
@@ -424,13 +425,15 @@ class AppGradCCA(BaseCCA):
         max_iter, b, s = self._check_params(X.shape[0], k)
         solver, flops_per_iter = self._make_solver(X, Y, k, b, s, rng, max_iter)
         state = rng.bit_generator.state
+        # the trace's evaluations of every attempt, a diverged one's too, are not fit time
+        clock = _FitClock(start)
         for halvings in range(MAX_STEP_HALVINGS + 1):
             rng.bit_generator.state = state  # every attempt sees the same random draws
             try:
                 monitor = None if validation is None else _ValidationMonitor(
                     *validation, self.tol, self.n_iter_no_change)
                 trace, n_iter, converged = self._iterate(solver, rng, max_iter, flops_per_iter,
-                                                         heldout, start, monitor)
+                                                         heldout, clock, monitor)
                 break
             except Diverged as exc:
                 self._halve(solver, exc)
@@ -522,15 +525,16 @@ class AppGradCCA(BaseCCA):
         solver.eta_x /= 2.0
         solver.eta_y /= 2.0
 
-    def _iterate(self, solver, rng, max_iter, flops_per_iter, heldout, start, monitor=None):
+    def _iterate(self, solver, rng, max_iter, flops_per_iter, heldout, clock, monitor=None):
         """Run the iterations; return (trace rows, iterations done, converged).
 
         With a ``monitor`` (early stopping), it alone decides when to stop, at checkpoints;
-        its validation TCC is part of the fit's time, the trace's evaluations are not.
+        its validation TCC is part of the fit's time, the trace's evaluations are not
+        (``clock``, a :class:`_FitClock`, excludes them across the attempts of one fit).
         """
         checkpoints = self._checkpoints(max_iter)
         solver.start(rng)
-        trace, eval_seconds, converged, it = [], 0.0, False, 0
+        trace, converged, it = [], False, 0
         on_change = monitor is None and solver.kind != "stochastic"
         desc = f"AppGrad ({solver.kind}, k={self.n_components})"
         with Progress(desc, total=max_iter, unit="iterations", logger=logger) as progress:
@@ -541,11 +545,9 @@ class AppGradCCA(BaseCCA):
                 if monitor is not None and it in checkpoints:
                     converged = monitor.stop(solver)
                 if it in checkpoints or converged:
-                    tick = time.perf_counter()
-                    row = [it, flops_per_iter * it, solver.flops_done,
-                           tick - start - eval_seconds, *self._evaluate(solver, heldout)]
-                    trace.append(row)
-                    eval_seconds += time.perf_counter() - tick
+                    with clock.excluded() as seconds:
+                        trace.append([it, flops_per_iter * it, solver.flops_done, seconds,
+                                      *self._evaluate(solver, heldout)])
                 if converged:
                     break
         return trace, it, converged
@@ -558,6 +560,22 @@ class AppGradCCA(BaseCCA):
             return train, np.nan
         Wx, Wy = solver.weights()
         return train, float(np.sum(canonical_correlations(heldout[0] @ Wx, heldout[1] @ Wy)))
+
+
+class _FitClock:
+    """Seconds of a fit since ``start``, less the spans run inside :meth:`excluded`."""
+
+    def __init__(self, start: float):
+        self.start, self.skipped = start, 0.0
+
+    @contextlib.contextmanager
+    def excluded(self):
+        """Yield the fit's seconds so far; the time spent inside the block is not counted."""
+        tick = time.perf_counter()
+        try:
+            yield tick - self.start - self.skipped
+        finally:
+            self.skipped += time.perf_counter() - tick
 
 
 class _ValidationMonitor:
