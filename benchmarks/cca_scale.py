@@ -192,8 +192,11 @@ def run_case(name, args):
 
 
 def _progress(run):
-    """A worker's result in one line: status, fit seconds and CPU / wall."""
-    seconds, cpu = run.get("seconds", float("nan")), run.get("cpu_seconds")
+    """A worker's result in one line: status, fit seconds and CPU / wall, or why it did not
+    run (a method refused or not installed has no seconds)."""
+    seconds, cpu = run.get("seconds"), run.get("cpu_seconds")
+    if seconds is None:
+        return f"{run.get('status')}: {run.get('message', run.get('reason', 'no time'))}"
     ratio = f" (CPU / wall {cpu / seconds:.2f})" if cpu is not None and seconds > 0 else ""
     return f"{run.get('status')} {seconds:.1f} s{ratio}"
 
@@ -210,8 +213,23 @@ def _median_run(runs):
             **({"repeat_cpu_seconds": cpu} if None not in cpu else {})}
 
 
+def _step_seconds(Solver, X, Y, its):
+    """Wall and CPU seconds per step of ``its`` steps of a fresh ``Solver`` (seed 0, after
+    one untimed step that compiles its kernels), and its FLOPs performed per step."""
+    rng = np.random.default_rng(0)
+    solver = Solver(X, Y, 5, 0.005, 0.05, 0.05, batch_size=100, normalization_size=50)
+    solver.start(rng)
+    solver.step(rng)
+    flops, tick, cpu = solver.flops_done, time.perf_counter(), time.process_time()
+    for _ in range(its):
+        solver.step(rng)
+    return ((time.perf_counter() - tick) / its, (time.process_time() - cpu) / its,
+            (solver.flops_done - flops) / its)
+
+
 def per_iteration(args):
-    """Seconds per stochastic iteration, lazy against dense, in one process, at growing p."""
+    """Seconds per stochastic iteration, lazy against dense, in one process, at growing p:
+    ``--repeats`` rounds, the two alternating which goes first; each row keeps the medians."""
     from threadpoolctl import threadpool_limits
 
     from lowdim.cca._stochastic_solvers import DenseStochasticSolver, StochasticSolver
@@ -220,28 +238,27 @@ def per_iteration(args):
 
     rows = []
     sizes = (20_000, 200_000) if args.quick else (20_000, 200_000, 2_000_000)
+    solvers = (("lazy", StochasticSolver, 300), ("dense", DenseStochasticSolver, 30))
     with threadpool_limits(args.threads):
         for p in sizes:
             X, Y = check_views(*sparse_two_view(20000, p, p, noise_nnz=75, random_state=0)[:2])
             row = {"p": p, "nnz_per_row": X.nnz / X.shape[0]}
-            for label, Solver, its in (("lazy", StochasticSolver, 300),
-                                       ("dense", DenseStochasticSolver, 30)):
-                rng = np.random.default_rng(0)
-                solver = Solver(X, Y, 5, 0.005, 0.05, 0.05, batch_size=100,
-                                normalization_size=50)
-                solver.start(rng)
-                solver.step(rng)  # compiles the kernels
-                flops, tick = solver.flops_done, time.perf_counter()
-                for _ in range(its):
-                    solver.step(rng)
-                row[f"{label}_seconds"] = (time.perf_counter() - tick) / its
-                row[f"{label}_flops"] = (solver.flops_done - flops) / its
+            rounds = {label: [] for label, _, _ in solvers}
+            for r in range(args.repeats):
+                for label, Solver, its in (solvers if r % 2 == 0 else solvers[::-1]):
+                    rounds[label].append(_step_seconds(Solver, X, Y, its))
+            for label, measured in rounds.items():
+                wall, cpu, flops = (np.array(column) for column in zip(*measured))
+                row.update({f"{label}_seconds": float(np.median(wall)),
+                            f"{label}_cpu_seconds": float(np.median(cpu)),
+                            f"{label}_round_seconds": wall.tolist(),
+                            f"{label}_flops": float(flops[0])})
             rows.append(row)
             print(row, flush=True)
     return {"rows": rows, "meta": {"date": time.strftime("%Y-%m-%d %H:%M"),
                                    "load_average": os.getloadavg()[0], "threads": args.threads,
                                    "k": 5, "batch_size": 100, "normalization_size": 50,
-                                   "n": 20000}}
+                                   "n": 20000, "rounds": args.repeats}}
 
 
 #: stochastic steps tried by ``url_step``, as multiples of the 'auto' step 0.5 / (λ_max + λ)

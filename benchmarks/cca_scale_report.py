@@ -380,6 +380,11 @@ def goals_frame(stored) -> pd.DataFrame:
 
 
 # -- per-iteration, URL and parser sections ---------------------------------------------------
+def _cpu_over_wall(row, label):
+    cpu = row.get(f"{label}_cpu_seconds")
+    return "not recorded" if cpu is None else f"{cpu / row[f'{label}_seconds']:.2f}"
+
+
 def per_iteration_section(entry) -> str:
     meta = entry["meta"]
     frame = pd.DataFrame([{
@@ -387,12 +392,17 @@ def per_iteration_section(entry) -> str:
         "lazy ms / iteration": 1e3 * r["lazy_seconds"],
         "dense ms / iteration": 1e3 * r["dense_seconds"],
         "dense / lazy": r["dense_seconds"] / r["lazy_seconds"],
+        "CPU / wall, lazy and dense": f"{_cpu_over_wall(r, 'lazy')}, "
+                                      f"{_cpu_over_wall(r, 'dense')}",
         "lazy FLOPs performed / it": r["lazy_flops"],
         "dense FLOPs performed / it": r["dense_flops"]} for r in entry["rows"]])
+    rounds = meta.get("rounds", 1)
+    how = (f"the medians of {rounds} rounds, the two alternating which went first"
+           if rounds > 1 else "one round")
     return section("per_iteration: the lazy stochastic step against the dense one",
                    f"Same process, same data and random draws (`sparse_two_view`, n = "
                    f"{meta['n']:,}, k = {meta['k']}, b = {meta['batch_size']}, s = "
-                   f"{meta['normalization_size']}), {meta['threads']} thread(s), run "
+                   f"{meta['normalization_size']}), {meta['threads']} thread(s), {how}, run "
                    f"{meta['date']}, load average {meta['load_average']:.1f}.",
                    table(frame, floatfmt=".3g"))
 

@@ -841,3 +841,22 @@ def test_vec2vec_only_data_replaces_one_data_sets_rows_and_keeps_the_rest(tmp_pa
     cases = _benchmark("vec2vec_cases")
     with pytest.raises(SystemExit, match=r"no data set \['nope'\]"):
         cases.real_data(2000, quick=True, only=("nope",))
+
+
+def test_cca_scale_per_iteration_alternates_rounds_and_keeps_cpu_time():
+    from types import SimpleNamespace
+
+    bench = _benchmark("cca_scale")
+    report = _benchmark("cca_scale_report")
+    entry = bench.per_iteration(SimpleNamespace(quick=True, repeats=2, threads=1))
+    for row in entry["rows"]:
+        for label in ("lazy", "dense"):
+            assert len(row[f"{label}_round_seconds"]) == 2
+            assert row[f"{label}_seconds"] == pytest.approx(np.median(
+                row[f"{label}_round_seconds"]))
+            assert 0 < row[f"{label}_cpu_seconds"] <= 1.25 * row[f"{label}_seconds"] + 1e-3
+    text = report.per_iteration_section(entry)
+    assert "the medians of 2 rounds, the two alternating which went first" in text
+    # a row stored before CPU time was recorded reads so
+    old = {**entry, "rows": [{k: v for k, v in entry["rows"][0].items() if "cpu" not in k}]}
+    assert "not recorded, not recorded" in report.per_iteration_section(old)
