@@ -86,6 +86,11 @@ MISTAKES = {
     "sensitivity k above n": ([(("embedding", "sensitivity", "n_components"), [2, 200])],
                               "embedding.sensitivity.n_components[1]: got 200",
                               "< 200, the number of samples of dataset digits in Figure 5"),
+    "sensitivity rows above the features'": (
+        [(("embedding", "sensitivity", "max_samples"), 301)],
+        "embedding.sensitivity.max_samples: got 301",
+        "more rows than the embedding features of dataset digits keep (embedding.max_samples "
+        "= 300), which Figure 5 subsamples; set it to at most 300, or 0 for all of them"),
     "folds above n": ([(("embedding", "classification"), {"n_splits": 201})],
                       "embedding.classification.n_splits: got 201", "<= 200"),
     "timing k above n": ([(("embedding", "timing", "n_components"), 100)],

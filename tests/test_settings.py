@@ -118,6 +118,13 @@ def test_a_timing_job_times_every_size_of_both_panels_but_those_above_its_cap():
     # the methods share each panel's data: one seed per panel
     assert vec2vec["seeds"] == mds["seeds"]
     assert vec2vec["seeds"]["n_samples"] != vec2vec["seeds"]["n_features"]
+    # timing.n_neighbors is the baselines' n_neighbors: Vec2vec is timed at its own topk, so
+    # the key is not among its settings (changing it does not re-run Vec2vec's timing)
+    umap = embedding_settings(config, "timing", method="umap")
+    assert umap["n_neighbors"] == (10, "embedding.timing.n_neighbors")
+    assert values(embedding_settings(config, "timing", method="vec2vec"))["n_neighbors"] is None
+    assert mds["n_neighbors"] is None
+    assert vec2vec["params"]["topk"] == config["embedding"]["vec2vec"]["topk"]
 
 
 def test_a_timing_job_holds_the_exclusive_timing_resource():

@@ -49,6 +49,28 @@ def test_each_value_is_a_validated_run_of_its_section_alone():
     assert sweep.targets()[0] == "results/sweeps/cca_reg/reg~0.001/cca/tidy/appgrad_trace.csv"
 
 
+def test_a_cca_sweep_sets_its_key_for_every_dataset_and_says_which_overrides_it_set_aside():
+    # cca.overrides.<dataset>.reg would keep that dataset at its own reg in every run: a flat
+    # line labelled with the swept values. Each run sets the key for every dataset instead.
+    from lowdim.settings import cca_settings
+
+    (dataset,) = validate(TINY)["cca"]["figure1"]["datasets"][:1]
+    cca = {**TINY.get("cca", {}), "overrides": {dataset: {"reg": 0.5, "n_components": 2}}}
+    (sweep,) = sweeps_of_config({**TINY, "cca": cca}, {"key": "cca.reg", "values": [0.001, 0.01]})
+    for run in sweep.runs:
+        assert cca_settings(run.config, dataset)["reg"] == (run.value, "cca.reg")
+        assert run.config["cca"]["overrides"][dataset] == {"n_components": 2}  # others kept
+        assert run.config["profile"].endswith(
+            f"cca.reg = {run.value} (for every dataset: cca.overrides.{dataset}.reg set aside)")
+    (other,) = sweeps_of_config({**TINY, "cca": cca}, {"key": "cca.appgrad.max_iter",
+                                                       "values": [10, 20]})
+    assert "set aside" not in other.runs[0].config["profile"]
+
+
+def sweeps_of_config(config, *entries):
+    return expand_sweeps(validate({**config, "sweeps": list(entries)}), validate)
+
+
 def test_an_embedding_run_leaves_out_the_figures_its_metric_does_not_read():
     (sweep,) = sweeps_of({"key": "embedding.n_components", "values": [2, 3]})
     run = sweep.runs[0].config["embedding"]

@@ -307,17 +307,39 @@ def _run_config(config, entry, metric, parts, value, where, validate):
     for key, empty in metric.unused.items():  # what the metric does not read
         _set_key(variant, parse_key(key), empty, f"{where}.key")
     _set_key(variant, parts, value, f"{where}.key")
+    set_aside = _set_aside_overrides(variant, parts)
     try:
         validated = validate(variant)
     except ConfigError as error:
         raise ConfigError(f"config: {where}: {str(error).removeprefix('config: ')}") from None
     # Captions name the run; the value as validated ("1e-4" reads 0.0001).
-    validated["profile"] = f"{config['profile']}, {entry['key']} = {shown(_node(validated, parts))}"
+    validated["profile"] = (f"{config['profile']}, {entry['key']} = "
+                            f"{shown(_node(validated, parts))}"
+                            + (f" (for every dataset: {', '.join(set_aside)} set aside)"
+                               if set_aside else ""))
     shared = sorted(name for name, options in validated["datasets"].items()
                     if options == config["datasets"].get(name))
     validated["sweep_run"] = {"sweep": entry["name"], "key": entry["key"],
                               "shared_datasets": shared}
     return validated
+
+
+def _set_aside_overrides(variant, parts) -> list[str]:
+    """Drop, in ``variant``, the per-dataset overrides of the swept key; return their keys.
+
+    ``cca.overrides.<dataset>`` replaces a ``cca`` key for one dataset, so a sweep of that key
+    would leave the dataset at its override in every run, a flat line labelled with the swept
+    values. Each run sets the key for every dataset instead, and its caption says so.
+    """
+    path = ".".join(str(part) for part in parts[1:])
+    if parts[0] != "cca" or path not in cca_settings.OVERRIDE_OF:
+        return []
+    field, dropped = cca_settings.OVERRIDE_OF[path], []
+    for dataset, given in variant["cca"].get("overrides", {}).items():
+        if field in given:
+            del given[field]
+            dropped.append(f"cca.overrides.{dataset}.{field}")
+    return dropped
 
 
 def _node(config, parts):

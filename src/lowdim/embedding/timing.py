@@ -156,8 +156,9 @@ def timing_sweep(axis, values, method, *, fixed, n_components, n_neighbors, para
         D (axis "n_samples") or n (axis "n_features").
     n_components : int
         Dimension d of the embeddings.
-    n_neighbors : int
-        Neighbours of the methods that take them.
+    n_neighbors : int or None
+        ``n_neighbors`` of the methods that take it (Isomap, LLE, LE, UMAP); not read for
+        the others (Vec2vec's ``topk`` comes in ``params``).
     params : dict, optional
         Further parameters of the method (Vec2vec's ``topk``, ...).
     seed : int, default=0

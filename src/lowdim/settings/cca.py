@@ -68,6 +68,14 @@ def cca_datasets(config: dict) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+#: ``cca.<path>`` -> the field of ``cca.overrides.<dataset>`` that replaces it for one dataset.
+OVERRIDE_OF = {"n_components": "n_components", "reg": "reg", "rescale": "rescale",
+               "appgrad.max_iter": "appgrad_max_iter", "appgrad.step_size": "appgrad_step_size",
+               "sappgrad.max_iter": "sappgrad_max_iter",
+               "sappgrad.step_size": "sappgrad_step_size", "sappgrad.batch_size": "batch_size",
+               "mem_mb": "mem_mb", "runtime": "runtime"}
+
+
 def _cca_value(config, dataset, override, path):
     """``(value, key)``: ``cca.overrides.<dataset>.<override>`` if set, else ``cca.<path>``."""
     cca = config["cca"]

@@ -183,6 +183,8 @@ def timing_job(config, *, method):
         settings[fixed] = _at(config, f"timing.{fixed}")
     settings.update({name: _at(config, f"timing.{name}")
                      for name in ("n_components", "n_neighbors", "warmup_samples", "repeats")})
+    if NEIGHBOR_PARAMETER[method] != "n_neighbors":  # Vec2vec's topk is in its params
+        settings["n_neighbors"] = (None, "")
     settings["params"] = _method_params(config, method)
     # one seed per panel, shared by the methods: they are timed on the same data
     settings["seeds"] = ({axis: seed(config, "embedding", "timing", axis)[0]
@@ -284,14 +286,32 @@ def _embedding_sizes(config, name, swept):
     return [c for c in checks if c]
 
 
+def _sensitivity_cap(config, name, sensitivity):
+    """``(rows, key)`` Figure 5 keeps: it subsamples the embedding features, which hold at most
+    ``embedding.max_samples`` rows, so its own ``max_samples`` (0: all) is capped by that; and
+    a problem when its own asks for more."""
+    features, features_key = features_job(config, dataset=name).settings["max_samples"]
+    wanted, key = sensitivity
+    if features and (not wanted or wanted > features):
+        too_many = wanted and problem(
+            key, wanted, f"asks for more rows than the embedding features of dataset {name} "
+                         f"keep ({features_key} = {features}), which Figure 5 subsamples; set "
+                         f"it to at most {features}, or 0 for all of them")
+        return (features, features_key), too_many
+    return sensitivity, None
+
+
 def _sensitivity_sizes(config, name):
     where = f" of dataset {name} in Figure 5"
     checks = []
     for parameter in SENSITIVITY_PARAMETERS:
         settings = sensitivity_job(config, dataset=name, parameter=parameter).settings
-        n, why = dataset_facts(config, name).rows(settings["max_samples"])
+        cap, too_many = _sensitivity_cap(config, name, settings["max_samples"])
+        if too_many and too_many not in checks:
+            checks.append(too_many)
+        n, why = dataset_facts(config, name).rows(cap)
         if n is None:
-            return []
+            return [c for c in checks if c]
         values, key = settings["values"]
         checks += [below_rows((v, f"{key}[{i}]"), n, why, where) for i, v in enumerate(values)]
         if parameter == "topk":
