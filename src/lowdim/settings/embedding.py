@@ -339,7 +339,7 @@ def _timing_sizes(config):
         why = f"{where} = {n}"
         yield from filter(None, [
             below_rows(settings["n_components"], n, why),
-            below_rows(settings["n_neighbors"], n, why)
+            below_rows(_at(config, "timing.n_neighbors"), n, why)
             if set(methods) & set(methods_sweeping("n_neighbors")) else None,
             below_rows(vec2vec, n, why) if set(methods) & set(methods_sweeping("topk")) else None])
     k, k_key = settings["n_components"]
