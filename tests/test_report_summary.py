@@ -45,13 +45,19 @@ def test_similarity_savings_picks_the_closest_fraction():
 
 
 def test_cca_savings_reports_first_iteration_reaching_target():
+    # the ratio sets the FLOPs AppGrad performed against exact CCA's, both counted by the
+    # code; the paper's formulas (a data matrix as n·p per use) stand beside them
     trace = pd.DataFrame({"dataset": "d", "method": "appgrad", "iteration": [1, 2, 3],
-                          "flops": [10.0, 20.0, 30.0], "pcc_in": [0.5, 0.96, 0.999]})
+                          "flops": [10.0, 20.0, 30.0], "flops_performed": [4.0, 8.0, 12.0],
+                          "pcc_in": [0.5, 0.96, 0.999]})
     exact = pd.DataFrame({"dataset": ["d"], "flops": [100.0]})
     table = cca_savings(trace, exact, targets=(0.95, 0.99, 0.9999))
-    np.testing.assert_allclose(table["FLOPs to target"].to_numpy()[:2], [20.0, 30.0])
-    np.testing.assert_allclose(table["exact / AppGrad"].to_numpy()[:2], [5.0, 100 / 30])
-    assert np.isnan(table["FLOPs to target"].iloc[2])
+    np.testing.assert_allclose(table["first checkpoint reaching it"].to_numpy()[:2], [2, 3])
+    np.testing.assert_allclose(table["FLOPs performed"].to_numpy()[:2], [8.0, 12.0])
+    np.testing.assert_allclose(table["FLOPs (paper's formulas)"].to_numpy()[:2], [20.0, 30.0])
+    np.testing.assert_allclose(table["exact / AppGrad (performed)"].to_numpy()[:2],
+                               [100 / 8, 100 / 12])
+    assert table.iloc[2][["first checkpoint reaching it", "FLOPs performed"]].isna().all()
 
 
 class _Tables(HTMLParser):

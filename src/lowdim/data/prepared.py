@@ -266,6 +266,8 @@ def summarize(dataset: Dataset) -> dict:
     >>> row = summarize(get_spec("digits").prepare(n_rows=100))
     >>> {key: row[key] for key in ("dataset", "kind", "n", "dimensions", "classes")}
     {'dataset': 'digits', 'kind': 'dense', 'n': 100, 'dimensions': 'X: 64', 'classes': 10}
+    >>> round(row["sparsity (fraction of zeros)"], 2)  # dense X counts its zeros too
+    0.49
     """
     dims = []
     for name in ("X", "Y", "bow", "word_vectors"):
@@ -273,8 +275,10 @@ def summarize(dataset: Dataset) -> dict:
         if value is not None and getattr(value, "ndim", 1) == 2:
             dims.append(f"{name}: {value.shape[1]}")
     sparsity = None
-    if dataset.X is not None and sp.issparse(dataset.X):
-        sparsity = 1.0 - dataset.X.nnz / max(1, dataset.X.shape[0] * dataset.X.shape[1])
+    if dataset.X is not None:  # zeros of X, dense or sparse (stored zeros count as zeros)
+        X = dataset.X
+        nonzero = X.count_nonzero() if sp.issparse(X) else np.count_nonzero(X)
+        sparsity = float(1.0 - nonzero / max(1, X.shape[0] * X.shape[1]))
     classes = int(len(np.unique(dataset.y))) if dataset.y is not None else None
     return {
         "dataset": dataset.name,

@@ -281,8 +281,12 @@ def overview_html(profile, stages, scorecard, similarity, cca) -> str:
         sections.append(("Similarity evaluations saved",
                          "Against forming the full matrix, at the sample fraction compared.", keep))
     if len(cca):
-        sections.append(("FLOPs saved", "By AppGrad against exact CCA (ratio &gt; 1: AppGrad "
-                                        "cheaper; – : target not reached).", cca))
+        sections.append(("FLOPs saved", "By AppGrad against exact CCA, the FLOPs each "
+                                        "performed as the code counts them (ratio &gt; 1: "
+                                        "AppGrad cheaper; – : target not reached); the "
+                                        "paper's formulas beside them. A target is read at the "
+                                        "first checkpoint that reaches it: an upper bound.",
+                         cca))
     body = "".join(f"<h2>{title}</h2><p>{text}</p>{_html_table(table)}"
                    for title, text, table in sections)
     return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Run summary "

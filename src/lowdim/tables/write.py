@@ -60,9 +60,31 @@ def write_table(df: pd.DataFrame, path, formats=_FORMATS, caption: str | None = 
                 text = shown.to_markdown(index=False, missingval="–")
                 tmp.write_text((f"{caption}\n\n" if caption else "") + text + "\n")
             else:
-                tmp.write_text(df.to_latex(index=False, caption=caption, escape=True))
+                # numbers as the Markdown shows them (not to_latex's six decimals), a dash
+                # for a missing cell, and a caption LaTeX reads as text ("%" starts a comment)
+                tmp.write_text(df.to_latex(
+                    index=False, escape=True, na_rep="--", float_format=lambda v: f"{v:g}",
+                    caption=None if caption is None else latex_text(caption)))
         written.append(target)
     return written
+
+
+#: LaTeX's special characters and how to write each as text.
+_LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+          "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+          "^": r"\textasciicircum{}"}
+
+
+def latex_text(text: str) -> str:
+    r"""``text`` with LaTeX's special characters escaped, to be read as plain text.
+
+    Examples
+    --------
+    >>> from lowdim.tables.write import latex_text
+    >>> print(latex_text("CoNLL F1 (%) & B^3 of doc_1"))
+    CoNLL F1 (\%) \& B\textasciicircum{}3 of doc\_1
+    """
+    return "".join(_LATEX.get(char, char) for char in text)
 
 
 def format_mean_std(values, digits: int = 2, scale: float = 1.0) -> str:
