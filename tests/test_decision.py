@@ -37,3 +37,19 @@ def test_no_difference_on_any_pair_is_within_noise():
 def test_differences_with_spread_are_still_tested():
     decision = paired_decision([0.01, 0.02, 0.01, 0.015, 0.01], "greater", median=True)
     assert decision.verdict == "reproduced" and "Wilcoxon signed-rank p = 0.031" in decision.reason
+
+
+@pytest.mark.parametrize("n_pairs", [2, 3, 4])
+def test_wilcoxon_on_fewer_than_five_nonzero_pairs_gives_no_verdict(n_pairs):
+    # its smallest one-sided p is 1/2^n: on 4 pairs all up it is 0.0625, so the test could
+    # never pass, and "within noise" would pass off a test that cannot decide as a verdict
+    up = np.arange(1, n_pairs + 1) / 100
+    decision = paired_decision(up, "greater", median=True, unit="seed")
+    assert decision.verdict == "not computed"
+    assert f"{n_pairs} non-zero difference(s) over {n_pairs} seeds" in decision.reason
+    assert "cannot reach p <= 0.05 on fewer than 5" in decision.reason
+    # zeros do not count (Wilcoxon drops them); five non-zero ones can decide
+    assert paired_decision([*up, 0.0], "greater", median=True).verdict == "not computed"
+    assert paired_decision(np.arange(1, 6) / 100, "greater", median=True).verdict == "reproduced"
+    # the t-test (entries that read means) can pass on 2 pairs
+    assert paired_decision([0.01, 0.011], "greater").verdict != "not computed"

@@ -15,7 +15,8 @@ runs disagree, so each claim is decided by a one-sided test at :data:`ALPHA`:
 The claim *reproduces* when the test in the paper's direction passes, *differs* when the
 test in the other direction passes, and is *within noise* otherwise. Fewer than 2 pairs
 (or :data:`MIN_FITS` independent runs per side) cannot be tested: *not computed*; nor can
-the same non-zero difference on every pair, which has no spread to test it against.
+the same non-zero difference on every pair, which has no spread to test it against, nor
+fewer than 5 non-zero differences read by Wilcoxon's test, which cannot reach 0.05 on them.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ CLAIM_RULE = (
     "test at 0.05, which 3 runs per side pass only when every run of one side beats every "
     "run of the other. The test in the paper's direction passing reads reproduced, the "
     "other direction's differs, neither within noise. The same difference on every pair "
-    "has no spread to test it against: not computed.")
+    "has no spread to test it against, and Wilcoxon's test cannot pass on fewer than 5 "
+    "non-zero differences: not computed.")
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,11 @@ def _no_spread(differences) -> bool:
     a t-test divides by their zero spread."""
     top = np.abs(differences).max()
     return top > 0 and np.ptp(differences) <= 1e-9 * top
+
+
+def _fewest_for_wilcoxon() -> int:
+    """Fewest non-zero paired differences whose Wilcoxon test can pass at :data:`ALPHA`."""
+    return int(np.ceil(np.log2(1 / ALPHA)))
 
 
 def _verdict(p_way: float, p_other: float) -> str:
@@ -124,6 +131,12 @@ def paired_decision(differences, expect: str, median: bool = False, unit: str = 
     >>> print(decision.reason)
     per fold: 2 in the paper's direction, 1 tied, 1 against; mean difference 0.005 (sd 0.01291); one-sided paired t-test p = 0.25 (the paper's direction), 0.75 (the other)
 
+    Four seeds all up, read by medians: Wilcoxon's test cannot pass on four pairs (its
+    smallest one-sided p is 1/16), so there is no verdict to give, not "within noise".
+
+    >>> paired_decision([0.01, 0.02, 0.03, 0.04], "greater", median=True, unit="seed").reason
+    '4 non-zero difference(s) over 4 seeds; the Wilcoxon signed-rank test cannot reach p <= 0.05 on fewer than 5 (its smallest one-sided p is 0.0625)'
+
     Every seed up by the same amount: nothing varies, so there is nothing to test.
 
     >>> decision = paired_decision([0.01, 0.01], "greater", median=True, unit="seed")
@@ -140,6 +153,16 @@ def paired_decision(differences, expect: str, median: bool = False, unit: str = 
         return Decision("not computed", centre,
                         f"the same difference, {d[0]:.4g}, on each of the {d.size} {unit}s: "
                         f"no spread to test it against")
+    nonzero = int(np.count_nonzero(d))
+    if median and 0 < nonzero and 0.5 ** nonzero > ALPHA:
+        # Wilcoxon's smallest one-sided p on m non-zero differences is 1/2^m: with fewer
+        # than 5 the test cannot pass either way, and "within noise" would say nothing
+        # (no difference on any pair stays "within noise": the two sides agree)
+        return Decision("not computed", centre,
+                        f"{nonzero} non-zero difference(s) over {d.size} {unit}s; the "
+                        f"Wilcoxon signed-rank test cannot reach p <= {ALPHA:g} on fewer than "
+                        f"{_fewest_for_wilcoxon()} (its smallest one-sided p is "
+                        f"{0.5 ** nonzero:.3g})")
     p_way, p_other = _one_sided_p(d, way, median), _one_sided_p(d, other, median)
     agree = int(((d < 0) if expect == "less" else (d > 0)).sum())
     tied = int((d == 0).sum())
