@@ -1,11 +1,17 @@
 """Bad input gives a clear error naming the argument; the estimators pass scikit-learn's checks."""
 
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.sparse as sp
+from numpy.testing import assert_array_equal
+from sklearn.base import clone
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.utils import estimator_checks
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, RandomizedCCA
+from lowdim.cca import DWCCA, NWCCA, PCACCA, AppGradCCA, ExactCCA, KernelCCA, RandomizedCCA
 from fixtures.cca_data import planted_views
 
 ESTIMATORS = [AppGradCCA, ExactCCA, NWCCA, DWCCA, PCACCA, RandomizedCCA]
@@ -129,3 +135,104 @@ def test_sparse_zero_variance_is_found_without_densifying():
     check_zero_variance(sp.csr_matrix(varying), "X")
     partial = sp.csr_matrix((np.ones(2), ([0, 1], [2, 2])), shape=(n, 4))
     check_zero_variance(partial, "X")  # non-zero in some rows only: it varies
+
+
+# -- DataFrame column names, get_feature_names_out, set_output, the `y` alias -----------------
+# Small instances of all seven estimators (KernelCCA included).
+SMALL = [AppGradCCA(1, max_iter=50, tol=0, random_state=0), ExactCCA(1), NWCCA(1, random_state=0),
+         DWCCA(1, random_state=0), PCACCA(1, n_pca_components=1, random_state=0),
+         RandomizedCCA(1, oversample=2, random_state=0),
+         KernelCCA(1, n_landmarks=10, max_iter=50, tol=0, random_state=0)]
+SMALL_IDS = IDS + ["kernel"]
+
+
+@pytest.fixture(scope="module")
+def frames(views):
+    X, Y = views
+    return (pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])]),
+            pd.DataFrame(Y, columns=[f"y{j}" for j in range(Y.shape[1])]))
+
+
+@pytest.mark.parametrize("estimator", SMALL, ids=SMALL_IDS)
+def test_dataframe_columns_are_checked_by_name(frames, estimator):
+    """Reordered columns were accepted silently with the wrong scores."""
+    X, Y = frames
+    est = clone(estimator).fit(X, Y)
+    assert_array_equal(est.feature_names_in_, X.columns)
+    reordered = X[X.columns[::-1]]
+    match = "The feature names should match those that were passed during fit"
+    with pytest.raises(ValueError, match=match):
+        est.transform(reordered)
+    with pytest.raises(ValueError, match=match):
+        est.score(reordered, Y)
+    # only X's names are recorded, as scikit-learn's CCA does; a refit on arrays forgets them
+    assert not hasattr(clone(estimator).fit(X.to_numpy(), Y), "feature_names_in_")
+    assert not hasattr(est.fit(X.to_numpy(), Y), "feature_names_in_")
+
+
+# scikit-learn runs these on its own CCA in its test suite; parametrize_with_checks does not
+# yield them. They choose the cross-decomposition behaviour (``transform(X, y)`` and
+# ``fit_transform`` returning ``(x_scores, y_scores)``, only the first wrapped by set_output)
+# by the estimator's name, so they are given the name "CCA".
+_NAME_CHECKS = ["check_dataframe_column_names_consistency",
+                "check_transformer_get_feature_names_out",
+                "check_transformer_get_feature_names_out_pandas",
+                "check_get_feature_names_out_error", "check_set_output_transform",
+                "check_set_output_transform_pandas", "check_global_output_transform_pandas"]
+
+
+@pytest.mark.filterwarnings("ignore:X (does not have valid|has) feature names:UserWarning")
+@pytest.mark.parametrize("check", _NAME_CHECKS)
+@pytest.mark.parametrize("estimator", SMALL, ids=SMALL_IDS)
+def test_feature_names_and_set_output_checks(estimator, check):
+    # the set_output checks fit on a DataFrame and transform an array, and the other way
+    # round, on purpose: scikit-learn's warnings about it are expected
+    getattr(estimator_checks, check)("CCA", estimator)
+
+
+@pytest.mark.parametrize("estimator", SMALL, ids=SMALL_IDS)
+def test_pandas_output_names_the_components(frames, estimator):
+    X, Y = frames
+    est = clone(estimator).set_output(transform="pandas").fit(X, Y)
+    names = [type(est).__name__.lower() + "0"]
+    assert_array_equal(est.get_feature_names_out(), names)
+    xs = est.transform(X)
+    assert isinstance(xs, pd.DataFrame) and list(xs.columns) == names
+    assert xs.index.equals(X.index)
+    xs, ys = est.transform(X, Y)  # as scikit-learn's CCA: only x_scores is wrapped
+    assert isinstance(xs, pd.DataFrame) and isinstance(ys, np.ndarray)
+    default = clone(est).set_output(transform="default").fit(X, Y)
+    assert_array_equal(xs.to_numpy(), default.transform(X))
+    assert est.score(X, Y) == default.score(X, Y)
+
+
+def test_pipeline_feature_names_out(frames):
+    X, Y = frames
+    pipe = make_pipeline(StandardScaler(), AppGradCCA(2, random_state=0)).fit(X, Y)
+    assert_array_equal(pipe.get_feature_names_out(), ["appgradcca0", "appgradcca1"])
+    pipe = clone(pipe).set_output(transform="pandas").fit(X, Y)
+    assert_array_equal(pipe[-1].feature_names_in_, X.columns)  # the scaler's DataFrame
+    out = pipe.transform(X)
+    assert list(out.columns) == ["appgradcca0", "appgradcca1"]
+
+
+@pytest.mark.parametrize("estimator", SMALL, ids=SMALL_IDS)
+def test_y_is_an_alias_of_the_second_view(views, estimator):
+    """fit_transform and score took ``y=``; fit and transform raised TypeError."""
+    X, Y = views
+    positional, keyword = clone(estimator).fit(X, Y), clone(estimator).fit(X, y=Y)
+    assert_array_equal(positional.x_weights_, keyword.x_weights_)
+    assert_array_equal(positional.y_weights_, keyword.y_weights_)
+    for a, b in zip(positional.transform(X, Y), positional.transform(X, y=Y)):
+        assert_array_equal(a, b)
+    with pytest.raises(ValueError, match="CCA requires y to be passed"):
+        clone(estimator).fit(X)
+
+
+def test_appgrad_y_alias_with_heldout(views):
+    X, Y = views
+    params = dict(n_components=2, max_iter=30, tol=0, trace_tcc=True, random_state=0)
+    positional = AppGradCCA(**params).fit(X[:200], Y[:200], (X[200:], Y[200:]))
+    keyword = AppGradCCA(**params).fit(X[:200], y=Y[:200], heldout=(X[200:], Y[200:]))
+    assert_array_equal(positional.x_weights_, keyword.x_weights_)
+    assert_array_equal(positional.trace_["tcc_heldout"], keyword.trace_["tcc_heldout"])

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.utils.validation import (_check_feature_names, _check_n_features, check_is_fitted,
+                                      validate_data)
 
 from .._validation import ArgumentValueError
 from ._validation import check_n_components, check_positive, check_view, check_views
 from .metrics import canonical_correlations
 
-__all__ = ["BaseCCA", "align_to_canonical", "flip_signs"]
+__all__ = ["BaseCCA", "align_to_canonical", "flip_signs", "second_view"]
 
 
 def projected_moments(Zx, Zy, Wx, Wy, reg):
@@ -45,6 +46,15 @@ def align_to_canonical(Wx, Wy, Cxx, Cyy, Cxy):
     return Wx, Wy, rho
 
 
+def second_view(Y, y):
+    """The second view given as ``Y`` or as its alias ``y``; ``Y`` when both are given.
+
+    scikit-learn's tools pass the second view as ``y`` (``Pipeline``, ``GridSearchCV``,
+    ``CCA.fit(X, y)``); every method of the CCA estimators that takes ``Y`` accepts it so.
+    """
+    return y if Y is None else Y
+
+
 def flip_signs(Wx, Wy):
     """Flip each pair of columns so the x-column's largest-magnitude entry is positive."""
     rows = np.argmax(np.abs(Wx), axis=0)
@@ -53,13 +63,23 @@ def flip_signs(Wx, Wy):
     return Wx * signs, Wy * signs
 
 
-class BaseCCA(TransformerMixin, BaseEstimator):
+class BaseCCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Fit two views, project them, report their canonical correlations.
 
     Subclasses implement ``_fit(X, Y, k)`` returning ``(Wx, Wy, flops)``.
     Moments are uncentred, as in the paper (``S_x = XᵀX / n``): centre dense
     views beforehand if centred correlations are wanted. Constant columns are
     fine, the ridge term ``reg`` keeps ``S_x + reg·I`` invertible.
+
+    As scikit-learn's :class:`~sklearn.cross_decomposition.CCA`: ``fit`` sets
+    ``n_features_in_`` and, when ``X`` is a DataFrame with string column names,
+    ``feature_names_in_``, which ``transform`` and ``score`` check (same names, same
+    order); only ``X``'s names are recorded and checked, ``Y``'s columns only by their
+    count (``n_features_y_``). ``get_feature_names_out()`` names the components
+    ``<class name in lower case><j>`` (``exactcca0``, ...), and ``set_output`` makes
+    ``transform`` and ``fit_transform`` return ``x_scores`` as a DataFrame (``y_scores``
+    of the tuple they return with ``Y`` stays an array, as with scikit-learn's CCA).
+    The second view may be passed as ``y`` too, scikit-learn's name.
     """
 
     def __sklearn_tags__(self):
@@ -74,52 +94,90 @@ class BaseCCA(TransformerMixin, BaseEstimator):
         check_positive(self.reg, "reg", allow_zero=True)
         return X, Y, k
 
-    def fit(self, X, Y):
+    def fit(self, X, Y=None, y=None):
         """Fit the canonical weights.
 
         Parameters
         ----------
         X : array-like or scipy.sparse matrix of shape (n_samples, p1)
-            First view.
+            First view. A DataFrame's column names are recorded in ``feature_names_in_``.
         Y : array-like or scipy.sparse matrix of shape (n_samples, p2)
             Second view, the same rows.
+        y : array-like or scipy.sparse matrix of shape (n_samples, p2), optional
+            An alias of ``Y`` for scikit-learn's tooling (``Y`` is used when both are given).
 
         Returns
         -------
         self : BaseCCA
             The fitted estimator.
         """
-        X, Y, k = self._check_fit_inputs(X, Y)
+        X_in = X
+        X, Y, k = self._check_fit_inputs(X, second_view(Y, y))
         Wx, Wy, flops = self._fit(X, Y, k)
-        self._set_fitted(X, Y, Wx, Wy)
+        self._set_fitted(X_in, Y, Wx, Wy)
         self.flops_ = float(flops)
         return self
 
     def _set_fitted(self, X, Y, Wx, Wy):
+        """Store the weights; ``X`` as given to ``fit`` (see :meth:`_record_views`)."""
+        self._record_views(X, Y)  # first: it raises on column names of mixed types
         self.x_weights_ = np.ascontiguousarray(Wx)
         self.y_weights_ = np.ascontiguousarray(Wy)
-        validate_data(self, X, reset=True, skip_check_array=True)  # sets n_features_in_
+
+    def _record_views(self, X, Y):
+        """Set ``n_features_in_``, ``feature_names_in_`` and ``n_features_y_``.
+
+        ``X`` is the first view as given to ``fit``, before :func:`check_views`
+        converted it: a DataFrame's column names are gone from the array.
+        ``Y`` is the converted second view: its column count only, as scikit-learn's
+        CCA keeps no names of its target.
+        """
+        validate_data(self, X, reset=True, skip_check_array=True)
         self.n_features_y_ = Y.shape[1]
 
-    def transform(self, X, Y=None):
+    @property
+    def _n_features_out(self):
+        """Components: the columns of ``transform``'s output (``get_feature_names_out``)."""
+        return self.x_weights_.shape[1]
+
+    def _check_x(self, X):
+        """``X`` of ``transform`` converted, its columns checked against ``fit``'s.
+
+        In the order of scikit-learn's ``validate_data``: a DataFrame's column names
+        against ``feature_names_in_`` (same names, same order) on ``X`` as given, before
+        conversion loses them; then :func:`check_view`; then the column count against
+        ``n_features_in_``.
+        """
+        check_is_fitted(self)
+        _check_feature_names(self, X, reset=False)
+        A = check_view(X, "X")
+        _check_n_features(self, A, reset=False)
+        return A
+
+    def transform(self, X, Y=None, y=None):
         """Project views onto the canonical weights.
 
         Parameters
         ----------
         X : array-like or sparse of shape (n_samples, p1)
-            First view, the columns of ``fit``.
+            First view, the columns of ``fit`` (a DataFrame's by name, in ``fit``'s order).
         Y : array-like or sparse of shape (n_samples, p2), optional
             Second view; projected too when given.
+        y : array-like or sparse of shape (n_samples, p2), optional
+            An alias of ``Y`` for scikit-learn's tooling (``Y`` is used when both are given).
 
         Returns
         -------
         x_scores : ndarray of shape (n_samples, n_components)
-            ``X @ x_weights_``; with ``Y``, the tuple ``(x_scores, y_scores)``.
+            ``X @ x_weights_``; with ``Y``, the tuple ``(x_scores, y_scores)``. With
+            ``set_output(transform="pandas")``, ``x_scores`` is a DataFrame with the
+            columns ``get_feature_names_out()`` (``y_scores`` stays an array).
         """
-        check_is_fitted(self)
-        X = check_view(X, "X")
-        validate_data(self, X, reset=False, skip_check_array=True)  # same feature count as fit
-        x_scores = X @ self.x_weights_
+        return self._project(X, second_view(Y, y))
+
+    def _project(self, X, Y=None):
+        """``transform`` without ``set_output``'s container: arrays."""
+        x_scores = self._check_x(X) @ self.x_weights_
         if Y is None:
             return x_scores
         return x_scores, check_view(Y, "Y", self.n_features_y_) @ self.y_weights_
@@ -141,8 +199,8 @@ class BaseCCA(TransformerMixin, BaseEstimator):
         x_scores, y_scores : ndarray of shape (n_samples, n_components)
             The training views projected on the canonical weights.
         """
-        Y = y if Y is None else Y
-        return self.fit(X, Y).transform(X, Y)
+        Y = second_view(Y, y)
+        return self.fit(X, Y)._project(X, Y)
 
     def score_components(self, X, Y=None, y=None):
         """Canonical correlation of each component on the given views.
@@ -166,7 +224,7 @@ class BaseCCA(TransformerMixin, BaseEstimator):
             decreasing; their sum is the total correlation captured,
             :func:`~lowdim.cca.tcc`.
         """
-        x_scores, y_scores = self._scores(X, Y if Y is not None else y)
+        x_scores, y_scores = self._scores(X, second_view(Y, y))
         return canonical_correlations(x_scores, y_scores)
 
     def score(self, X, Y=None, y=None):
@@ -198,7 +256,7 @@ class BaseCCA(TransformerMixin, BaseEstimator):
         if Y is None:
             raise ArgumentValueError("`Y` is required to score: canonical correlations need both "
                                      "views", "Y")
-        x_scores, y_scores = self.transform(X, Y)
+        x_scores, y_scores = self._project(X, Y)
         if x_scores.shape[0] != y_scores.shape[0]:
             raise ArgumentValueError(f"`Y` must have as many rows as `X` ({x_scores.shape[0]}), "
                                      f"got {y_scores.shape[0]} rows", ("Y", "X"))

@@ -16,7 +16,7 @@ from .._validation import ArgumentValueError
 from ..progress import Progress
 from ..seeding import spawn_seeds
 from ._appgrad_solvers import DataSolver, GramSolver
-from ._base import BaseCCA, align_to_canonical
+from ._base import BaseCCA, align_to_canonical, second_view
 from ._linalg import NORMALIZATIONS, Diverged, gram_matrices
 from ._stochastic_solvers import DenseStochasticSolver, StochasticSolver
 from ._validation import check_positive, check_view
@@ -215,6 +215,11 @@ class AppGradCCA(BaseCCA):
         minibatches.
     n_features_in_ : int
         Columns of ``X`` seen by ``fit``.
+    feature_names_in_ : ndarray of str of shape (p1,)
+        Column names of ``X`` seen by ``fit``, when it was a DataFrame with string column
+        names (``Y``'s are not kept, as in scikit-learn's CCA).
+    n_features_y_ : int
+        Columns of ``Y`` seen by ``fit``.
 
     Notes
     -----
@@ -400,17 +405,20 @@ class AppGradCCA(BaseCCA):
         return 2.0 * (nx * nx + ny * ny + nx * ny) / n  # nnz·(non-zeros per row) per product
 
     # -- fitting ----------------------------------------------------------
-    def fit(self, X, Y, heldout=None):
+    def fit(self, X, Y=None, heldout=None, y=None):
         """Fit AppGrad.
 
         Parameters
         ----------
         X : array-like or scipy.sparse matrix of shape (n_samples, p1)
-            First view; sparse views are never densified.
+            First view; sparse views are never densified. A DataFrame's column names
+            are recorded in ``feature_names_in_``.
         Y : array-like or scipy.sparse matrix of shape (n_samples, p2)
             Second view, the same rows.
         heldout : tuple (X_heldout, Y_heldout), optional
             Views evaluated at checkpoints when ``trace_tcc`` is set.
+        y : array-like or scipy.sparse matrix of shape (n_samples, p2), optional
+            An alias of ``Y`` for scikit-learn's tooling (``Y`` is used when both are given).
 
         Returns
         -------
@@ -418,7 +426,8 @@ class AppGradCCA(BaseCCA):
             The fitted estimator.
         """
         start = time.perf_counter()
-        X, Y, k = self._check_fit_inputs(X, Y)
+        X_in = X
+        X, Y, k = self._check_fit_inputs(X, second_view(Y, y))
         heldout = self._check_heldout(heldout, X.shape[1], Y.shape[1])
         rng = np.random.default_rng(spawn_seeds(self.random_state, 1)[0])
         X, Y, validation = self._split_validation(X, Y, rng)
@@ -442,7 +451,7 @@ class AppGradCCA(BaseCCA):
                                f"last step_size ({solver.eta_x:.3g}, {solver.eta_y:.3g})")
         self._check_normalised(solver, X, Y, n_iter, b)
         Wx, Wy, rho = align_to_canonical(*solver.weights(), *solver.moments())
-        self._set_fitted(X, Y, Wx, Wy)
+        self._set_fitted(X_in, Y, Wx, Wy)
         self.canonical_correlations_ = rho
         self.trace_ = pd.DataFrame(trace, columns=_TRACE_COLUMNS)
         self.flops_ = float(self.trace_["flops"].iloc[-1])

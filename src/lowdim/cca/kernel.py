@@ -26,7 +26,6 @@ import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
 from sklearn.preprocessing import KernelCenterer
-from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import ArgumentValueError, check_matrix
 from ..approx import nystrom, sms_nystrom
@@ -34,7 +33,7 @@ from ..approx._linalg import landmark_count
 from ..approx.features import feature_map
 from ..seeding import spawn_seeds
 from ..similarity import SimilarityOracle
-from ._base import BaseCCA, flip_signs
+from ._base import BaseCCA, flip_signs, second_view
 from ._validation import check_positive, check_view, check_views
 from .appgrad import AppGradCCA
 from .exact import ExactCCA
@@ -195,6 +194,9 @@ class KernelCCA(BaseCCA):
         AppGrad iterations run (1 for the exact solver: one direct solve).
     n_features_in_ : int
         Columns of ``X`` seen by ``fit``.
+    feature_names_in_ : ndarray of str of shape (p1,)
+        Column names of ``X`` seen by ``fit``, when it was a DataFrame with string column
+        names (``Y``'s are not kept, as in scikit-learn's CCA).
     n_features_y_ : int
         Columns of ``Y`` seen by ``fit``.
 
@@ -340,22 +342,25 @@ class KernelCCA(BaseCCA):
                 "evaluations": int(approx.evaluations) + heuristic}
 
     # -- fitting ------------------------------------------------------------------------
-    def fit(self, X, Y):
+    def fit(self, X, Y=None, y=None):
         """Fit the landmarks, the feature maps and the canonical weights.
 
         Parameters
         ----------
         X : array-like or scipy.sparse matrix of shape (n_samples, p1)
-            First view: the items of the first similarity.
+            First view: the items of the first similarity. A DataFrame's column names
+            are recorded in ``feature_names_in_``.
         Y : array-like or scipy.sparse matrix of shape (n_samples, p2)
             Second view, the same rows.
+        y : array-like or scipy.sparse matrix of shape (n_samples, p2), optional
+            An alias of ``Y`` for scikit-learn's tooling (``Y`` is used when both are given).
 
         Returns
         -------
         self : KernelCCA
             The fitted estimator.
         """
-        self._fit(X, Y)
+        self._fit(X, second_view(Y, y))
         return self
 
     def fit_transform(self, X, Y=None, y=None):
@@ -379,11 +384,12 @@ class KernelCCA(BaseCCA):
         x_scores, y_scores : ndarray of shape (n_samples, n_components)
             Canonical scores of the training rows.
         """
-        Zx, Zy = self._fit(X, y if Y is None else Y)
+        Zx, Zy = self._fit(X, second_view(Y, y))
         return Zx @ self.x_weights_, Zy @ self.y_weights_
 
     def _fit(self, X, Y):
         """Fit; return the centred training features of both views."""
+        X_in = X
         X, Y = check_views(X, Y)
         self._check_params()
         k = check_positive(self.n_components, "n_components", integer=True)
@@ -400,7 +406,9 @@ class KernelCCA(BaseCCA):
                                          "or lower `n_components`)", "n_components")
         means = [f["Z"].mean(axis=0) if self.center else np.zeros(f["Z"].shape[1]) for f in views]
         Zx, Zy = views[0]["Z"] - means[0], views[1]["Z"] - means[1]
-        self.cca_ = self._make_cca(k, seeds[3]).fit(Zx, Zy)
+        cca = self._make_cca(k, seeds[3]).fit(Zx, Zy)
+        self._record_views(X_in, Y)  # X as given: a DataFrame's column names
+        self.cca_ = cca
         self._set_fitted(X, Y, views, means)
         return Zx, Zy
 
@@ -423,8 +431,6 @@ class KernelCCA(BaseCCA):
         self.feature_rank_ = (fx["Z"].shape[1], fy["Z"].shape[1])
         self.evaluations_ = (fx["evaluations"], fy["evaluations"])
         self.n_iter_ = int(getattr(self.cca_, "n_iter_", 1))
-        validate_data(self, X, reset=True, skip_check_array=True)  # sets n_features_in_
-        self.n_features_y_ = Y.shape[1]
 
     # -- projecting ---------------------------------------------------------------------
     def _features(self, view, A):
@@ -436,25 +442,30 @@ class KernelCCA(BaseCCA):
         W, mean = (self.x_map_, self.x_mean_) if view == 0 else (self.y_map_, self.y_mean_)
         return similarities @ W - mean
 
-    def transform(self, X, Y=None):
+    def transform(self, X, Y=None, y=None):
         """Canonical scores of new rows (``n_landmarks`` similarity evaluations each, per view).
 
         Parameters
         ----------
         X : array-like or sparse of shape (n_samples, p1)
-            New rows of the first view.
+            New rows of the first view (a DataFrame's columns by name, in ``fit``'s order).
         Y : array-like or sparse of shape (n_samples, p2), optional
             New rows of the second view; scored too when given.
+        y : array-like or sparse of shape (n_samples, p2), optional
+            An alias of ``Y`` for scikit-learn's tooling (``Y`` is used when both are given).
 
         Returns
         -------
         x_scores : ndarray of shape (n_samples, n_components)
-            With ``Y``, the tuple ``(x_scores, y_scores)``.
+            With ``Y``, the tuple ``(x_scores, y_scores)``. With
+            ``set_output(transform="pandas")``, ``x_scores`` is a DataFrame with the
+            columns ``get_feature_names_out()`` (``y_scores`` stays an array).
         """
-        check_is_fitted(self)
-        X = check_view(X, "X")
-        validate_data(self, X, reset=False, skip_check_array=True)  # same feature count as fit
-        x_scores = self._features(0, X) @ self.x_weights_
+        return self._project(X, second_view(Y, y))
+
+    def _project(self, X, Y=None):
+        """``transform`` without ``set_output``'s container: arrays."""
+        x_scores = self._features(0, self._check_x(X)) @ self.x_weights_
         if Y is None:
             return x_scores
         Y = check_view(Y, "Y", self.n_features_y_)
