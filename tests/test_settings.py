@@ -220,3 +220,10 @@ def test_a_wmd_corpus_takes_gamma_from_the_matrix_it_names():
     assert own["gamma0"][1] == "sms_tasks.wmd_classification.corpora[1].gamma0"
     assert own["large_rank_max"] == (16,
                                      "sms_tasks.wmd_classification.corpora[1].large_rank_max")
+
+
+def test_the_cca_stats_job_holds_only_what_cuts_the_views():
+    # Table 1's statistics read the views (rescaling, held-out split): a change of k or the
+    # ridge must not re-run the job, so neither is among its params
+    job = job_settings(tiny_config(), "cca", "stats", dataset="digits_halves")
+    assert set(job.settings) == {"rescale", "heldout_fraction", "split_seed"}

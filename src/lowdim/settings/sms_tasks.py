@@ -302,7 +302,7 @@ def coref_matrices_job(config, *, corpus):
                _hints(key, entry, ("threads", "mem_mb", "runtime")))
 
 
-@job("sms_tasks", "coref_cluster", ("threads", "mem_mb"))
+@job("sms_tasks", "coref_cluster", ("threads", "mem_mb", "runtime"))
 def coref_cluster_job(config, *, corpus):
     """Every method's clustering on the corpus's test topics; the exact matrix first."""
     key, entry = _entry(config, _COREF, "corpora", corpus)
@@ -311,7 +311,8 @@ def coref_cluster_job(config, *, corpus):
                 **{name: setting(config, f"{_COREF}.{name}")
                    for name in ("fractions", "n_runs", "thresholds", "sms")},
                 "seed": seed(config, "sms_coref_cluster", corpus)}
-    return Job(settings, {"threads": (1, ""), **_hints(key, entry, ("mem_mb",))})
+    # the corpus's memory and runtime hints hold for its clustering too (a cluster's job)
+    return Job(settings, {"threads": (1, ""), **_hints(key, entry, ("mem_mb", "runtime"))})
 
 
 # -- tidy and render --------------------------------------------------------------------------
