@@ -380,11 +380,6 @@ def goals_frame(stored) -> pd.DataFrame:
 
 
 # -- per-iteration, URL and parser sections ---------------------------------------------------
-def _cpu_over_wall(row, label):
-    cpu = row.get(f"{label}_cpu_seconds")
-    return "not recorded" if cpu is None else f"{cpu / row[f'{label}_seconds']:.2f}"
-
-
 def per_iteration_section(entry) -> str:
     meta = entry["meta"]
     frame = pd.DataFrame([{
@@ -392,8 +387,9 @@ def per_iteration_section(entry) -> str:
         "lazy ms / iteration": 1e3 * r["lazy_seconds"],
         "dense ms / iteration": 1e3 * r["dense_seconds"],
         "dense / lazy": r["dense_seconds"] / r["lazy_seconds"],
-        "CPU / wall, lazy and dense": f"{_cpu_over_wall(r, 'lazy')}, "
-                                      f"{_cpu_over_wall(r, 'dense')}",
+        "CPU / wall, lazy and dense": ", ".join(
+            cpu_over_wall({"cpu_seconds": r.get(f"{label}_cpu_seconds"),
+                           "seconds": r[f"{label}_seconds"]}) for label in ("lazy", "dense")),
         "lazy FLOPs performed / it": r["lazy_flops"],
         "dense FLOPs performed / it": r["dense_flops"]} for r in entry["rows"]])
     rounds = meta.get("rounds", 1)

@@ -119,12 +119,8 @@ def test_cca_scale_benchmark_runs_each_method_in_its_own_process(cca_scale_bench
 
 def test_cca_scale_report_shows_cpu_over_wall_and_not_recorded_for_older_runs():
     # a result stored before the worker recorded CPU time renders beside one that has it
-    _benchmarks()
-    try:
-        import cca_scale
-        from cca_scale_report import render
-    finally:
-        del sys.path[0]
+    cca_scale = _benchmark("cca_scale")
+    render = _benchmark("cca_scale_report").render
     trace = {"iteration": [10, 20], "seconds": [1.0, 2.0], "flops": [1e9, 2e9],
              "flops_performed": [1e8, 2e8], "tcc_in": [1.9, 2.0], "tcc_out": [1.8, 1.95]}
     results = {

@@ -76,9 +76,10 @@ OVERRIDE_OF = {"n_components": "n_components", "reg": "reg", "rescale": "rescale
                "mem_mb": "mem_mb", "runtime": "runtime"}
 
 
-def _cca_value(config, dataset, override, path):
-    """``(value, key)``: ``cca.overrides.<dataset>.<override>`` if set, else ``cca.<path>``."""
-    cca = config["cca"]
+def _cca_value(config, dataset, path):
+    """``(value, key)``: ``cca.overrides.<dataset>.<field>`` if set (the field
+    :data:`OVERRIDE_OF` names for ``path``), else ``cca.<path>``."""
+    cca, override = config["cca"], OVERRIDE_OF[path]
     given = cca["overrides"].get(dataset, {})
     if override in given:
         return given[override], f"cca.overrides.{dataset}.{override}"
@@ -117,7 +118,7 @@ def cca_settings(config: dict, dataset: str, job: str = "stats") -> dict:
     ((20, 'cca.n_components'), (0.02, 'cca.overrides.planted_cca.sappgrad_step_size'), (50, 'cca.sappgrad.batch_size'))
     """
     cca = config["cca"]
-    settings = {argument: _cca_value(config, dataset, argument, argument)
+    settings = {argument: _cca_value(config, dataset, argument)
                 for argument in ("n_components", "reg", "rescale")}
     settings["heldout_fraction"] = (cca["heldout_fraction"], "cca.heldout_fraction")
     settings["split_seed"] = seed(config, "cca", dataset, "split")
@@ -138,8 +139,7 @@ def cca_settings(config: dict, dataset: str, job: str = "stats") -> dict:
 
 def _appgrad_settings(config, dataset, method):
     cca = config["cca"]
-    settings = {argument: _cca_value(config, dataset, f"{method}_{argument}",
-                                     f"{method}.{argument}")
+    settings = {argument: _cca_value(config, dataset, f"{method}.{argument}")
                 for argument in ("max_iter", "step_size")}
     settings["checkpoint_count"] = (cca["checkpoints"]["count"], "cca.checkpoints.count")
     settings["checkpoint_iterations"] = (cca["checkpoints"]["iterations"],
@@ -147,7 +147,7 @@ def _appgrad_settings(config, dataset, method):
     settings["normalization"] = (cca["normalization"], "cca.normalization")
     settings["seed"] = seed(config, "cca", dataset, method)
     if method == "sappgrad":
-        settings["batch_size"] = _cca_value(config, dataset, "batch_size", "sappgrad.batch_size")
+        settings["batch_size"] = _cca_value(config, dataset, "sappgrad.batch_size")
         size = cca["sappgrad"]["normalization_size"]
         settings["normalization_size"] = (size or None, "cca.sappgrad.normalization_size")
     return settings
@@ -196,7 +196,7 @@ def cca_resources(config: dict, dataset: str) -> dict:
     >>> cca_resources(config, "planted_cca")
     {'threads': (1, 'cca.threads'), 'mem_mb': (4000, 'cca.mem_mb'), 'runtime': (30, 'cca.runtime')}
     """
-    resources = {hint: _cca_value(config, dataset, hint, hint) for hint in ("mem_mb", "runtime")}
+    resources = {hint: _cca_value(config, dataset, hint) for hint in ("mem_mb", "runtime")}
     return {"threads": (config["cca"]["threads"], "cca.threads"), **resources}
 
 

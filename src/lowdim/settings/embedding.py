@@ -182,9 +182,10 @@ def timing_job(config, *, method):
         settings[axis] = _timing_values(config, method, axis)
         settings[fixed] = _at(config, f"timing.{fixed}")
     settings.update({name: _at(config, f"timing.{name}")
-                     for name in ("n_components", "n_neighbors", "warmup_samples", "repeats")})
-    if NEIGHBOR_PARAMETER[method] != "n_neighbors":  # Vec2vec's topk is in its params
-        settings["n_neighbors"] = (None, "")
+                     for name in ("n_components", "warmup_samples", "repeats")})
+    # only the methods that take n_neighbors read it (Vec2vec's topk is in its params)
+    settings["n_neighbors"] = (_at(config, "timing.n_neighbors")
+                               if NEIGHBOR_PARAMETER[method] == "n_neighbors" else (None, ""))
     settings["params"] = _method_params(config, method)
     # one seed per panel, shared by the methods: they are timed on the same data
     settings["seeds"] = ({axis: seed(config, "embedding", "timing", axis)[0]
@@ -286,32 +287,30 @@ def _embedding_sizes(config, name, swept):
     return [c for c in checks if c]
 
 
-def _sensitivity_cap(config, name, sensitivity):
+def _sensitivity_cap(config, name):
     """``(rows, key)`` Figure 5 keeps: it subsamples the embedding features, which hold at most
     ``embedding.max_samples`` rows, so its own ``max_samples`` (0: all) is capped by that; and
-    a problem when its own asks for more."""
+    a problem when its own asks for more (else None)."""
     features, features_key = features_job(config, dataset=name).settings["max_samples"]
-    wanted, key = sensitivity
+    wanted, key = sensitivity = _at(config, "sensitivity.max_samples")
     if features and (not wanted or wanted > features):
         too_many = wanted and problem(
             key, wanted, f"asks for more rows than the embedding features of dataset {name} "
                          f"keep ({features_key} = {features}), which Figure 5 subsamples; set "
                          f"it to at most {features}, or 0 for all of them")
-        return (features, features_key), too_many
+        return (features, features_key), too_many or None
     return sensitivity, None
 
 
 def _sensitivity_sizes(config, name):
     where = f" of dataset {name} in Figure 5"
-    checks = []
+    cap, too_many = _sensitivity_cap(config, name)
+    checks = [too_many]
+    n, why = dataset_facts(config, name).rows(cap)
+    if n is None:
+        return [c for c in checks if c]
     for parameter in SENSITIVITY_PARAMETERS:
         settings = sensitivity_job(config, dataset=name, parameter=parameter).settings
-        cap, too_many = _sensitivity_cap(config, name, settings["max_samples"])
-        if too_many and too_many not in checks:
-            checks.append(too_many)
-        n, why = dataset_facts(config, name).rows(cap)
-        if n is None:
-            return [c for c in checks if c]
         values, key = settings["values"]
         checks += [below_rows((v, f"{key}[{i}]"), n, why, where) for i, v in enumerate(values)]
         if parameter == "topk":
