@@ -6,8 +6,9 @@ import pytest
 import scipy.sparse as sp
 
 from lowdim.cca.experiments import (TCC_COLUMNS, Views, add_pcc, checkpoint_iterations,
-                                    dataset_stats, run_appgrad, run_exact, run_heuristic,
-                                    table_datasets, tcc_points, training_views)
+                                    dataset_stats, replicate_seeds, run_appgrad, run_exact,
+                                    run_heuristic, run_replicates, table_datasets, tcc_points,
+                                    training_views)
 from lowdim.data import Dataset, get_spec
 from lowdim.data.sources.word_context import ptb_style_tokens
 from fixtures.cca_data import planted_views
@@ -133,3 +134,32 @@ def test_figures_have_one_panel_per_dataset():
                                           "p2": 3, "sparsity_x": 0.5, "sparsity_y": 0.25,
                                           "storage": "dense"}]))
     assert list(table.columns)[:5] == ["dataset", "n (training)", "n (held out)", "p1", "p2"]
+
+
+def test_replicates_are_seeded_runs_whose_first_is_the_single_run():
+    """cca.n_seeds: replicate 0 is the job's own seeded run (n_seeds = 1 is unchanged), the
+    others differ from it, and the same seeds give the same numbers."""
+    X, Y = planted_views(600, 12, 10, [0.9, 0.7, 0.5], random_state=1)
+    views = Views(X[:500], Y[:500], X[500:], Y[500:])
+    kw = dict(method="sappgrad", n_components=3, reg=0.005, step_size="auto", max_iter=60,
+              checkpoints=[10, 60], batch_size=20)
+    single = run_appgrad(views, seed=11, **kw)
+    runs = run_replicates(run_appgrad, views, seed=11, n_seeds=3, **kw)
+    assert runs["seed"].tolist() == [0, 0, 1, 1, 2, 2]
+    assert runs["random_state"].drop_duplicates().tolist() == replicate_seeds(11, 3)
+    first = runs[runs["seed"] == 0].drop(columns=["seed", "random_state", "seconds"])
+    pd.testing.assert_frame_equal(first.reset_index(drop=True), single.drop(columns="seconds"))
+    last = runs[runs["iteration"] == 10]["tcc_in"].to_numpy()
+    assert len(np.unique(last)) == 3  # each replicate its own start and minibatches
+    again = run_replicates(run_appgrad, views, seed=11, n_seeds=3, **kw)
+    np.testing.assert_array_equal(again["tcc_in"], runs["tcc_in"])
+    with pytest.raises(ValueError, match="n_seeds"):
+        replicate_seeds(11, 0)
+
+
+def test_heuristic_replicates_land_in_tcc_points_with_their_seed():
+    X, Y = planted_views(400, 12, 10, [0.9, 0.7, 0.5], random_state=2)
+    rows = run_replicates(run_heuristic, Views(X, Y), seed=5, n_seeds=2, method="pca_cca",
+                          n_components=3, reg=0.005, n_pca_components=6).assign(dataset="d")
+    points = tcc_points([], [rows])
+    assert points["seed"].tolist() == [0, 1] and list(points.columns) == TCC_COLUMNS

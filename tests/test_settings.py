@@ -18,11 +18,14 @@ def embedding_settings(config, kind, **wildcards):
 def test_an_override_replaces_the_section_value_for_its_dataset_only():
     config = tiny_config((("cca", "overrides", "word_context"),
                         {"n_components": 2, "sappgrad_max_iter": 7, "batch_size": 5,
-                         "mem_mb": 99}))
+                         "mem_mb": 99, "n_seeds": 3}))
     over = cca_settings(config, "word_context", "sappgrad")
     assert over["n_components"] == (2, "cca.overrides.word_context.n_components")
     assert over["max_iter"] == (7, "cca.overrides.word_context.sappgrad_max_iter")
     assert over["batch_size"] == (5, "cca.overrides.word_context.batch_size")
+    assert over["n_seeds"] == (3, "cca.overrides.word_context.n_seeds")
+    # exact CCA is deterministic: one run, no replicates to set
+    assert "n_seeds" not in cca_settings(config, "word_context", "exact")
     assert cca_resources(config, "word_context")["mem_mb"] == (
         99, "cca.overrides.word_context.mem_mb")
     # batch AppGrad's iterations are not the stochastic override's
@@ -30,6 +33,7 @@ def test_an_override_replaces_the_section_value_for_its_dataset_only():
                                                                           "cca.appgrad.max_iter")
     other = cca_settings(config, "digits_halves", "sappgrad")
     assert other["n_components"] == (3, "cca.n_components")
+    assert other["n_seeds"] == (1, "cca.n_seeds")
     assert other["batch_size"] == (20, "cca.sappgrad.batch_size")
     assert other["rescale"] == ("max_abs", "cca.overrides.digits_halves.rescale")
     assert cca_resources(config, "digits_halves")["mem_mb"] == (4000, "cca.mem_mb")
@@ -45,8 +49,8 @@ def test_each_cca_job_gets_the_arguments_its_script_passes():
     assert values(cca_settings(config, "word_context", "sappgrad")) == {
         **shared, "max_iter": 40, "step_size": "auto", "checkpoint_count": 3,
         "checkpoint_iterations": [5], "normalization": "paper",
-        "seed": derive_seed(seed, "cca", "word_context", "sappgrad"), "batch_size": 20,
-        "normalization_size": None}
+        "seed": derive_seed(seed, "cca", "word_context", "sappgrad"), "n_seeds": 1,
+        "batch_size": 20, "normalization_size": None}
     assert "batch_size" not in cca_settings(config, "word_context", "appgrad")
     with pytest.raises(ValueError, match=r"a heuristic run of this config \['dw_cca', "
                                          r"'pca_cca/m5'\], got 'nw_cca'"):

@@ -191,8 +191,20 @@ def test_cca_metric_is_pcc_at_the_last_checkpoint():
     assert tidy["score"].tolist() == [0.9, 0.7] and tidy["numeric_value"].tolist() == [0.1, 0.2]
     # one seeded fit per value: no spread, and the figure says so rather than drawing none
     assert tidy["spread"].isna().all() and tidy["runs"].eq(1).all()
-    assert error_bars(tidy) == ("no error bars: one seeded run per value (sweep `seed` for the "
-                                "spread over seeds)")
+    assert error_bars(tidy) == ("no error bars: the mean of 1 seeded run per value "
+                                "(cca.n_seeds; ± 2 sd with several)")
+
+
+def test_cca_metric_averages_each_seeds_last_checkpoint():
+    # two replicates (cca.n_seeds = 2): each one's last checkpoint, then their mean ± 2 sd
+    trace = pd.DataFrame({"dataset": "d", "method": "appgrad", "seed": [0, 0, 1, 1],
+                          "iteration": [1, 10, 1, 10], "pcc_in": [0.2, 0.9, 0.3, 0.7],
+                          "pcc_out": 0.5})
+    tidy = sweep_tidy(_params("cca", "pcc_in", [0.1]), [trace])
+    assert tidy["score"].tolist() == pytest.approx([0.8])
+    assert tidy["spread"].tolist() == pytest.approx([0.2]) and tidy["runs"].tolist() == [2]
+    assert error_bars(tidy) == ("error bars: the mean of 2 seeded runs per value "
+                                "(cca.n_seeds; ± 2 sd with several)")
 
 
 def test_embedding_metric_is_the_fold_mean_with_two_sd():

@@ -104,8 +104,13 @@ class Metric:
 
 
 def _last_checkpoint(metric, trace, settings):
-    last = trace.loc[trace.groupby(["dataset", "method"])["iteration"].idxmax()]
-    return last.assign(score=last[metric.column], spread=np.nan, runs=1)
+    """Each seed's last checkpoint, then their mean (± 2 sd, ddof = 0, with several)."""
+    trace = trace if "seed" in trace else trace.assign(seed=0)
+    last = trace.loc[trace.groupby(["dataset", "method", "seed"])["iteration"].idxmax()]
+    grouped = last.groupby(["dataset", "method"], sort=False)[metric.column]
+    scores = grouped.agg(score="mean", spread=lambda v: 2 * v.std(ddof=0) if len(v) > 1
+                         else np.nan, runs="size")
+    return scores.reset_index()
 
 
 def _fold_mean(metric, classification, settings):
@@ -133,8 +138,8 @@ def _median_at_table_fraction(metric, errors, settings):
     return scores.rename(columns={"matrix": "dataset"}).assign(spread=np.nan)
 
 
-#: A CCA metric is one seeded fit per value; a sweep of ``seed`` gives the spread over seeds.
-_ONE_CCA_RUN = "one seeded run per value (sweep `seed` for the spread over seeds)"
+#: A CCA metric is the mean over ``cca.n_seeds`` seeded fits per value.
+_ONE_CCA_RUN = "the mean of {n} seeded run{s} per value (cca.n_seeds; ± 2 sd with several)"
 
 #: What a run of a sweep of ``section`` leaves out: the parts of the experiment whose tidy
 #: files the metric does not read (Figures 3 and 5, Figure 2).
@@ -481,7 +486,7 @@ def sweep_tidy(params: dict, frames: list[pd.DataFrame]) -> pd.DataFrame:
     DataFrame
         Columns ``sweep``, ``key``, ``order``, ``value`` (as text), ``numeric_value``
         (NaN when not a number), ``dataset`` (or matrix), ``method``, ``metric``,
-        ``score``, ``spread`` (2 std over folds where there are folds, else NaN),
+        ``score``, ``spread`` (2 std over folds or seeds where there are several, else NaN),
         ``runs`` (the folds, seeds or runs behind the score) and ``summary`` (what a score
         and its spread are, :meth:`Metric.summary`; the same on every row).
 
@@ -499,7 +504,7 @@ def sweep_tidy(params: dict, frames: list[pd.DataFrame]) -> pd.DataFrame:
     cca_reg cca.reg      0 0.001          0.001 digits_halves appgrad pcc_in   0.97     1
     cca_reg cca.reg      1  0.01          0.010 digits_halves appgrad pcc_in   0.99     1
     >>> tidy.loc[0, "summary"]
-    'one seeded run per value (sweep `seed` for the spread over seeds)'
+    'the mean of 1 seeded run per value (cca.n_seeds; ± 2 sd with several)'
     """
     metric = METRICS[(params["section"], params["metric"])]
     rows = []

@@ -9,6 +9,7 @@ measurement, with the method, the setting, FLOPs, seconds and TCC in-sample
 from __future__ import annotations
 
 import importlib
+import logging
 import time
 from dataclasses import dataclass
 
@@ -17,12 +18,16 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .._validation import ArgumentValueError
+from ..seeding import derive_seed
 from .methods import APPGRAD_METHODS, HEURISTIC_METHODS, RESCALINGS
+
+logger = logging.getLogger("lowdim")
 
 # The estimators (and scikit-learn with them) load on first use: the tidy and table jobs
 # that read add_pcc, tcc_points and table_datasets from here start without them.
 __all__ = ["Views", "training_views", "load_views", "dataset_stats", "checkpoint_iterations",
-           "run_exact", "run_appgrad", "run_heuristic", "add_pcc", "tcc_points",
+           "run_exact", "run_appgrad", "run_heuristic", "replicate_seeds", "run_replicates",
+           "add_pcc", "tcc_points",
            "table_datasets", "HEURISTICS", "TCC_COLUMNS"]
 
 #: Heuristic method name -> name of its estimator class in lowdim.cca.heuristics (Figure 2)
@@ -278,6 +283,64 @@ def run_heuristic(views: Views, *, method: str, n_components: int, reg: float,
             "tcc_out": _tcc(est, views.X_test, views.Y_test)}
 
 
+def replicate_seeds(seed: int, n_seeds: int) -> list[int]:
+    """Random states of ``n_seeds`` replicate runs: ``seed`` itself, then seeds derived
+    from it, so that one replicate runs exactly as a single seeded run.
+
+    Examples
+    --------
+    >>> from lowdim.cca.experiments import replicate_seeds
+    >>> replicate_seeds(7, 1)
+    [7]
+    >>> seeds = replicate_seeds(7, 3)
+    >>> seeds[0], len(set(seeds)), seeds == replicate_seeds(7, 3)
+    (7, 3, True)
+    """
+    if isinstance(n_seeds, bool) or not isinstance(n_seeds, (int, np.integer)) or n_seeds < 1:
+        raise ArgumentValueError(f"`n_seeds` must be an integer >= 1, got {n_seeds!r}",
+                                 "n_seeds")
+    return [int(seed)] + [derive_seed(seed, "replicate", r) for r in range(1, n_seeds)]
+
+
+def run_replicates(run, views: Views, *, seed: int, n_seeds: int, **kwargs) -> pd.DataFrame:
+    """``run(views, seed=s, **kwargs)`` once per replicate seed (:func:`replicate_seeds`).
+
+    Parameters
+    ----------
+    run : callable
+        :func:`run_appgrad` (returns a trace) or :func:`run_heuristic` (returns a row).
+    views : Views
+    seed, n_seeds : int
+        Replicate 0's random state, and the number of replicates.
+    **kwargs
+        Passed to ``run``.
+
+    Returns
+    -------
+    DataFrame
+        ``run``'s rows, each with ``seed`` (the replicate, 0 to ``n_seeds`` - 1: what the
+        scorecard groups runs by) and ``random_state`` (the seed ``run`` was given).
+
+    Examples
+    --------
+    >>> from lowdim.cca.experiments import Views, run_heuristic, run_replicates
+    >>> X, Y = two_views
+    >>> rows = run_replicates(run_heuristic, Views(X, Y), seed=0, n_seeds=2, method="pca_cca",
+    ...                       n_components=2, reg=0.005, n_pca_components=4)
+    >>> rows[["seed", "random_state"]].to_numpy().tolist()
+    [[0, 0], [1, 2998773684]]
+    """
+    frames = []
+    states = replicate_seeds(seed, n_seeds)
+    for replicate, state in enumerate(states):
+        if n_seeds > 1:
+            logger.info("replicate %d of %d (random_state %d)", replicate + 1, n_seeds, state)
+        out = run(views, seed=state, **kwargs)
+        frame = out if isinstance(out, pd.DataFrame) else pd.DataFrame([out])
+        frames.append(frame.assign(seed=replicate, random_state=state))
+    return pd.concat(frames, ignore_index=True)
+
+
 def add_pcc(trace: pd.DataFrame, exact: pd.DataFrame) -> pd.DataFrame:
     """Add ``pcc_in``/``pcc_out`` (fractions) and ``log_flops`` (natural log) to a trace.
 
@@ -308,7 +371,7 @@ def add_pcc(trace: pd.DataFrame, exact: pd.DataFrame) -> pd.DataFrame:
 
 
 #: Columns of Figure 2's tidy points (:func:`tcc_points`), in order.
-TCC_COLUMNS = ["dataset", "method", "setting", "iteration", "flops", "log_flops",
+TCC_COLUMNS = ["dataset", "method", "setting", "seed", "iteration", "flops", "log_flops",
                "flops_performed", "seconds", "tcc_in", "tcc_out"]
 
 

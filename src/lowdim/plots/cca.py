@@ -9,7 +9,7 @@ from .._validation import ArgumentValueError
 from .style import (fit_layout, legend_below, method_style, panel_grid, published_label,
                     published_style, use_style)
 
-__all__ = ["figure_pcc", "figure_tcc_flops", "published_flops"]
+__all__ = ["figure_pcc", "figure_tcc_flops", "published_flops", "seed_summary"]
 
 _SAMPLES = {"in": ("pcc_in", "-", "in-sample"), "out": ("pcc_out", "--", "out-of-sample")}
 
@@ -18,11 +18,14 @@ def figure_pcc(trace: pd.DataFrame, datasets=None, title_suffix: str = "",
                published: pd.DataFrame | None = None):
     """Figure 1: PCC (%) against log(FLOP), in- and out-of-sample, one panel per dataset.
 
+    A method run with several seeds is drawn as their mean, their range as a band.
+
     Parameters
     ----------
     trace : DataFrame
         Tidy rows with ``dataset``, ``method`` (appgrad, sappgrad), ``iteration``,
-        ``flops``, ``log_flops``, ``pcc_in``, ``pcc_out`` (fractions).
+        ``flops``, ``log_flops``, ``pcc_in``, ``pcc_out`` (fractions), and ``seed`` (the
+        replicate) when a method ran several times.
     datasets : list of str, optional
         Panel order; defaults to the order of first appearance.
     title_suffix : str
@@ -58,16 +61,17 @@ def figure_pcc(trace: pd.DataFrame, datasets=None, title_suffix: str = "",
         rows = trace[trace["dataset"] == name]
         for method, part in rows.groupby("method", sort=False):
             style = method_style(method)
-            part = part.sort_values("log_flops", kind="stable")
             for column, linestyle, label in _SAMPLES.values():
-                values = 100.0 * part[column].to_numpy(dtype=float)
+                curve = seed_summary(part, ["iteration"], column)
+                values = 100.0 * curve["mean"].to_numpy(dtype=float)
                 if np.all(np.isnan(values)):
                     continue
-                ax.plot(part["log_flops"], values, linestyle=linestyle, marker=style["marker"],
+                ax.plot(curve["log_flops"], values, linestyle=linestyle, marker=style["marker"],
                         color=style["color"], markersize=3, label=f"{style['label']}, {label}")
+                _seed_band(ax, curve, 100.0, style["color"])
         if published is not None and len(published):
             _published_pcc(ax, rows, published[published["dataset"] == name])
-        ax.set_title(f"{name}{title_suffix}")
+        ax.set_title(f"{name}{title_suffix}{_seeds_note(rows)}")
         ax.set_xlabel("log(FLOP) (natural log)")
         ax.set_ylabel("PCC (%)")
     # One legend below the panels, so that no curve is hidden behind it.
@@ -77,6 +81,47 @@ def figure_pcc(trace: pd.DataFrame, datasets=None, title_suffix: str = "",
             handles.setdefault(label, handle)
     fit_layout(fig, bottom=legend_below(fig, list(handles.values()), list(handles), max_cols=4))
     return fig
+
+
+def seed_summary(rows: pd.DataFrame, by, column: str) -> pd.DataFrame:
+    """Mean, least and greatest ``column`` over a method's replicate runs (``seed``), per
+    value of ``by``, in order of ``log_flops``.
+
+    Rows without a ``seed`` column are one run. FLOPs do not depend on the seed (a fixed
+    count per iteration), so ``log_flops`` is the replicates' mean, their common value.
+
+    Returns
+    -------
+    DataFrame
+        ``by`` columns, ``log_flops``, ``mean``, ``low``, ``high`` and ``n_seeds``.
+
+    Examples
+    --------
+    >>> from lowdim.plots.cca import seed_summary
+    >>> rows = pd.DataFrame({"seed": [0, 0, 1, 1], "iteration": [1, 10, 1, 10],
+    ...                      "log_flops": [1.0, 2.0, 1.0, 2.0], "tcc_in": [1.0, 3.0, 2.0, 5.0]})
+    >>> seed_summary(rows, ["iteration"], "tcc_in").to_dict("records")
+    [{'iteration': 1, 'log_flops': 1.0, 'mean': 1.5, 'low': 1.0, 'high': 2.0, 'n_seeds': 2}, {'iteration': 10, 'log_flops': 2.0, 'mean': 4.0, 'low': 3.0, 'high': 5.0, 'n_seeds': 2}]
+    """
+    rows = rows if "seed" in rows else rows.assign(seed=0)
+    grouped = rows.groupby(list(by), sort=False, dropna=False)
+    summary = grouped.agg(log_flops=("log_flops", "mean"), mean=(column, "mean"),
+                          low=(column, "min"), high=(column, "max"),
+                          n_seeds=("seed", "nunique")).reset_index()
+    return summary.sort_values("log_flops", kind="stable").reset_index(drop=True)
+
+
+def _seeds_note(rows) -> str:
+    """A panel title's note of the replicates drawn: their mean, their range shaded."""
+    n = rows["seed"].nunique() if "seed" in rows else 1
+    return f"\nmean of {n} seeds, range shaded" if n > 1 else ""
+
+
+def _seed_band(ax, summary, scale, color) -> None:
+    """The replicates' range as a band around their mean (nothing for one run)."""
+    if len(summary) and summary["n_seeds"].max() > 1:
+        ax.fill_between(summary["log_flops"], scale * summary["low"], scale * summary["high"],
+                        color=color, alpha=0.2, linewidth=0)
 
 
 def published_flops(trace: pd.DataFrame, iterations) -> np.ndarray:
@@ -132,12 +177,14 @@ def figure_tcc_flops(points: pd.DataFrame, dataset, title_suffix: str = ""):
     """Figure 2: in-sample TCC against log(FLOP) on a large dataset (one panel each).
 
     Stochastic AppGrad is a curve (its checkpoints); each heuristic setting is a
-    point, PCA-CCA settings (m) joined in order of cost.
+    point, PCA-CCA settings (m) joined in order of cost. Several seeds: their mean, their
+    range as a band (AppGrad) or an error bar (a heuristic).
 
     Parameters
     ----------
     points : DataFrame
-        Tidy rows with ``dataset``, ``method``, ``setting``, ``log_flops``, ``tcc_in``.
+        Tidy rows with ``dataset``, ``method``, ``setting``, ``log_flops``, ``tcc_in``,
+        and ``seed`` (the replicate) when a method ran several times.
     dataset : str or list of str
 
     Returns
@@ -160,7 +207,8 @@ def figure_tcc_flops(points: pd.DataFrame, dataset, title_suffix: str = ""):
     datasets = [dataset] if isinstance(dataset, str) else list(dataset)
     fig, axes = panel_grid(len(datasets), 2, 4.6, 3.2)
     for ax, name in zip(axes, datasets):
-        _tcc_panel(ax, points[points["dataset"] == name], f"{name}{title_suffix}")
+        rows = points[points["dataset"] == name]
+        _tcc_panel(ax, rows, f"{name}{title_suffix}{_seeds_note(rows)}")
     fig.tight_layout()
     return fig
 
@@ -169,13 +217,21 @@ def _tcc_panel(ax, rows, title):
     """One dataset's panel of Figure 2."""
     for method, part in rows.groupby("method", sort=False):
         style = method_style(method)
-        part = part.sort_values("log_flops", kind="stable")
-        ax.plot(part["log_flops"], part["tcc_in"], marker=style["marker"], color=style["color"],
-                markersize=4, label=style["label"],
-                linestyle="-" if len(part) > 1 else "none")
+        keys = [key for key in ("setting", "iteration") if key in part]
+        points = seed_summary(part, keys, "tcc_in")
+        line = "-" if len(points) > 1 else "none"
+        if method == "sappgrad" or points["n_seeds"].max() == 1:
+            ax.plot(points["log_flops"], points["mean"], marker=style["marker"],
+                    color=style["color"], markersize=4, linestyle=line, label=style["label"])
+            _seed_band(ax, points, 1.0, style["color"])
+        else:  # a heuristic's point per setting, the replicates' range as an error bar
+            ax.errorbar(points["log_flops"], points["mean"],
+                        yerr=[points["mean"] - points["low"], points["high"] - points["mean"]],
+                        marker=style["marker"], color=style["color"], markersize=4,
+                        linestyle=line, capsize=2, label=style["label"])
         if method == "pca_cca":
-            for _, row in part.iterrows():
-                ax.annotate(str(row["setting"]), (row["log_flops"], row["tcc_in"]),
+            for _, row in points.iterrows():
+                ax.annotate(str(row["setting"]), (row["log_flops"], row["mean"]),
                             textcoords="offset points", xytext=(3, -8), fontsize=6)
     ax.set_title(title)
     ax.set_xlabel("log(FLOP) (natural log)")

@@ -38,7 +38,9 @@ An entry keeps the *settings* it was measured at apart from the *result* it repo
 Entry-level ``settings`` hold for every side; a side's own ``settings`` are for what a
 claim varies on purpose (StaCUR's error at s/n = 0.4 against 0.05). ``aggregate`` is
 ``mean`` (default) or ``median`` over the selected rows, or, for a claim's reference,
-``max``: the best of its runs (the best PCA-CCA over the values of m run).
+``max``: the best of its runs (the best PCA-CCA over the values of m run). Where the rows
+carry the claim's pairing (or independent) column and several rows share a value, the
+aggregate is taken per value: one run per seed, the best PCA-CCA of that seed.
 
 A *claim* entry has no published number; it states a comparison the paper makes
 (``expect: less`` or ``greater``) between our value (``reproduced``) and a second one

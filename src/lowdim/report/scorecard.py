@@ -153,7 +153,8 @@ def _unscored(row, sides) -> dict:
 
 def _score_claim(row, entry, ours, reference) -> dict:
     decision = _decide_claim(entry, ours, reference)
-    ref = _aggregate(reference.values.to_numpy(), entry.than)
+    # a reference already reduced per run (the best PCA-CCA of each seed) shows their mean
+    ref = _aggregate(reference.values.to_numpy(), {} if reference.grouped_by else entry.than)
     row.update(difference=decision.difference, verdict=decision.verdict,
                reason=_reason(f"ours {row['reproduced']:.4g} vs reference {ref:.4g}; "
                               f"{decision.reason}", (ours, reference), entry))

@@ -90,6 +90,7 @@ class Side:
     values: pd.Series | None = None
     paired: bool = False
     n_nan: int = 0
+    grouped_by: str = ""
 
     @property
     def label(self) -> str:
@@ -245,9 +246,17 @@ def _values(side: Side, entry: PublishedEntry, pair: str | None) -> None:
         _threshold(side, entry, pair)
     else:
         raw = side.numbers(column)[side.mask]
-        keys = _pairing_values(side, pair)
-        side.values = pd.Series(raw, index=None if keys is None else keys.to_numpy())
-        side.paired = keys is not None
+        unit = pair or entry.independent
+        keys = _pairing_values(side, unit)
+        values = pd.Series(raw, index=None if keys is None else keys.to_numpy())
+        how = side.source.get("aggregate")
+        if keys is not None and how and values.index.has_duplicates:
+            # several rows per run (the PCA-CCA runs of each seed, one per m): the run's
+            # value is their aggregate, so that runs, not rows, are compared
+            values = values.groupby(level=0, sort=True).agg(how)
+            side.grouped_by = unit
+        side.values = values
+        side.paired = keys is not None and pair is not None
     if side.values is None:
         return None
     finite = np.isfinite(side.values.to_numpy())
@@ -339,6 +348,10 @@ def rows_text(side: Side, entry: PublishedEntry) -> str:
     what = "trace" if side.source.get("threshold") else "run"
     text = (f"{how} of {n} {what}{'s' if n != 1 else ''} of "
             f"{Path(side.source['file']).name}: {', '.join(settings)}")
+    if side.grouped_by:
+        text = (f"mean of {n} {side.grouped_by}{'s' if n != 1 else ''}, each the "
+                f"{side.source['aggregate']} of its rows, of "
+                f"{Path(side.source['file']).name}: {', '.join(settings)}")
     if side.source.get("threshold"):
         spec = side.source["threshold"]
         bound = "at_least" if "at_least" in spec else "at_most"

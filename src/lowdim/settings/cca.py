@@ -73,7 +73,7 @@ OVERRIDE_OF = {"n_components": "n_components", "reg": "reg", "rescale": "rescale
                "appgrad.max_iter": "appgrad_max_iter", "appgrad.step_size": "appgrad_step_size",
                "sappgrad.max_iter": "sappgrad_max_iter",
                "sappgrad.step_size": "sappgrad_step_size", "sappgrad.batch_size": "batch_size",
-               "mem_mb": "mem_mb", "runtime": "runtime"}
+               "n_seeds": "n_seeds", "mem_mb": "mem_mb", "runtime": "runtime"}
 
 
 def _cca_value(config, dataset, path):
@@ -105,10 +105,12 @@ def cca_settings(config: dict, dataset: str, job: str = "stats") -> dict:
         Every job has ``n_components``, ``reg``, ``rescale``, ``heldout_fraction``
         and ``split_seed`` (the train/held-out split); ``exact`` adds ``method``;
         ``appgrad`` and ``sappgrad`` add ``max_iter``, ``step_size``,
-        ``checkpoint_count``, ``checkpoint_iterations``, ``normalization`` and
-        ``seed`` (``sappgrad`` also ``batch_size`` and ``normalization_size``, None for
-        10·k); a heuristic run adds ``method``, ``n_pca_components`` (0 but for
-        PCA-CCA), ``oversample``, ``n_iter`` and ``seed``.
+        ``checkpoint_count``, ``checkpoint_iterations``, ``normalization``, ``seed``
+        and ``n_seeds`` (``sappgrad`` also ``batch_size`` and ``normalization_size``,
+        None for 10·k); a heuristic run adds ``method``, ``n_pca_components`` (0 but for
+        PCA-CCA), ``oversample``, ``n_iter``, ``seed`` and ``n_seeds``. ``seed`` is
+        replicate 0's; the others derive from it
+        (:func:`lowdim.cca.experiments.replicate_seeds`).
 
     Examples
     --------
@@ -134,6 +136,7 @@ def cca_settings(config: dict, dataset: str, job: str = "stats") -> dict:
         identity, run = runs[job]
         settings.update(run)
         settings["seed"] = seed(config, "cca", dataset, identity)
+        settings["n_seeds"] = _cca_value(config, dataset, "n_seeds")
     return settings
 
 
@@ -146,6 +149,7 @@ def _appgrad_settings(config, dataset, method):
                                          "cca.checkpoints.iterations")
     settings["normalization"] = (cca["normalization"], "cca.normalization")
     settings["seed"] = seed(config, "cca", dataset, method)
+    settings["n_seeds"] = _cca_value(config, dataset, "n_seeds")
     if method == "sappgrad":
         settings["batch_size"] = _cca_value(config, dataset, "sappgrad.batch_size")
         size = cca["sappgrad"]["normalization_size"]
