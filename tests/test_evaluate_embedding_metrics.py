@@ -104,3 +104,27 @@ def test_ttests_against_reference_over_datasets():
     assert single["H"].isna().all() and single["reason"].str.startswith("not computed").all()
     with pytest.raises(ValueError, match="reference"):
         ttests_against(scores, "lle")
+
+
+def test_a_gamma_whose_affinities_underflow_gives_nan_not_a_noise_ari(caplog):
+    """Isomap's digits coordinates reach 261: at gamma = 1 the affinities underflow to
+    subnormal degrees, the normalised maps overflow and k-means' labels were noise (ARI
+    0.0 was stored as a score). Now NaN, with the reason logged."""
+    import warnings
+
+    from lowdim.evaluate.clustering import spectral_ari
+
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1, 2], 40)
+    Z = rng.normal(size=(120, 3)) * 0.01 + y[:, None] * 100.0  # two tight clusters, and
+    Z[y == 2, 0] = 200.0 + 50.0 * np.arange(40)  # class 2 spread out: affinities exactly 0
+    # but two of its points 27.27 apart: their one affinity is e^-743.6, 1e-323 (subnormal),
+    # a component of its own among the top three, whose maps are scaled by 1e161
+    Z[81, 0] = Z[80, 0] + 27.27
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow warning escapes
+        with caplog.at_level("WARNING", logger="lowdim"):
+            ari = spectral_ari(Z, y, gamma=1.0, random_state=0)
+    assert np.isnan(ari)
+    assert "the normalised spectral maps overflow" in caplog.text
+    assert np.isfinite(spectral_ari(Z, y, gamma=1e-4, random_state=0))  # a gamma that fits

@@ -247,6 +247,10 @@ def test_cca_figures_tables_and_tidy_results(tiny_run):
     stochastic = points[points["method"] == "sappgrad"]
     # sparse views: the lazy steps perform far fewer FLOPs than the paper's dense count
     assert (stochastic["flops_performed"] < stochastic["flops"]).all()
+    # n_seeds = 2 on sparse_two_view: every method's two replicates, each its own run
+    assert all(sorted(seeds) == [0, 1] for seeds in points.groupby("method")["seed"].unique())
+    assert stochastic.groupby("iteration")["tcc_in"].nunique().eq(2).all()
+    assert set(trace["seed"]) == {0}  # one run elsewhere (cca.n_seeds = 1)
     table = pd.read_csv(tiny_run / "results" / "tables" / "cca" / "table1_datasets.csv")
     assert list(table["dataset"]) == config["figure1"]["datasets"] + [config["figure2"]["dataset"]]
     for stem in ("figure1_pcc", "figure2_tcc"):

@@ -34,6 +34,8 @@ logger = logging.getLogger("lowdim")
 
 #: The paper's gamma range, one value per decade: 1e-6, 1e-5, ..., 1e1.
 GAMMA_GRID = tuple(10.0 ** e for e in range(-6, 2))
+#: Largest spectral map coordinate whose squares k-means sums without overflow (n <= 1e7).
+_MAX_MAP = 1e150
 
 
 def spectral_clustering_labels(affinity, n_clusters, random_state=None):
@@ -73,6 +75,12 @@ def spectral_clustering_labels(affinity, n_clusters, random_state=None):
     _, vectors = linalg.eigh(A, subset_by_index=[n - n_clusters, n - 1], overwrite_a=True,
                              driver="evx")
     maps = _deterministic_vector_sign_flip(vectors[:, ::-1].T).T * scale[:, None]
+    if not np.all(np.abs(maps) < _MAX_MAP):  # also NaN
+        # Affinities that all but underflow (subnormal degrees) scale a node's map by
+        # up to 1e154, and k-means' squared distances overflow: its labels would be noise.
+        raise ValueError(f"the normalised spectral maps overflow: the smallest positive "
+                         f"degree is {degree[degree > 0].min():.3g}, the affinities have "
+                         f"underflowed (gamma too large for the embedding's distances)")
     _, labels, _ = k_means(maps, n_clusters, random_state=check_random_state(random_state),
                            n_init=10)
     return labels
@@ -97,7 +105,9 @@ def spectral_ari(embedding, y, gamma, *, n_clusters=None, random_state=None):
     Returns
     -------
     ari : float
-        In [-1, 1]; NaN when the eigensolver fails (logged).
+        In [-1, 1]; NaN when the eigensolver fails, or when the affinities underflow so
+        far that the normalised maps overflow (a gamma far too large for the embedding's
+        distances), each logged.
 
     Examples
     --------

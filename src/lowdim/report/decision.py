@@ -7,8 +7,8 @@ runs disagree, so each claim is decided by a one-sided test at :data:`ALPHA`:
   the differences A - B of each pair, by a one-sided paired t-test when the entry
   aggregates by the mean, or a one-sided Wilcoxon signed-rank test when it aggregates by
   the median (heavy-tailed errors, such as classic Nyström's);
-- **independent** runs (repeated timed fits of each side, or draws at two settings that
-  share no seed): a one-sided Mann-Whitney U test on the two samples, with at least
+- **independent** runs (repeated timed fits of each side, draws at two settings that
+  share no seed, or two methods' seeded runs that share no random draw): a one-sided Mann-Whitney U test on the two samples, with at least
   :data:`MIN_FITS` runs per side (the value shown is each side's median); with 3 runs per
   side it passes only when every run of one side beats every run of the other.
 
@@ -37,8 +37,9 @@ CLAIM_RULE = (
     "A claim (A below or above B) is decided on its repeated runs, never on the sign of one "
     "difference: paired runs (per seed, fold or split) by a one-sided paired test of the "
     "differences at 0.05, Student's t where the entry reads means and Wilcoxon's signed-rank "
-    "where it reads medians; independent runs (timed fits, or draws at two settings that "
-    "share no seed; at least 3 per side, the medians shown) by a one-sided Mann-Whitney "
+    "where it reads medians; independent runs (timed fits, draws at two settings that share "
+    "no seed, or two methods' seeded runs that share no random draw; at least 3 per side, "
+    "the medians shown) by a one-sided Mann-Whitney "
     "test at 0.05, which 3 runs per side pass only when every run of one side beats every "
     "run of the other. The test in the paper's direction passing reads reproduced, the "
     "other direction's differs, neither within noise. The same difference on every pair "
