@@ -181,7 +181,8 @@ class DataSolver:
 
 
 class GramSolver:
-    """Batch AppGrad on precomputed ``S_x``, ``S_y``, ``S_xy``: O(p²k) per iteration."""
+    """Batch AppGrad on precomputed ``S_x``, ``S_y``, ``S_xy``: O(p²k) per iteration, or
+    O(nnz(S)·k) where they are sparse."""
 
     kind = "gram"
 
@@ -194,8 +195,9 @@ class GramSolver:
         self.Sx, self.Sy, self.Sxy = grams
         self.normalization, self.setup_flops = normalization, float(setup_flops)
         p1, p2 = self.Sx.shape[0], self.Sy.shape[0]
-        # per view: S Φ̃, S_cross Ψ, the update, the normaliser (from S Φ̃, no extra product)
-        self.flops_per_iteration = (2.0 * k * (p1 * p1 + p2 * p2 + 2 * p1 * p2)
+        # per view: S Φ̃, S_cross Ψ (sparse Grams: per stored entry), the update, the
+        # normaliser (from S Φ̃, no extra product)
+        self.flops_per_iteration = (2.0 * k * (nnz(self.Sx) + nnz(self.Sy) + 2 * nnz(self.Sxy))
                                     + 4.0 * k * (p1 + p2) + normalise_flops(p1, p1, k)
                                     + normalise_flops(p2, p2, k))
 
@@ -209,7 +211,7 @@ class GramSolver:
         psi0 = psi0 @ start_factor(psi0, psi0.T @ self.Sy @ psi0, self.reg, self.normalization)
         self.x = ViewState(np.zeros((p1, k)), np.zeros((p1, k)), np.zeros((p1, k)))
         self.y = ViewState(np.zeros((p2, k)), psi0, np.zeros((p2, k)))
-        self.flops_done = self.setup_flops + 2.0 * p2 * p2 * k + normalise_flops(p2, p2, k)
+        self.flops_done = self.setup_flops + 2.0 * nnz(self.Sy) * k + normalise_flops(p2, p2, k)
         self.skipped = [0, 0]
 
     def step(self, rng) -> float:

@@ -10,9 +10,9 @@ import numpy as np
 import scipy.linalg as la
 import scipy.sparse as sp
 
-__all__ = ["Diverged", "NORMALIZATIONS", "appgrad_normaliser", "gram_matrices", "inv_sqrt_psd",
-           "normalisation_factor", "power_lambda_max", "randomized_svd_operator",
-           "start_factor"]
+__all__ = ["Diverged", "NORMALIZATIONS", "SPARSE_GRAM_DENSITY", "appgrad_normaliser",
+           "gram_matrices", "inv_sqrt_psd", "normalisation_factor", "power_lambda_max",
+           "randomized_svd_operator", "start_factor"]
 
 #: AppGrad's normalisations: the paper's ``Φ̃ᵀ(S_x+λI)Φ̃`` and the authors' MNIST code's
 #: ``Φ̃ᵀS_xΦ̃ + λI_k`` (``sgd_cca2.m`` and ``gd_cca.m`` in github.com/MaZhuang/CCA).
@@ -30,14 +30,24 @@ class Diverged(FloatingPointError):
     """Iterates became non-finite, or so large that they soon would."""
 
 
+#: A Gram matrix of sparse views stays sparse when at most this share of it is non-zero.
+SPARSE_GRAM_DENSITY = 0.25
+
+
 def gram_matrices(X, Y):
-    """``(XᵀX/n, YᵀY/n, XᵀY/n)`` as dense arrays (sparse products stay sparse until here)."""
+    """``(XᵀX/n, YᵀY/n, XᵀY/n)``: dense arrays, or CSR arrays where sparse views give a
+    product at most :data:`SPARSE_GRAM_DENSITY` non-zero (one-hot words, binary features),
+    so that AppGrad's iterations cost O(nnz(S)·k) on them instead of O(p²k)."""
     n = X.shape[0]
 
-    def dense(M):
-        return M.toarray() if sp.issparse(M) else np.asarray(M)
+    def kept(M):
+        if not sp.issparse(M):
+            return np.asarray(M) / n
+        if M.nnz <= SPARSE_GRAM_DENSITY * M.shape[0] * M.shape[1]:
+            return sp.csr_array(M) / n
+        return M.toarray() / n
 
-    return dense(X.T @ X) / n, dense(Y.T @ Y) / n, dense(X.T @ Y) / n
+    return kept(X.T @ X), kept(Y.T @ Y), kept(X.T @ Y)
 
 
 def inv_sqrt_psd(N: np.ndarray, bound: float = np.inf) -> np.ndarray:

@@ -20,7 +20,8 @@ from ._base import BaseCCA, align_to_canonical, second_view
 from ._linalg import NORMALIZATIONS, Diverged, gram_matrices
 from ._stochastic_solvers import DenseStochasticSolver, StochasticSolver
 from ._validation import check_positive, check_view
-from .flops import appgrad_batch_flops, appgrad_stochastic_flops, gram_flops, stored_entries
+from .flops import (appgrad_batch_flops, appgrad_stochastic_flops, gram_flops,
+                    normalisation_flops, stored_entries)
 from .metrics import canonical_correlations
 
 __all__ = ["AppGradCCA", "GRAM_MAX_BYTES", "MAX_STEP_HALVINGS", "STOCHASTIC_SOLVERS",
@@ -124,11 +125,14 @@ class AppGradCCA(BaseCCA):
         None means ``10·n_components`` (the authors' choice), capped at n.
     precompute : 'auto' or bool, default='auto'
         Batch AppGrad only: precompute ``S_x, S_y, S_xy`` (O(np²) once, then
-        O(p²k) per iteration instead of O(npk), or O(nnz·k) on sparse data).
-        'auto' does so when the three matrices fit in :data:`GRAM_MAX_BYTES`
-        and the FLOP estimate of the setup plus ``max_iter`` iterations is
-        below that of ``max_iter`` iterations on the data: dense views with
-        ``n`` well above ``(p1+p2)/2``, rarely very sparse ones.
+        O(p²k) per iteration instead of O(npk); on sparse views the products stay
+        sparse where at most a quarter of their entries are non-zero, and an iteration
+        costs O(nnz(S)·k)). 'auto' does so when the three matrices fit in
+        :data:`GRAM_MAX_BYTES` and the FLOP estimate of the setup plus ``max_iter``
+        iterations is below that of ``max_iter`` iterations on the data: dense views
+        with ``n`` well above ``(p1+p2)/2``, and sparse views with few non-zeros per
+        row (one-hot words), whose iterations on the data are dominated by the n×k
+        products of the normalisation.
     checkpoints : None, int or sequence of int, default=None
         Iterations recorded in ``trace_``: None for about 30 log-spaced ones,
         an int for that many, or explicit iteration numbers. The last
@@ -363,6 +367,8 @@ class AppGradCCA(BaseCCA):
         if self.precompute is True:
             return True
         (n, p1), p2 = X.shape, Y.shape[1]
+        if sp.issparse(X) and sp.issparse(Y):
+            return self._sparse_gram_cheaper(X, Y, k, max_iter)
         if 8 * (p1 * p1 + p2 * p2 + p1 * p2) > GRAM_MAX_BYTES:
             return False
         nx, ny = (A.nnz if sp.issparse(A) else A.size for A in (X, Y))
@@ -370,6 +376,24 @@ class AppGradCCA(BaseCCA):
         setup = 2.0 * (nx * rx + ny * ry + nx * ry)  # XᵀX, YᵀY, XᵀY
         per_iteration_gram = 2.0 * k * (p1 + p2) ** 2
         per_iteration_data = 4.0 * k * (nx + ny)
+        return setup + max_iter * per_iteration_gram < max_iter * per_iteration_data
+
+    @staticmethod
+    def _sparse_gram_cheaper(X, Y, k, max_iter):
+        """Sparse views: the Grams' non-zeros are bounded by the rows' (row i adds at most
+        r_i² entries to XᵀX and r_i^x r_i^y to XᵀY), and both paths' iterations are counted as
+        the solvers count them (the data path's n×k normaliser products included)."""
+        n, (p1, p2) = X.shape[0], (X.shape[1], Y.shape[1])
+        rx, ry = (np.asarray(A.getnnz(axis=1), dtype=float) for A in (X, Y))
+        setup = 2.0 * float(rx @ rx + ry @ ry + rx @ ry)
+        sx, sy = min(p1 * p1, rx @ rx), min(p2 * p2, ry @ ry)
+        sxy = min(p1 * p2, rx @ ry)
+        if 12 * (sx + sy + sxy) > GRAM_MAX_BYTES:  # CSR: a value and an index per entry
+            return False
+        per_iteration_gram = (2.0 * k * (sx + sy + 2 * sxy) + 4.0 * k * (p1 + p2)
+                              + normalisation_flops(p1, p1, k) + normalisation_flops(p2, p2, k))
+        per_iteration_data = sum(4.0 * A.nnz * k + 4.0 * A.shape[1] * k + 2.0 * n * k * k
+                                 + normalisation_flops(n, A.shape[1], k) for A in (X, Y))
         return setup + max_iter * per_iteration_gram < max_iter * per_iteration_data
 
     def _make_solver(self, X, Y, k, b, s, rng, max_iter):
