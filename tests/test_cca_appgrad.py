@@ -294,7 +294,7 @@ def test_sparse_views_with_few_non_zeros_per_row_take_sparse_gram_matrices():
     np.testing.assert_allclose(auto.trace_["tcc_train"], data.trace_["tcc_train"], rtol=1e-10)
     np.testing.assert_allclose(np.abs(auto.x_weights_), np.abs(data.x_weights_), rtol=1e-6,
                                atol=1e-12)
-    Sx, Sy, Sxy = gram_matrices(X, Y)
+    Sx, Sy, Sxy = gram_matrices(X, Y, keep_sparse=True)
     assert sp.issparse(Sx) and sp.issparse(Sy) and sp.issparse(Sxy)
     assert Sx.nnz == len(np.unique(X.indices))  # one-hot: XᵀX is diagonal
     per_iteration = np.diff(auto.trace_["flops_performed"].to_numpy())[-1] / 140
@@ -304,8 +304,12 @@ def test_sparse_views_with_few_non_zeros_per_row_take_sparse_gram_matrices():
 
 def test_gram_matrices_of_sparse_views_are_dense_once_a_quarter_is_non_zero():
     X, Y = sparse_views(500, 20, 30, nnz_per_row=8, k=3, random_state=0)  # XᵀX nearly full
-    Sx, Sy, Sxy = gram_matrices(X, Y)
+    Sx, Sy, Sxy = gram_matrices(X, Y, keep_sparse=True)
     assert not any(sp.issparse(S) for S in (Sx, Sy, Sxy))
     np.testing.assert_allclose(Sxy, (X.T @ Y).toarray() / 500)
     wide, other = _one_hot_views(n=800)
-    assert all(sp.issparse(S) for S in gram_matrices(wide, other))
+    assert all(sp.issparse(S) for S in gram_matrices(wide, other, keep_sparse=True))
+    # exact CCA factorises them: dense whatever the views (word_context's exact CCA failed)
+    assert not any(sp.issparse(S) for S in gram_matrices(wide, other))
+    exact = ExactCCA(3, reg=0.001).fit(wide, other)
+    assert np.all(np.isfinite(exact.canonical_correlations_))

@@ -34,16 +34,17 @@ class Diverged(FloatingPointError):
 SPARSE_GRAM_DENSITY = 0.25
 
 
-def gram_matrices(X, Y):
-    """``(XᵀX/n, YᵀY/n, XᵀY/n)``: dense arrays, or CSR arrays where sparse views give a
-    product at most :data:`SPARSE_GRAM_DENSITY` non-zero (one-hot words, binary features),
-    so that AppGrad's iterations cost O(nnz(S)·k) on them instead of O(p²k)."""
+def gram_matrices(X, Y, keep_sparse: bool = False):
+    """``(XᵀX/n, YᵀY/n, XᵀY/n)`` as dense arrays; with ``keep_sparse``, CSR arrays where
+    sparse views give a product at most :data:`SPARSE_GRAM_DENSITY` non-zero (one-hot
+    words, binary features), so that AppGrad's iterations cost O(nnz(S)·k) on them instead
+    of O(p²k). Exact CCA factorises them, and takes them dense."""
     n = X.shape[0]
 
     def kept(M):
         if not sp.issparse(M):
             return np.asarray(M) / n
-        if M.nnz <= SPARSE_GRAM_DENSITY * M.shape[0] * M.shape[1]:
+        if keep_sparse and M.nnz <= SPARSE_GRAM_DENSITY * M.shape[0] * M.shape[1]:
             return sp.csr_array(M) / n
         return M.toarray() / n
 

@@ -408,7 +408,7 @@ class AppGradCCA(BaseCCA):
                             normalization=norm)
             return solver, appgrad_stochastic_flops(p1, p2, k, b, s)
         if self._use_gram(X, Y, k, max_iter):
-            grams = gram_matrices(X, Y)
+            grams = gram_matrices(X, Y, keep_sparse=True)
             if auto:
                 eta = tuple(1.0 / (GramSolver.lambda_max(S, rng) + reg) for S in grams[:2])
             solver = GramSolver(grams, k, reg, *eta, normalization=norm,
