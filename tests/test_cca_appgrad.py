@@ -313,3 +313,12 @@ def test_gram_matrices_of_sparse_views_are_dense_once_a_quarter_is_non_zero():
     assert not any(sp.issparse(S) for S in gram_matrices(wide, other))
     exact = ExactCCA(3, reg=0.001).fit(wide, other)
     assert np.all(np.isfinite(exact.canonical_correlations_))
+
+
+def test_sparse_views_whose_grams_cost_more_than_the_data_stay_on_the_data_path():
+    # 20 non-zeros per row of 5,000 columns: each row adds up to 400 entries to XᵀX, so an
+    # iteration on the Grams would read 20x the entries of one on the data
+    X, Y = sparse_views(2000, 5000, 5000, nnz_per_row=20, k=5, random_state=0)
+    assert AppGradCCA(3, max_iter=50, tol=0, random_state=0).fit(X, Y).solver_ == "data"
+    forced = AppGradCCA(3, max_iter=50, tol=0, random_state=0, precompute=True).fit(X, Y)
+    assert forced.solver_ == "gram"

@@ -128,3 +128,8 @@ def test_a_gamma_whose_affinities_underflow_gives_nan_not_a_noise_ari(caplog):
     assert np.isnan(ari)
     assert "the normalised spectral maps overflow" in caplog.text
     assert np.isfinite(spectral_ari(Z, y, gamma=1e-4, random_state=0))  # a gamma that fits
+    # every pair 50 or more apart at gamma = 1: no affinity left at all, no clustering
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="lowdim"):
+        assert np.isnan(spectral_ari(Z[82:], np.arange(38) % 2, gamma=1.0))
+    assert "every affinity between two points is 0" in caplog.text

@@ -127,3 +127,16 @@ def test_front_page_summary_is_text_only():
     assert "published numbers:** 1 ran on replica, 1 not computed." in summary_rst(
         {"cca": True}, ["mnist"], stages, replica)
     assert "|" not in text and "+--" not in text  # no table beside the rule graph
+
+
+def test_cca_savings_reads_each_seed_and_says_how_many_reach_the_target():
+    # three seeds reach 95 % at iterations 10, 100 and 100; only seed 2 reaches 99 %
+    trace = pd.DataFrame({"dataset": "d", "method": "sappgrad", "seed": np.repeat([0, 1, 2], 3),
+                          "iteration": [10, 100, 1000] * 3, "flops": [1e6, 1e7, 1e8] * 3,
+                          "flops_performed": [1e5, 1e6, 1e7] * 3,
+                          "pcc_in": [0.96, 0.97, 0.98, 0.90, 0.95, 0.97, 0.90, 0.96, 0.995]})
+    table = cca_savings(trace, pd.DataFrame({"dataset": ["d"], "flops": [4e6]}))
+    at95, at99 = table.iloc[0], table.iloc[1]
+    assert at95["seeds reaching it"] == "3 of 3" and at95["first checkpoint reaching it"] == 100
+    assert at95["FLOPs performed"] == 1e6 and at95["exact / AppGrad (performed)"] == 4.0
+    assert at99["seeds reaching it"] == "1 of 3" and at99["FLOPs performed"] == 1e7

@@ -88,7 +88,8 @@ def _reg_sweep():
                          "dataset": "digits_halves",
                          "method": ["appgrad"] * 2 + ["sappgrad"] * 2, "metric": "pcc_in",
                          "score": [0.97, 0.99, 0.95, 0.96], "spread": float("nan"), "runs": 1,
-                         "summary": "one seeded run per value"})
+                         "summary": "the mean of 1 seeded run per value "
+                                    "(cca.n_seeds; ± 2 sd with several)"})
 
 
 def _kernel_cca_tidy():

@@ -15,7 +15,7 @@ authors' code). ``normalization='authors'`` uses the authors' MNIST code's
   (n×k) between iterations, so an iteration costs four n×p×k products
   (``Xᵀ(XΦ̃ − YΨ)`` and ``XΦ̃`` per view) and never forms a p×p matrix;
 - :class:`GramSolver` (batch, precomputed ``S_x, S_y, S_xy``): O(p²k) per
-  iteration after one O(np²) pass;
+  iteration after one O(np²) pass, or O(nnz(S)·k) where they are kept sparse;
 - the stochastic solvers of :mod:`._stochastic_solvers` (re-exported here).
 
 Each solver exposes ``start(rng)``, ``step(rng) -> relative change``,
@@ -109,9 +109,9 @@ def gram_half_step(S, S_cross, own: ViewState, other_weights, eta: float,
 
     Parameters
     ----------
-    S : ndarray of shape (p, p)
+    S : ndarray or sparse array of shape (p, p)
         This view's ``S_x = XᵀX / n``.
-    S_cross : ndarray of shape (p, q)
+    S_cross : ndarray or sparse array of shape (p, q)
         ``S_xy`` (for x) or ``S_xyᵀ`` (for y).
     own : ViewState
         With ``proj_tilde = S @ own.tilde``.

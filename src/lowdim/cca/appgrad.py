@@ -17,11 +17,11 @@ from ..progress import Progress
 from ..seeding import spawn_seeds
 from ._appgrad_solvers import DataSolver, GramSolver
 from ._base import BaseCCA, align_to_canonical, second_view
-from ._linalg import NORMALIZATIONS, Diverged, gram_matrices
+from ._linalg import NORMALIZATIONS, SPARSE_GRAM_DENSITY, Diverged, gram_matrices
 from ._stochastic_solvers import DenseStochasticSolver, StochasticSolver
 from ._validation import check_positive, check_view
 from .flops import (appgrad_batch_flops, appgrad_stochastic_flops, gram_flops,
-                    normalisation_flops, stored_entries)
+                    normalisation_flops)
 from .metrics import canonical_correlations
 
 __all__ = ["AppGradCCA", "GRAM_MAX_BYTES", "MAX_STEP_HALVINGS", "STOCHASTIC_SOLVERS",
@@ -386,10 +386,17 @@ class AppGradCCA(BaseCCA):
         n, (p1, p2) = X.shape[0], (X.shape[1], Y.shape[1])
         rx, ry = (np.asarray(A.getnnz(axis=1), dtype=float) for A in (X, Y))
         setup = 2.0 * float(rx @ rx + ry @ ry + rx @ ry)
-        sx, sy = min(p1 * p1, rx @ rx), min(p2 * p2, ry @ ry)
-        sxy = min(p1 * p2, rx @ ry)
-        if 12 * (sx + sy + sxy) > GRAM_MAX_BYTES:  # CSR: a value and an index per entry
+        entries, memory = [], 0.0
+        for bound, size in ((rx @ rx, p1 * p1), (ry @ ry, p2 * p2), (rx @ ry, p1 * p2)):
+            if bound <= SPARSE_GRAM_DENSITY * size:  # kept sparse: a value and an index each
+                entries.append(bound)
+                memory += 12.0 * bound
+            else:  # may come out denser: gram_matrices makes it dense
+                entries.append(size)
+                memory += 8.0 * size
+        if memory > GRAM_MAX_BYTES:
             return False
+        sx, sy, sxy = entries
         per_iteration_gram = (2.0 * k * (sx + sy + 2 * sxy) + 4.0 * k * (p1 + p2)
                               + normalisation_flops(p1, p1, k) + normalisation_flops(p2, p2, k))
         per_iteration_data = sum(4.0 * A.nnz * k + 4.0 * A.shape[1] * k + 2.0 * n * k * k
@@ -424,9 +431,11 @@ class AppGradCCA(BaseCCA):
         """FLOPs of forming ``S_x, S_y, S_xy``: dense products, or per non-zero for sparse."""
         if not (sp.issparse(X) or sp.issparse(Y)):
             return gram_flops(X.shape[0], X.shape[1], Y.shape[1])
-        n = X.shape[0]
-        nx, ny = stored_entries(X), stored_entries(Y)
-        return 2.0 * (nx * nx + ny * ny + nx * ny) / n  # nnz·(non-zeros per row) per product
+        # row i's r_i non-zeros meet r_i (r_i^y) of the other factor: Σ r_i² per product
+        rx, ry = (np.asarray(A.getnnz(axis=1) if sp.issparse(A) else np.full(A.shape[0],
+                                                                               A.shape[1]),
+                             dtype=float) for A in (X, Y))
+        return 2.0 * float(rx @ rx + ry @ ry + rx @ ry)
 
     # -- fitting ----------------------------------------------------------
     def fit(self, X, Y=None, heldout=None, y=None):

@@ -371,8 +371,8 @@ def add_pcc(trace: pd.DataFrame, exact: pd.DataFrame) -> pd.DataFrame:
 
 
 #: Columns of Figure 2's tidy points (:func:`tcc_points`), in order.
-TCC_COLUMNS = ["dataset", "method", "setting", "seed", "iteration", "flops", "log_flops",
-               "flops_performed", "seconds", "tcc_in", "tcc_out"]
+TCC_COLUMNS = ["dataset", "method", "setting", "seed", "random_state", "iteration", "flops",
+               "log_flops", "flops_performed", "seconds", "tcc_in", "tcc_out"]
 
 
 def tcc_points(traces, heuristics) -> pd.DataFrame:

@@ -65,6 +65,9 @@ def spectral_clustering_labels(affinity, n_clusters, random_state=None):
     n = A.shape[0]
     np.fill_diagonal(A, 0.0)
     degree = A.sum(axis=1)
+    if not np.any(degree > 0):
+        raise ValueError("every affinity between two points is 0 (gamma too large for the "
+                         "embedding's distances): no graph to cluster")
     # Isolated nodes get degree 1, as in scipy's normalised csgraph Laplacian.
     scale = 1.0 / np.sqrt(np.where(degree > 0, degree, 1.0))
     A *= scale[:, None]
@@ -106,8 +109,8 @@ def spectral_ari(embedding, y, gamma, *, n_clusters=None, random_state=None):
     -------
     ari : float
         In [-1, 1]; NaN when the eigensolver fails, or when the affinities underflow so
-        far that the normalised maps overflow (a gamma far too large for the embedding's
-        distances), each logged.
+        far that every one is 0 or the normalised maps overflow (a gamma far too large for
+        the embedding's distances), each logged.
 
     Examples
     --------

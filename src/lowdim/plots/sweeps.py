@@ -64,7 +64,7 @@ def sweep_figure(tidy: pd.DataFrame, label: str = "", profile: str = "", ncols: 
     >>> print(fig.axes[0].get_xlabel()); print(fig.axes[0].get_ylabel())
     cca.reg
     in-sample PCC
-    (no error bars: one seeded run per value)
+    (no error bars: the mean of 1 seeded run per value (cca.n_seeds; ± 2 sd with several))
     >>> plt.close(fig)
     """
     use_style()

@@ -8,8 +8,8 @@ runs disagree, so each claim is decided by a one-sided test at :data:`ALPHA`:
   aggregates by the mean, or a one-sided Wilcoxon signed-rank test when it aggregates by
   the median (heavy-tailed errors, such as classic Nyström's);
 - **independent** runs (repeated timed fits of each side, draws at two settings that
-  share no seed, or two methods' seeded runs that share no random draw): a one-sided Mann-Whitney U test on the two samples, with at least
-  :data:`MIN_FITS` runs per side (the value shown is each side's median); with 3 runs per
+  share no seed, or two methods' seeded runs that share no random draw): a one-sided
+  Mann-Whitney U test on the two samples, with at least :data:`MIN_FITS` runs per side (the value shown is each side's median); with 3 runs per
   side it passes only when every run of one side beats every run of the other.
 
 The claim *reproduces* when the test in the paper's direction passes, *differs* when the

@@ -33,7 +33,8 @@ An entry keeps the *settings* it was measured at apart from the *result* it repo
 - ``column`` is the result; ``threshold: {column: pcc_in, at_least: 0.95}`` (or
   ``at_most``) reads ``column`` where the run first reaches a result ("the FLOPs at
   which PCC first reaches 0.95"): the smallest ``column`` among the rows that reach it,
-  per trace (per value of its ``per`` column, by default the claim's ``paired_by``).
+  per trace (per value of its ``per`` column, by default the claim's ``paired_by`` or
+  ``independent`` column).
 
 Entry-level ``settings`` hold for every side; a side's own ``settings`` are for what a
 claim varies on purpose (StaCUR's error at s/n = 0.4 against 0.05). ``aggregate`` is

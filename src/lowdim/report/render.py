@@ -285,7 +285,9 @@ def overview_html(profile, stages, scorecard, similarity, cca) -> str:
                                         "performed as the code counts them (ratio &gt; 1: "
                                         "AppGrad cheaper; – : target not reached); the "
                                         "paper's formulas beside them. A target is read at the "
-                                        "first checkpoint that reaches it: an upper bound.",
+                                        "first checkpoint that reaches it: an upper bound; "
+                                        "with several seeds, the median over those that "
+                                        "reach it.",
                          cca))
     body = "".join(f"<h2>{title}</h2><p>{text}</p>{_html_table(table)}"
                    for title, text, table in sections)

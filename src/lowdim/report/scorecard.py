@@ -23,7 +23,7 @@ import pandas as pd
 from .decision import CLAIM_RULE, independent_decision, paired_decision
 from .profile import affecting, profile_label
 from .published import PublishedEntry
-from .selection import EntryError, rows_text, select_sides
+from .selection import AGGREGATES, EntryError, rows_text, select_sides, shown_aggregate
 
 __all__ = ["CLAIM_RULE", "EntryError", "VERDICTS", "VERDICT_MEANINGS", "score_entry",
            "scorecard", "within_tolerance"]
@@ -84,6 +84,11 @@ def within_tolerance(value: float, published: float, tolerance: dict) -> bool:
 def _aggregate(values, source) -> float:
     how = {"median": np.median, "max": np.max}.get(source.get("aggregate"), np.mean)
     return float(how(values))
+
+
+def _shown(values, entry, source) -> float:
+    """A side's value as the scorecard shows it (:func:`~.selection.shown_aggregate`)."""
+    return float(AGGREGATES[shown_aggregate(entry, source)](values))
 
 
 def _spread(values) -> float:
@@ -153,8 +158,7 @@ def _unscored(row, sides) -> dict:
 
 def _score_claim(row, entry, ours, reference) -> dict:
     decision = _decide_claim(entry, ours, reference)
-    # a reference already reduced per run (the best PCA-CCA of each seed) shows their mean
-    ref = _aggregate(reference.values.to_numpy(), {} if reference.grouped_by else entry.than)
+    ref = _shown(reference.values.to_numpy(), entry, entry.than)
     row.update(difference=decision.difference, verdict=decision.verdict,
                reason=_reason(f"ours {row['reproduced']:.4g} vs reference {ref:.4g}; "
                               f"{decision.reason}", (ours, reference), entry))
@@ -236,7 +240,7 @@ def score_entry(entry: PublishedEntry, root=".", cache=None, nearest_settings=Fa
         return _qualify(_unscored(row, sides), sides, mine, replica)
     ours = sides[0]
     values = ours.values.to_numpy()
-    row.update(reproduced=_aggregate(values, entry.reproduced), spread=_spread(values),
+    row.update(reproduced=_shown(values, entry, entry.reproduced), spread=_spread(values),
                runs=int(values.size))
     row = _score_claim(row, entry, *sides) if entry.is_claim else _score_number(row, entry, ours)
     return _qualify(row, sides, mine, replica)

@@ -199,6 +199,20 @@ def _match(sides, key: str, setting: Setting, entry, nearest_settings: bool) -> 
                                  f"{show(closest)})")
 
 
+#: A side's ``aggregate`` -> its reduction (NaN-propagating: a failed row is not skipped).
+AGGREGATES = {"mean": np.mean, "median": np.median, "max": np.max}
+
+
+def shown_aggregate(entry: PublishedEntry, source: dict) -> str:
+    """How a side's values are summarised in the scorecard: a claim on independent runs
+    shows medians (its test compares their ranks), any other side its ``aggregate`` (the
+    mean by default; a reference's ``max`` is taken per run, the runs then averaged)."""
+    if entry.is_claim and entry.independent:
+        return "median"
+    how = source.get("aggregate", "mean")
+    return "mean" if how == "max" else how
+
+
 def _pairing_values(side: Side, pair: str | None) -> pd.Series | None:
     if pair is None or pair not in side.table.columns:
         return None
@@ -214,7 +228,7 @@ def _threshold(side: Side, entry: PublishedEntry, pair: str | None) -> None:
     bound = "at_least" if "at_least" in spec else "at_most"
     target = float(spec[bound])
     reached = level >= target if bound == "at_least" else level <= target
-    per = spec.get("per") or pair
+    per = spec.get("per") or pair or entry.independent
     keys = _pairing_values(side, per)
     groups = pd.Series(0 if keys is None else keys.to_numpy(), index=np.arange(len(level)))
     values, missed = {}, []
@@ -249,11 +263,13 @@ def _values(side: Side, entry: PublishedEntry, pair: str | None) -> None:
         unit = pair or entry.independent
         keys = _pairing_values(side, unit)
         values = pd.Series(raw, index=None if keys is None else keys.to_numpy())
-        how = side.source.get("aggregate")
-        if keys is not None and how and values.index.has_duplicates:
+        if keys is not None and values.index.has_duplicates:
             # several rows per run (the PCA-CCA runs of each seed, one per m): the run's
-            # value is their aggregate, so that runs, not rows, are compared
-            values = values.groupby(level=0, sort=True).agg(how)
+            # value is their aggregate (the mean unless the side names one), so that runs,
+            # not rows, are compared; a NaN row makes its run NaN, counted below
+            reduce = AGGREGATES[side.source.get("aggregate", "mean")]
+            values = values.groupby(level=0, sort=True, dropna=False).apply(
+                lambda run: reduce(run.to_numpy()))
             side.grouped_by = unit
         side.values = values
         side.paired = keys is not None and pair is not None
@@ -344,13 +360,13 @@ def rows_text(side: Side, entry: PublishedEntry) -> str:
         used = pd.unique(side.table.loc[side.mask, key])
         settings.append(f"{key} = {', '.join(show(v) for v in used)}")
     n = int(side.values.size)
-    how = side.source.get("aggregate", "mean") if n > 1 else "value"
+    how = shown_aggregate(entry, side.source) if n > 1 else "value"
     what = "trace" if side.source.get("threshold") else "run"
     text = (f"{how} of {n} {what}{'s' if n != 1 else ''} of "
             f"{Path(side.source['file']).name}: {', '.join(settings)}")
     if side.grouped_by:
-        text = (f"mean of {n} {side.grouped_by}{'s' if n != 1 else ''}, each the "
-                f"{side.source['aggregate']} of its rows, of "
+        text = (f"{how} of {n} {side.grouped_by}{'s' if n != 1 else ''}, each the "
+                f"{side.source.get('aggregate', 'mean')} of its rows, of "
                 f"{Path(side.source['file']).name}: {', '.join(settings)}")
     if side.source.get("threshold"):
         spec = side.source["threshold"]
