@@ -21,3 +21,19 @@ def test_latex_table_escapes_its_caption_and_shows_cells_as_the_markdown_does(tm
     assert r"nystrom & -- & 0.987654 \\" in latex
     assert re.search(r"\| nystrom +\| +– +\|", md.read_text())  # the Markdown's dash
     assert pd.read_csv(csv)["CoNLL F1 (%)"].isna().tolist() == [False, True]
+
+
+def test_latex_tables_hold_no_symbol_latex_cannot_read(tmp_path):
+    """pdflatex's UTF-8 input stops at ≤, λ, ≈ or a combining tilde ("Unicode character ...
+    not set up for use with LaTeX"); the default run's tables held ≤, λ, ≈, ρ and K̃. Written
+    as math; accented Latin letters, which it reads, are kept."""
+    import unicodedata
+
+    frame = pd.DataFrame({"method": ["SMS-Nyström", "ρ-CCA"], "‖K − K̃‖ / ‖K‖": [0.1, 0.2],
+                          "λ ≤ 1e-3": ["92 ± 1", "≈ 90"]})
+    (tex,) = write_table(frame, tmp_path / "t", formats=("tex",), caption="λ = 0.1 × K̃, k → ∞")
+    text = tex.read_text()
+    strange = {c for c in text if ord(c) > 127 and not unicodedata.name(c).startswith("LATIN")}
+    assert not strange
+    assert r"$\tilde{\mathrm{K}}$" in text and r"$\lambda$ $\le$ 1e-3" in text
+    assert "Nyström" in text and r"$\rho$-CCA" in text

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import numpy as np
@@ -62,9 +64,9 @@ def write_table(df: pd.DataFrame, path, formats=_FORMATS, caption: str | None = 
             else:
                 # numbers as the Markdown shows them (not to_latex's six decimals), a dash
                 # for a missing cell, and a caption LaTeX reads as text ("%" starts a comment)
-                tmp.write_text(df.to_latex(
+                tmp.write_text(latex_symbols(df.to_latex(
                     index=False, escape=True, na_rep="--", float_format=lambda v: f"{v:g}",
-                    caption=None if caption is None else latex_text(caption)))
+                    caption=None if caption is None else latex_text(caption))))
         written.append(target)
     return written
 
@@ -73,6 +75,33 @@ def write_table(df: pd.DataFrame, path, formats=_FORMATS, caption: str | None = 
 _LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
           "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
           "^": r"\textasciicircum{}"}
+
+
+#: Characters of our labels that LaTeX's default UTF-8 input does not define (pdflatex stops
+#: at them: "Unicode character ≤ (U+2264) not set up for use with LaTeX"), as math.
+_SYMBOLS = {"≤": r"$\le$", "≥": r"$\ge$", "≈": r"$\approx$", "≠": r"$\neq$", "−": r"$-$",
+            "‖": r"$\|$", "·": r"$\cdot$", "±": r"$\pm$", "×": r"$\times$", "→": r"$\to$",
+            "√": r"$\surd$", "∞": r"$\infty$", "²": r"$^2$", "³": r"$^3$", "ᵀ": r"$^\top$",
+            **{chr(0x3B1 + i): f"$\\{name}$" for i, name in enumerate(
+                "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi "
+                "omicron pi rho varsigma sigma tau upsilon phi chi psi omega".split())
+               if name != "omicron"},
+            "Γ": r"$\Gamma$", "Δ": r"$\Delta$", "Θ": r"$\Theta$", "Λ": r"$\Lambda$",
+            "Σ": r"$\Sigma$", "Φ": r"$\Phi$", "Ψ": r"$\Psi$", "Ω": r"$\Omega$"}
+
+
+def latex_symbols(text: str) -> str:
+    r"""``text`` (LaTeX) with the symbols LaTeX's UTF-8 input lacks written as math: Greek
+    letters, relations and operators, and a letter under a combining tilde (K̃).
+
+    Examples
+    --------
+    >>> from lowdim.tables.write import latex_symbols
+    >>> print(latex_symbols("‖K − K̃‖ ≤ 0.1, λ = 1e-3, 92 ± 1"))
+    $\|$K $-$ $\tilde{\mathrm{K}}$$\|$ $\le$ 0.1, $\lambda$ = 1e-3, 92 $\pm$ 1
+    """
+    text = re.sub("(.)\u0303", lambda m: f"$\\tilde{{\\mathrm{{{m.group(1)}}}}}$", text)
+    return "".join(_SYMBOLS.get(char, char) for char in text)
 
 
 def latex_text(text: str) -> str:
