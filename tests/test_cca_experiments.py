@@ -163,3 +163,24 @@ def test_heuristic_replicates_land_in_tcc_points_with_their_seed():
                           n_components=3, reg=0.005, n_pca_components=6).assign(dataset="d")
     points = tcc_points([], [rows])
     assert points["seed"].tolist() == [0, 1] and list(points.columns) == TCC_COLUMNS
+
+
+def test_canonical_correlations_of_well_conditioned_projections_skip_the_qr(monkeypatch):
+    """AppGrad's traces evaluate TCC at every checkpoint; their projections are well
+    conditioned, so the correlations come from k×k Gram matrices (no n×k QR), equal to the
+    QR's to 1e-12; collinear or badly scaled projections still take the pivoted QR."""
+    from lowdim.cca import metrics
+
+    rng = np.random.default_rng(0)
+    A = rng.standard_normal((5000, 6))
+    B = A @ rng.standard_normal((6, 4)) + rng.standard_normal((5000, 4))
+    reference = metrics.canonical_correlations(A, np.c_[B, B[:, :1]])  # collinear: QR
+    calls = []
+    monkeypatch.setattr(metrics, "_orthonormal_basis",
+                        lambda M: calls.append(M.shape) or np.linalg.qr(M)[0])
+    fast = metrics.canonical_correlations(A, B)
+    assert calls == []
+    np.testing.assert_allclose(fast, reference[:4], rtol=1e-12)
+    ill = np.c_[A[:, :5], A[:, 0] + 1e-5 * A[:, 5]]  # condition about 1e5
+    metrics.canonical_correlations(ill, B)
+    assert calls == [(5000, 6), (5000, 4)]

@@ -13,7 +13,8 @@ import scipy.sparse as sp
 
 from .._validation import ArgumentValueError, check_matrix
 
-__all__ = ["canonical_correlations", "canonical_correlations_from_moments", "tcc", "pcc"]
+__all__ = ["GRAM_MAX_CONDITION", "canonical_correlations", "canonical_correlations_from_moments",
+           "tcc", "pcc"]
 
 
 def _orthonormal_basis(A: np.ndarray) -> np.ndarray:
@@ -33,10 +34,12 @@ def _orthonormal_basis(A: np.ndarray) -> np.ndarray:
 def canonical_correlations(A, B) -> np.ndarray:
     r"""Canonical correlations between the columns of two projected views.
 
-    Computed stably, without forming covariance matrices: with pivoted QR
-    bases :math:`Q_A, Q_B` of the column spans, the correlations are the
-    singular values of :math:`Q_A^\top Q_B` (Björck & Golub, 1973).
-    Uncentred, as in the paper.
+    Computed stably: with pivoted QR bases :math:`Q_A, Q_B` of the column
+    spans, the correlations are the singular values of :math:`Q_A^\top Q_B`
+    (Björck & Golub, 1973). When both projections have a condition number
+    below :data:`GRAM_MAX_CONDITION` (AppGrad's normalised iterates, fitted
+    scores), the same singular values come from the k×k Gram matrices,
+    several times faster, to within about 1e-10. Uncentred, as in the paper.
 
     Parameters
     ----------
@@ -66,6 +69,9 @@ def canonical_correlations(A, B) -> np.ndarray:
         raise ArgumentValueError("`A` and `B` must be 2-D with the same rows, got shapes "
                                  f"{A.shape} and {B.shape}", ("A", "B"))
     k = min(A.shape[1], B.shape[1])
+    fast = _well_conditioned_correlations(A, B)
+    if fast is not None:
+        return fast
     rho = np.zeros(k)
     Qa, Qb = _orthonormal_basis(A), _orthonormal_basis(B)
     if Qa.shape[1] and Qb.shape[1]:
@@ -73,6 +79,27 @@ def canonical_correlations(A, B) -> np.ndarray:
         m = min(k, s.size)
         rho[:m] = np.clip(s[:m], 0.0, 1.0)
     return rho
+
+
+#: Largest condition number of a projection whose correlations are read from its k×k Gram
+#: matrix (rounding about eps·cond², 1e-10 here); above it, or rank-deficient, pivoted QR.
+GRAM_MAX_CONDITION = 1e3
+
+
+def _well_conditioned_correlations(A, B):
+    """The correlations from ``AᵀA``, ``BᵀB`` and ``AᵀB`` when both projections are well
+    conditioned (AppGrad's normalised iterates, a fitted CCA's scores), else None: three
+    n×k products instead of two pivoted QRs, several times faster at n ≫ k."""
+    if min(A.shape[1], B.shape[1]) == 0 or A.shape[0] < max(A.shape[1], B.shape[1]):
+        return None
+    whiteners = []
+    for M in (A, B):
+        w, V = np.linalg.eigh(M.T @ M)
+        if not w[0] > w[-1] / GRAM_MAX_CONDITION ** 2:  # also False for zeros or NaN
+            return None
+        whiteners.append(V / np.sqrt(w))
+    s = la.svd(whiteners[0].T @ (A.T @ B) @ whiteners[1], compute_uv=False)
+    return np.clip(s[:min(A.shape[1], B.shape[1])], 0.0, 1.0)
 
 
 def _whitener(C: np.ndarray) -> np.ndarray:
