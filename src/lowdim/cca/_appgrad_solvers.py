@@ -140,8 +140,14 @@ class DataSolver:
         self.normalization = normalization
         (n, p1), p2 = X.shape, Y.shape[1]
         # per iteration and view: Aᵀ(residual) and A Φ̃ (2 nnz k each), the update, the normaliser
-        self.flops_per_iteration = sum(4.0 * nnz(A) * k + 4.0 * A.shape[1] * k + 2.0 * n * k * k
-                                       + normalise_flops(n, A.shape[1], k) for A in (X, Y))
+        self.flops_per_iteration = self.iteration_flops(X, Y, k)
+
+    @staticmethod
+    def iteration_flops(X, Y, k) -> float:
+        """FLOPs of one iteration on the data (both views)."""
+        n = X.shape[0]
+        return sum(4.0 * nnz(A) * k + 4.0 * A.shape[1] * k + 2.0 * n * k * k
+                   + normalise_flops(n, A.shape[1], k) for A in (X, Y))
 
     @staticmethod
     def lambda_max(A, rng) -> float:
@@ -197,9 +203,14 @@ class GramSolver:
         p1, p2 = self.Sx.shape[0], self.Sy.shape[0]
         # per view: S Φ̃, S_cross Ψ (sparse Grams: per stored entry), the update, the
         # normaliser (from S Φ̃, no extra product)
-        self.flops_per_iteration = (2.0 * k * (nnz(self.Sx) + nnz(self.Sy) + 2 * nnz(self.Sxy))
-                                    + 4.0 * k * (p1 + p2) + normalise_flops(p1, p1, k)
-                                    + normalise_flops(p2, p2, k))
+        self.flops_per_iteration = self.iteration_flops(
+            nnz(self.Sx), nnz(self.Sy), nnz(self.Sxy), p1, p2, k)
+
+    @staticmethod
+    def iteration_flops(sx, sy, sxy, p1, p2, k) -> float:
+        """FLOPs of one iteration on Grams with ``sx``, ``sy``, ``sxy`` stored entries."""
+        return (2.0 * k * (sx + sy + 2 * sxy) + 4.0 * k * (p1 + p2)
+                + normalise_flops(p1, p1, k) + normalise_flops(p2, p2, k))
 
     @staticmethod
     def lambda_max(S, rng) -> float:

@@ -20,8 +20,7 @@ from ._base import BaseCCA, align_to_canonical, second_view
 from ._linalg import NORMALIZATIONS, SPARSE_GRAM_DENSITY, Diverged, gram_matrices
 from ._stochastic_solvers import DenseStochasticSolver, StochasticSolver
 from ._validation import check_positive, check_view
-from .flops import (appgrad_batch_flops, appgrad_stochastic_flops, gram_flops,
-                    normalisation_flops)
+from .flops import appgrad_batch_flops, appgrad_stochastic_flops, gram_flops
 from .metrics import canonical_correlations
 
 __all__ = ["AppGradCCA", "GRAM_MAX_BYTES", "MAX_STEP_HALVINGS", "STOCHASTIC_SOLVERS",
@@ -378,14 +377,13 @@ class AppGradCCA(BaseCCA):
         per_iteration_data = 4.0 * k * (nx + ny)
         return setup + max_iter * per_iteration_gram < max_iter * per_iteration_data
 
-    @staticmethod
-    def _sparse_gram_cheaper(X, Y, k, max_iter):
+    @classmethod
+    def _sparse_gram_cheaper(cls, X, Y, k, max_iter):
         """Sparse views: the Grams' non-zeros are bounded by the rows' (row i adds at most
         r_i² entries to XᵀX and r_i^x r_i^y to XᵀY), and both paths' iterations are counted as
         the solvers count them (the data path's n×k normaliser products included)."""
-        n, (p1, p2) = X.shape[0], (X.shape[1], Y.shape[1])
+        p1, p2 = X.shape[1], Y.shape[1]
         rx, ry = (np.asarray(A.getnnz(axis=1), dtype=float) for A in (X, Y))
-        setup = 2.0 * float(rx @ rx + ry @ ry + rx @ ry)
         entries, memory = [], 0.0
         for bound, size in ((rx @ rx, p1 * p1), (ry @ ry, p2 * p2), (rx @ ry, p1 * p2)):
             if bound <= SPARSE_GRAM_DENSITY * size:  # kept sparse: a value and an index each
@@ -396,12 +394,10 @@ class AppGradCCA(BaseCCA):
                 memory += 8.0 * size
         if memory > GRAM_MAX_BYTES:
             return False
-        sx, sy, sxy = entries
-        per_iteration_gram = (2.0 * k * (sx + sy + 2 * sxy) + 4.0 * k * (p1 + p2)
-                              + normalisation_flops(p1, p1, k) + normalisation_flops(p2, p2, k))
-        per_iteration_data = sum(4.0 * A.nnz * k + 4.0 * A.shape[1] * k + 2.0 * n * k * k
-                                 + normalisation_flops(n, A.shape[1], k) for A in (X, Y))
-        return setup + max_iter * per_iteration_gram < max_iter * per_iteration_data
+        per_iteration_gram = GramSolver.iteration_flops(*entries, p1, p2, k)
+        per_iteration_data = DataSolver.iteration_flops(X, Y, k)
+        return (cls._gram_setup_flops(X, Y) + max_iter * per_iteration_gram
+                < max_iter * per_iteration_data)
 
     def _make_solver(self, X, Y, k, b, s, rng, max_iter):
         n, p1, p2 = X.shape[0], X.shape[1], Y.shape[1]

@@ -87,19 +87,18 @@ GRAM_MAX_CONDITION = 1e3
 
 
 def _well_conditioned_correlations(A, B):
-    """The correlations from ``AᵀA``, ``BᵀB`` and ``AᵀB`` when both projections are well
+    """The correlations from ``AᵀA``, ``BᵀB`` and ``AᵀB``
+    (:func:`canonical_correlations_from_moments`) when both projections are well
     conditioned (AppGrad's normalised iterates, a fitted CCA's scores), else None: three
     n×k products instead of two pivoted QRs, several times faster at n ≫ k."""
     if min(A.shape[1], B.shape[1]) == 0 or A.shape[0] < max(A.shape[1], B.shape[1]):
         return None
-    whiteners = []
-    for M in (A, B):
-        w, V = np.linalg.eigh(M.T @ M)
+    grams = A.T @ A, B.T @ B
+    for G in grams:
+        w = np.linalg.eigvalsh(G)
         if not w[0] > w[-1] / GRAM_MAX_CONDITION ** 2:  # also False for zeros or NaN
             return None
-        whiteners.append(V / np.sqrt(w))
-    s = la.svd(whiteners[0].T @ (A.T @ B) @ whiteners[1], compute_uv=False)
-    return np.clip(s[:min(A.shape[1], B.shape[1])], 0.0, 1.0)
+    return canonical_correlations_from_moments(*grams, A.T @ B)
 
 
 def _whitener(C: np.ndarray) -> np.ndarray:

@@ -82,8 +82,7 @@ def within_tolerance(value: float, published: float, tolerance: dict) -> bool:
 
 
 def _aggregate(values, source) -> float:
-    how = {"median": np.median, "max": np.max}.get(source.get("aggregate"), np.mean)
-    return float(how(values))
+    return float(AGGREGATES[source.get("aggregate", "mean")](values))
 
 
 def _shown(values, entry, source) -> float:
