@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from sklearn.utils.estimator_checks import parametrize_with_checks
-
 import scipy.linalg
+from sklearn.svm import LinearSVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lowdim.approx import METHODS, nystrom, sicur
 from lowdim.approx.features import eigen_feature_map, feature_map, sicur_feature_map
@@ -213,6 +213,24 @@ def test_tuned_svm_picks_c_by_cross_validation_and_predicts():
     gram = TunedSVM(kernel="precomputed", C_grid=(1.0,), n_folds=3, random_state=0)
     gram.fit(X @ X.T, y)
     assert np.mean(gram.predict(X @ X.T) == y) > 0.9
+
+
+def test_more_features_than_items_at_large_c_converge_in_a_few_steps():
+    # WME's features at rank 128 on 139 documents: positive, strongly correlated, more
+    # of them than documents, separable at C = 100. The dual solver needed thousands of
+    # passes there; the primal (liblinear -s 2, as the WME code) a few Newton steps, and
+    # it predicts as the optimum does.
+    rng = np.random.default_rng(3)
+    y = np.repeat([0, 1], 80)
+    points = rng.normal(size=(160, 5)) + 0.3 * (2 * y[:, None] - 1)
+    X = np.exp(-np.linalg.norm(points[:, None] - rng.normal(size=(128, 5)), axis=2))
+    train, test = np.arange(160) % 4 != 0, np.arange(160) % 4 == 0
+    svm = TunedSVM(C_grid=(100.0,), n_folds=3, random_state=0).fit(X[train], y[train])
+    assert svm.n_iter_ < 50
+    optimum = LinearSVC(C=100.0, dual=True, tol=1e-8, max_iter=1_000_000).fit(X[train],
+                                                                              y[train])
+    assert optimum.n_iter_ > 1000   # the data are as hard for the dual as WME's were
+    assert np.mean(svm.predict(X[test]) == optimum.predict(X[test])) >= 0.95
 
 
 def test_a_class_with_a_single_document_is_a_clear_error():
