@@ -45,6 +45,49 @@ def test_knn_accuracy_rejects_mismatched_lengths():
         knn_cv_accuracy(np.zeros((3, 2)), [0, 1])
 
 
+def scikit_learn_nested_cv(embedding, y, k_grid, random_state):
+    """The protocol written with scikit-learn's own search: for each outer fold a
+    GridSearchCV over k of StandardScaler + KNeighborsClassifier, refitted, scored."""
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_validate
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from lowdim.seeding import spawn_seeds
+    outer_seed, inner_seed = (int(s) for s in spawn_seeds(random_state, 2))
+    search = GridSearchCV(make_pipeline(StandardScaler(), KNeighborsClassifier()),
+                          {"kneighborsclassifier__n_neighbors": list(k_grid)},
+                          cv=StratifiedKFold(4, shuffle=True, random_state=inner_seed))
+    result = cross_validate(search, embedding, y, return_estimator=True,
+                            cv=StratifiedKFold(4, shuffle=True, random_state=outer_seed))
+    return result["test_score"], [e.best_params_["kneighborsclassifier__n_neighbors"]
+                                  for e in result["estimator"]]
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")   # GridSearchCV: a k that cannot fit
+@pytest.mark.parametrize("k_grid", [KNN_K_GRID, (9, 1, 5), (1, 3, 40)])
+def test_one_neighbour_search_per_fold_gives_scikit_learns_nested_cv(k_grid):
+    # Overlapping classes (ties between k), several label counts, a grid out of order and
+    # a k above an inner fold's 36 rows: every fold's accuracy and k as scikit-learn's.
+    rng = np.random.default_rng(0)
+    for n_classes in (2, 5):
+        X, y = make_blobs(n_samples=60, centers=n_classes, cluster_std=4.0, random_state=1)
+        X = X @ rng.normal(size=(2, 3))
+        for seed in (0, 7):
+            ours = knn_cv_accuracy(X, y, k_grid=k_grid, random_state=seed)
+            accuracy, best_k = scikit_learn_nested_cv(X, y, k_grid, seed)
+            np.testing.assert_array_equal(ours.fold_accuracy, accuracy)
+            assert ours.best_k.tolist() == best_k
+
+
+def test_a_k_grid_no_fold_can_fit_is_named():
+    X, y = make_blobs(n_samples=40, centers=2, random_state=0)
+    with pytest.raises(ValueError, match="no k of `k_grid` \\[50\\] fits"):
+        knn_cv_accuracy(X, y, k_grid=(50,), random_state=0)
+    with pytest.raises(ValueError, match="`k_grid` must hold distinct positive"):
+        knn_cv_accuracy(X, y, k_grid=(0, 3), random_state=0)
+
+
 def test_spectral_ari_is_one_on_separated_clusters_with_a_suitable_gamma():
     X, y = make_blobs(150, n_features=3, centers=3, cluster_std=0.5, random_state=3)
     assert spectral_ari(X, y, gamma=1.0, random_state=0) == pytest.approx(1.0)
