@@ -86,6 +86,8 @@ def test_a_k_grid_no_fold_can_fit_is_named():
         knn_cv_accuracy(X, y, k_grid=(50,), random_state=0)
     with pytest.raises(ValueError, match="`k_grid` must hold distinct positive"):
         knn_cv_accuracy(X, y, k_grid=(0, 3), random_state=0)
+    with pytest.raises(ValueError, match="`k_grid` must hold distinct positive"):
+        knn_cv_accuracy(X, y, k_grid=(1, 2.5), random_state=0)
 
 
 def test_spectral_ari_is_one_on_separated_clusters_with_a_suitable_gamma():

@@ -244,7 +244,8 @@ def knn_cv_select(embeddings, y, *, k_grid=KNN_K_GRID, n_splits=4, standardize=T
 
 def _check_k_grid(k_grid):
     try:
-        grid = tuple(int(k) for k in k_grid)
+        grid = tuple(int(k) for k in k_grid if float(k).is_integer())
+        grid = grid if len(grid) == len(k_grid) else ()   # 2.5 neighbours is no count
     except (TypeError, ValueError):
         grid = ()
     if not grid or min(grid) < 1 or len(set(grid)) != len(grid):
