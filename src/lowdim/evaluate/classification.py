@@ -244,11 +244,12 @@ def knn_cv_select(embeddings, y, *, k_grid=KNN_K_GRID, n_splits=4, standardize=T
 
 def _check_k_grid(k_grid):
     try:
-        grid = tuple(int(k) for k in k_grid if float(k).is_integer())
-        grid = grid if len(grid) == len(k_grid) else ()   # 2.5 neighbours is no count
+        grid = tuple(int(k) for k in k_grid)
+        valid = (grid and min(grid) >= 1 and len(set(grid)) == len(grid)
+                 and all(float(k) == g for k, g in zip(k_grid, grid)))   # 2.5 is no count
     except (TypeError, ValueError):
-        grid = ()
-    if not grid or min(grid) < 1 or len(set(grid)) != len(grid):
+        valid = False
+    if not valid:
         raise ArgumentValueError(f"`k_grid` must hold distinct positive numbers of neighbours, "
                                  f"got {k_grid!r}", "k_grid")
     return grid
@@ -289,7 +290,6 @@ def knn_cv_accuracy(embedding, y, *, k_grid=KNN_K_GRID, n_splits=4, standardize=
     >>> round(score.mean, 2), score.best_k.size   # k chosen on each of the 4 folds
     (0.9..., 4)
     """
-    embedding, y = _check_labels(embedding, y, n_splits)
     return knn_cv_select([embedding], y, k_grid=k_grid, n_splits=n_splits,
                          standardize=standardize, random_state=random_state,
                          n_jobs=n_jobs).per_embedding[0]
