@@ -26,6 +26,7 @@ if not workflow.overwrite_configfiles:
 report: "workflow/report/workflow.rst"
 
 
+include: "workflow/rules/scheduling.smk"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/models.smk"

@@ -36,15 +36,6 @@ LONG_RUNS = {
     "rehearsal_run": ("rehearsal", ROOT / "config" / "rehearsal.yaml"),
 }
 
-#: Snakemake options of the long runs. Snakemake 9 re-plans on a timer of
-#: ``--max-jobs-per-timespan``'s span (1 s by default) after every round, and every finished
-#: job starts one more such timer chain: a run of N jobs re-plans up to N times a second near
-#: its end: in a `.ci/run` on 2026-12-06 the rehearsal's Snakemake process had used 163 CPU s
-#: (ps) after 23 minutes, while every core was busy. With a 10 s span it re-plans a tenth as
-#: often (the tiny run's scheduler alone: 15.0 -> 8.0 CPU s, with its start-up); the price
-#: is that Snakemake waits for its last timer, up to 10 s, before it exits, which only these
-#: runs of minutes pay. The jobs themselves are not limited (1,000 a span).
-LONG_RUN_OPTIONS = ("--max-jobs-per-timespan", "1000/10s")
 
 
 #: The benchmark scripts whose small runs tests/test_benchmarks.py checks: fixture name ->
@@ -170,7 +161,7 @@ def _long_run(name, directory, start):
     """The background process of long run `name` in `directory`: started, or (``start=False``)
     the one another worker started there."""
     if name in LONG_RUNS:
-        return BackgroundRun(directory, *LONG_RUN_OPTIONS, configfile=LONG_RUNS[name][1],
+        return BackgroundRun(directory, configfile=LONG_RUNS[name][1],
                              start=start)
     if name == "built_docs":
         return docs_build(directory, start=start)
