@@ -342,9 +342,9 @@ def summary_table(runs: dict, profile: str) -> pd.DataFrame:
     return pd.DataFrame(rows)[order].T.rename_axis("run")
 
 
-#: Rules whose jobs hold every local core while their fits use one thread (the workflow's
-#: exclusive ``timing`` resource, ``lowdim.settings.embedding``): the other core idles.
-EXCLUSIVE_RULES = ("embedding_timing",)
+#: Rules whose jobs hold every local core (the workflow's exclusive ``timing`` resource,
+#: ``lowdim.settings.embedding``): nothing runs beside them.
+EXCLUSIVE_RULES = ("embedding_timing", "embedding_timing_batch")
 
 
 def exclusive_bound(cpu_s: float, jobs, cores: int = 2) -> float | None:

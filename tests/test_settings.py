@@ -138,6 +138,23 @@ def test_a_timing_job_holds_the_exclusive_timing_resource():
     assert "timing" not in job_resources("embedding", "embed")
 
 
+def test_the_timing_batch_holds_each_methods_own_timing_settings_and_keys():
+    config = tiny_config()
+    batch = job_settings(config, "embedding", "timing_batch")
+    runs, keys = batch.values()["runs"], batch.values()["run_keys"]
+    assert list(runs) == ["vec2vec_cooccurrence", "mds"]  # timing.methods' order
+    for method in runs:
+        own = job_settings(config, "embedding", "timing", method=method)
+        assert runs[method] == own.values() and keys[method] == own.config_keys()
+    assert batch.resources == {**job_settings(config, "embedding", "timing",
+                                              method="mds").resources}
+    # a listed method that is not timed is left out; with none left there is no batch
+    config["embedding"]["timing"]["batch_methods"] = ["umap", "mds"]
+    assert list(job_settings(config, "embedding", "timing_batch").values()["runs"]) == ["mds"]
+    config["embedding"]["timing"]["batch_methods"] = ["umap"]
+    assert job_settings(config, "embedding", "timing_batch").values()["runs"] == {}
+
+
 def test_an_unknown_kind_of_job_is_refused():
     with pytest.raises(ValueError, match="no settings for jobs of kind embedding/plot"):
         job_settings(tiny_config(), "embedding", "plot")
@@ -163,7 +180,8 @@ TINY_JOBS = {
     ("embedding", "embed_batch"): {"dataset": "digits"},
     ("embedding", "score"): {"dataset": "digits"},
     ("embedding", "sensitivity"): {"dataset": "digits", "parameter": "topk"},
-    ("embedding", "timing"): {"method": "mds"}, ("embedding", "tidy"): {},
+    ("embedding", "timing"): {"method": "mds"}, ("embedding", "timing_batch"): {},
+    ("embedding", "tidy"): {},
     ("embedding", "render"): {},
     ("cca", "stats"): {"dataset": "digits_halves"}, ("cca", "exact"): {"dataset": "digits_halves"},
     ("cca", "appgrad"): {"dataset": "word_context", "cca_method": "sappgrad"},

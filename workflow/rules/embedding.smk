@@ -6,7 +6,8 @@
 #   gamma, of every method's embeddings);
 #   sensitivity (one job per dataset x parameter, values swept inside);
 #   timing (one job per method, alone on the machine: every size of both panels, each
-#   fitted `timing.repeats` times after a warm-up);
+#   fitted `timing.repeats` times after a warm-up; the methods of
+#   `embedding.timing.batch_methods` one after the other in embedding_timing_batch);
 #   -> embedding_tidy (best settings, t-tests, datasets, sensitivity, timing)
 #   -> embedding_render (Figures 3 to 5, Tables 2 and 3, the accuracy and t-test tables).
 # Every setting comes from lowdim.settings.embedding.
@@ -14,7 +15,7 @@
 from lowdim.embedding.methods import METHOD_NAMES
 from lowdim.settings.embedding import SENSITIVITY_PARAMETERS, TABLES as EMBEDDING_TABLES
 from lowdim.settings.embedding import TIDY as EMB_TIDY
-from lowdim.settings.embedding import batch_methods, timing_methods
+from lowdim.settings.embedding import batch_methods, timing_batch_methods, timing_methods
 
 
 EMB_ON = config["embedding"]["enabled"]
@@ -23,6 +24,11 @@ EMB_METHODS = config["embedding"]["methods"]
 EMB_BATCH = batch_methods(config)
 EMB_SENSITIVITY = config["embedding"]["sensitivity"]["datasets"]
 EMB_TIMING = timing_methods(config)
+EMB_TIMING_BATCH = timing_batch_methods(config)
+#: The benchmark file of the job that timed each method of EMB_TIMING: its own, or the batch's.
+EMB_TIMING_BENCHMARKS = [
+    f"results/benchmarks/embedding_timing/{'batch' if method in EMB_TIMING_BATCH else method}.tsv"
+    for method in EMB_TIMING]
 EMB_CATEGORY = "Vec2vec"
 EMB_FEATURES = job_params("embedding", "features")
 EMB_EMBED = job_params("embedding", "embed")
@@ -30,6 +36,7 @@ EMB_EMBED_BATCH = job_params("embedding", "embed_batch")
 EMB_SCORE = job_params("embedding", "score")
 EMB_SENS = job_params("embedding", "sensitivity")
 EMB_TIMING_JOB = job_params("embedding", "timing")
+EMB_TIMING_BATCH_JOB = job_params("embedding", "timing_batch")
 EMB_TIDY_JOB = job_params("embedding", "tidy")
 EMB_RENDER = job_params("embedding", "render")
 #: The tidy files and the figures of the parts of the experiment this config runs.
@@ -158,6 +165,8 @@ rule embedding_sensitivity:
 
 
 rule embedding_timing:
+    wildcard_constraints:
+        method=one_of([method for method in METHOD_NAMES if method not in EMB_TIMING_BATCH]),
     output:
         json="results/embedding/timing/{method}.json",
     params:
@@ -177,6 +186,29 @@ rule embedding_timing:
         "../scripts/embedding_timing.py"
 
 
+if EMB_TIMING_BATCH:
+
+    # The timing jobs of methods whose fits take less than a job's start-up (the default
+    # profile's, at n <= 1,000): one process times them all, one after the other, alone on
+    # the machine as each timing job is.
+    rule embedding_timing_batch:
+        output:
+            **{method: f"results/embedding/timing/{method}.json" for method in EMB_TIMING_BATCH},
+        params:
+            **EMB_TIMING_BATCH_JOB.params,
+        log:
+            "logs/embedding_timing_batch/batch.log",
+        benchmark:
+            "results/benchmarks/embedding_timing/batch.tsv"
+        conda:
+            CONDA_ENV
+        threads: EMB_TIMING_BATCH_JOB.threads
+        resources:
+            **EMB_TIMING_BATCH_JOB.resources,
+        script:
+            "../scripts/embedding_timing_batch.py"
+
+
 if EMB_TIDY_FILES:
 
     rule embedding_tidy:
@@ -188,8 +220,7 @@ if EMB_TIDY_FILES:
             sensitivity=expand("results/embedding/sensitivity/{dataset}/{parameter}.csv",
                                dataset=EMB_SENSITIVITY, parameter=SENSITIVITY_PARAMETERS),
             timing=expand("results/embedding/timing/{method}.json", method=EMB_TIMING),
-            benchmarks=expand("results/benchmarks/embedding_timing/{method}.tsv",
-                              method=EMB_TIMING),
+            benchmarks=EMB_TIMING_BENCHMARKS,
         output:
             **EMB_TIDY_FILES,
         params:

@@ -301,7 +301,8 @@ def timing_table(runs, benchmarks) -> pd.DataFrame:
         :func:`timing_runs` records, one list per job.
     benchmarks : list of str or Path
         The matching benchmark TSV files (tab-separated, wall seconds in column
-        ``s``, peak memory in ``max_rss`` MB).
+        ``s``, peak memory in ``max_rss`` MB): each job's, so the same file for the
+        methods one job timed together (``embedding.timing.batch_methods``).
 
     Returns
     -------
@@ -309,8 +310,9 @@ def timing_table(runs, benchmarks) -> pd.DataFrame:
         One row per timed fit (axis, value and repeat): the records' columns (``axis,
         value, repeat, method, n_samples, n_features, nnz, fit_seconds, cpu_seconds,
         cpu_over_wall, compile_seconds``, ...), ``job_seconds`` and ``max_rss_mb`` (the
-        whole job's, warm-ups included), ``fixed`` (a label of what was held fixed, for
-        the figure).
+        whole job's, warm-ups included), ``job_methods`` (the methods that job timed,
+        joined by ``+``: what ``job_seconds`` and ``max_rss_mb`` cover), ``fixed`` (a label
+        of what was held fixed, for the figure).
 
     Examples
     --------
@@ -320,9 +322,18 @@ def timing_table(runs, benchmarks) -> pd.DataFrame:
     >>> benchmark = tmp / "pca.tsv"
     >>> pd.DataFrame({"s": [3.5], "max_rss": [210.0]}).to_csv(benchmark, sep=chr(9))
     >>> table = timing_table([records], [benchmark])
-    >>> table[["method", "value", "job_seconds", "max_rss_mb", "fixed"]].to_numpy().tolist()
-    [['pca', 100, 3.5, 210.0, 'D = 16'], ['pca', 200, 3.5, 210.0, 'D = 16']]
+    >>> columns = ["method", "value", "job_seconds", "max_rss_mb", "job_methods", "fixed"]
+    >>> table[columns].to_numpy().tolist()
+    [['pca', 100, 3.5, 210.0, 'pca', 'D = 16'], ['pca', 200, 3.5, 210.0, 'pca', 'D = 16']]
     """
+    runs, benchmarks = list(runs), [str(path) for path in benchmarks]
+    if len(runs) != len(benchmarks):
+        raise ArgumentValueError(f"{len(runs)} jobs' records but {len(benchmarks)} benchmark "
+                                 "files: one file per list of records", ("runs", "benchmarks"))
+    methods = {}  # benchmark file -> the methods its job timed, in order (dict as a set)
+    for records, path in zip(runs, benchmarks):
+        for run in records:
+            methods.setdefault(path, {})[run["method"]] = None
     rows = []
     for records, path in zip(runs, benchmarks):
         bench = read_benchmark(path)
@@ -331,5 +342,6 @@ def timing_table(runs, benchmarks) -> pd.DataFrame:
             held_value = run["n_features"] if run["axis"] == "n_samples" else run["n_samples"]
             rows.append({**run, "job_seconds": float(bench["s"].mean()),
                          "max_rss_mb": bench["max_rss"].mean(),
+                         "job_methods": "+".join(methods[path]),
                          "fixed": f"{held} = {held_value:,}"})
     return pd.DataFrame(rows)

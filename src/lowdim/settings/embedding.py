@@ -15,7 +15,7 @@ from ._core import (Job, below_rows, config_check, dataset_facts, enabled, job, 
                     problem, seed, setting)
 
 __all__ = ["SENSITIVITY_PARAMETERS", "TABLES", "TIDY", "TIMING_AXES", "batch_methods",
-           "method_settings", "timing_methods"]
+           "method_settings", "timing_batch_methods", "timing_methods"]
 
 #: The parameters Figure 5 of the Vec2vec paper varies (``embedding.sensitivity``).
 SENSITIVITY_PARAMETERS = ("n_components", "topk")
@@ -198,7 +198,8 @@ def timing_job(config, *, method):
 
 
 def timing_methods(config: dict) -> list:
-    """The methods of Figure 3 with a size left to time (a timing job each).
+    """The methods of Figure 3 with a size left to time (a timing job each, or a place in
+    the batch: :func:`timing_batch_methods`).
 
     Examples
     --------
@@ -209,6 +210,39 @@ def timing_methods(config: dict) -> list:
     methods, _ = _at(config, "timing.methods")
     return [method for method in methods
             if any(_timing_values(config, method, axis)[0] for axis in TIMING_AXES)]
+
+
+def timing_batch_methods(config: dict) -> list:
+    """The methods of :func:`timing_methods` timed one after the other in one job
+    (``embedding.timing.batch_methods``), in ``timing.methods``' order; the others get a
+    job each. A listed method that is not timed is left out.
+
+    Examples
+    --------
+    >>> from lowdim.settings.embedding import timing_batch_methods
+    >>> timing = {**config["embedding"]["timing"], "batch_methods": ["le", "umap", "pca"]}
+    >>> timing_batch_methods({**config, "embedding": {**config["embedding"], "timing": timing}})
+    ['umap', 'le']
+    """
+    batch = set(_at(config, "timing.batch_methods")[0])
+    return [method for method in timing_methods(config) if method in batch]
+
+
+@job("embedding", "timing_batch", ("threads", "mem_mb", "runtime", "timing"))
+def timing_batch_job(config):
+    """The timing runs of every method of :func:`timing_batch_methods`, one after the other
+    in one process that holds the ``timing`` resource: each method's settings are its own
+    ``timing`` job's (``runs``), and so are the config keys its errors name
+    (``run_keys``)."""
+    jobs = {method: timing_job(config, method=method)
+            for method in timing_batch_methods(config)}
+    key = _at(config, "timing.batch_methods")[1]
+    settings = {"runs": ({method: job.values() for method, job in jobs.items()}, key),
+                "run_keys": ({method: job.config_keys() for method, job in jobs.items()}, key)}
+    resources = {"threads": _at(config, "timing.threads"),
+                 **{name: _at(config, f"resources.{name}") for name in ("mem_mb", "runtime")},
+                 "timing": (1, "")}
+    return Job(settings, resources)
 
 
 @job("embedding", "tidy")
