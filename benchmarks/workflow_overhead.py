@@ -146,6 +146,9 @@ _LOG_TIME = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
 _LOG_JOB = re.compile(r"^\s+jobid: (\d+)$")
 _LOG_THREADS = re.compile(r"^\s+threads: (\d+)$")
 _LOG_DONE = re.compile(r"^Finished jobid: (\d+)")
+_LOG_RULE = re.compile(r"^(?:local)?rule (\w+):$")
+#: The target rule, a job in Snakemake's log that runs no process.
+TARGET_RULE = "all"
 
 
 def idle_cores(log: str, cores: int = 2) -> dict:
@@ -153,26 +156,29 @@ def idle_cores(log: str, cores: int = 2) -> dict:
 
     Each job holds its ``threads`` (1 when the log names none) from the time stamp before
     its description to the one before its "Finished jobid" line (1 s resolution). Returns
-    ``jobs_span_s``, first start to last finish, and ``idle_core_s``, the core-seconds in
-    that span that no job held: cores a job holds but leaves idle (a timing job's second
-    core) count as held.
+    ``jobs_span_s``, first start to last finish, ``idle_core_s``, the core-seconds in
+    that span that no job held (cores a job holds but leaves idle, a timing job's second
+    core, count as held), and ``jobs``, the jobs finished but the target rule's.
 
     Examples
     --------
     >>> log = "\\n".join(["[Sat Dec  5 07:00:00 2026]", "rule a:", "    jobid: 1",
     ...                  "    threads: 2", "[Sat Dec  5 07:00:10 2026]", "Finished jobid: 1",
     ...                  "rule b:", "    jobid: 2", "[Sat Dec  5 07:00:14 2026]",
-    ...                  "Finished jobid: 2 (Rule: b)"])
+    ...                  "Finished jobid: 2 (Rule: b)", "localrule all:", "    jobid: 0",
+    ...                  "Finished jobid: 0 (Rule: all)"])
     >>> idle_cores(log)
-    {'jobs_span_s': 14, 'idle_core_s': 4}
+    {'jobs_span_s': 14, 'idle_core_s': 4, 'jobs': 2}
     """
-    now, job, spans, threads = None, None, {}, {}
+    now, rule, job, spans, threads, rules = None, None, None, {}, {}, {}
     for line in log.splitlines():
         if match := _LOG_TIME.match(line):
             now = time.mktime(time.strptime(match.group(1), "%a %b %d %H:%M:%S %Y"))
+        elif match := _LOG_RULE.match(line):
+            rule = match.group(1)
         elif match := _LOG_JOB.match(line):
             job = match.group(1)
-            spans[job], threads[job] = [now, None], 1
+            spans[job], threads[job], rules[job] = [now, None], 1, rule
         elif (match := _LOG_THREADS.match(line)) and job is not None:
             threads[job] = int(match.group(1))
         elif (match := _LOG_DONE.match(line)) and match.group(1) in spans:
@@ -184,7 +190,8 @@ def idle_cores(log: str, cores: int = 2) -> dict:
     end = max(finish for _, finish in done.values())
     held = sum(min(threads[job], cores) * (finish - begin)
                for job, (begin, finish) in done.items())
-    return {"jobs_span_s": int(end - start), "idle_core_s": int(cores * (end - start) - held)}
+    return {"jobs_span_s": int(end - start), "idle_core_s": int(cores * (end - start) - held),
+            "jobs": sum(rules[job] != TARGET_RULE for job in done)}
 
 
 def split_record(record: dict) -> dict:
@@ -475,8 +482,8 @@ NOTES = [
     "  finished job adds one round per second, and the process's CPU grew with wall time",
     "  times finished jobs (20-22 CPU s in the default run, 163 in a rehearsal of a loaded",
     "  `.ci/run`). A longer timespan would cut those rounds, but Snakemake waits for its",
-    "  pending timers before it exits, up to one timespan. Since the `s20` runs' successor,",
-    "  a local run at Snakemake's default limit drops the limiter when it starts",
+    "  pending timers before it exits, up to one timespan. Since 9c2766c (run `s20lift`",
+    "  below) a local run at Snakemake's default limit drops the limiter when it starts",
     "  (`workflow/rules/scheduling.smk`): it then plans when a job finishes. A limit the user",
     "  gives, and a cluster run's, are kept.",
     "- **Jobs sized by cost** (issue 34, the `sized` run: 93 jobs, 172 before). Merged:",
@@ -546,6 +553,20 @@ NOTES = [
     "  took 1.06-1.20 s here, less than on",
     "  either earlier host, so that loop does not rank these hosts; only the same commands'",
     "  CPU before and after compare on one host.",
+    "- **Runs `s20`, `s20lift` and `s20batch`** (2026-12-07 16:14-16:44 UTC, profiled, one",
+    "  after the other, nothing else running): 878bbc9; 9c2766c, which lifts Snakemake's job",
+    "  rate limiter on local runs (**Snakemake itself** above); bfcd349, which times Figure 3's",
+    "  six methods in one exclusive job (`embedding.timing.batch_methods`, rule",
+    "  `embedding_timing_batch`; 83 -> 78 jobs). 268 -> 222 -> 205 s wall, 491 -> 408 -> 385",
+    "  CPU s. What the changes did: Snakemake's own process 20.0 -> 8.1 -> 7.1 CPU s; the",
+    "  timing phase, nothing beside it, 71.6 s in six jobs -> 60.3 -> 43.3 s in one, whose",
+    "  start-ups took 10.0 -> 9.7 -> 1.7 CPU s. The rest of the fall is the host's and",
+    "  gensim's: the jobs took 436 -> 374 CPU s from `s20` to `s20lift` (numba's compilation",
+    "  53 -> 38), which the scheduler's process does not spend, and gensim's two-worker fits",
+    "  run at another speed in each process, with their threads' placement on the cores: its",
+    "  15 timed fits took 39.5, 30.2 and 24.2 s in the three runs (24.4 and 38.8 s in two",
+    "  processes of the same script back to back). So the wall-time target is read on plain",
+    "  runs alternated with the former code (Targets: the note of the default run).",
     "- **Rehearsal runs `s9base` and `after`** (2026-12-06 07:28-07:50 UTC, one after the",
     "  other, nothing else running): 1f7d63a, then 7344972, whose rehearsal fits the six",
     "  embedding methods other than Vec2vec in one `embedding_embed_batch` job per dataset",
@@ -553,8 +574,9 @@ NOTES = [
     "  of each rule): 257 -> 212 jobs, 1,398 -> 1,138 CPU s (-19 %), 737 -> 602 s wall.",
     "  Snakemake's own process went 214 -> 151 CPU s: it re-plans once a second per finished",
     "  job (**Snakemake itself** above), so fewer jobs cut it too. The test suite's long runs",
-    "  (tiny, rehearsal) re-plan every 10 s instead (`tests/conftest.py`): the tiny run's",
-    "  Snakemake process alone took 15.0 -> 8.0 CPU s; a user's run keeps the 1 s default,",
+    "  (tiny, rehearsal) re-planned every 10 s instead (`tests/conftest.py`, until 9c2766c",
+    "  lifted the limiter of local runs): the tiny run's",
+    "  Snakemake process alone took 15.0 -> 8.0 CPU s; a user's run kept the 1 s default,",
     "  because Snakemake waits for its last timer before it exits (3 jobs of 0.2 s: 3.8 s,",
     "  12.7 s with a 10 s span). The whole suite with both changes (`pytest -p suite_cpu`,",
     "  1f7d63a then f9b3b1e on that host, numba's cache warm in both, both cores busy but in",

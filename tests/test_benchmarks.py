@@ -784,9 +784,11 @@ def test_workflow_overhead_idle_cores_counts_what_no_job_held():
            "[Sat Dec  5 07:00:10 2026]", "localrule b:", "    jobid: 2",
            "[Sat Dec  5 07:00:10 2026]", "rule c:", "    jobid: 3",
            "[Sat Dec  5 07:00:12 2026]", "Finished jobid: 3 (Rule: c)",
-           "[Sat Dec  5 07:00:14 2026]", "Finished jobid: 2 (Rule: b)"]
+           "[Sat Dec  5 07:00:14 2026]", "Finished jobid: 2 (Rule: b)",
+           "localrule all:", "    jobid: 0", "Finished jobid: 0 (Rule: all)"]
+    # three jobs: the target rule `all` runs no process and is not counted
     assert workflow_overhead.idle_cores("\n".join(log)) == {"jobs_span_s": 14,
-                                                            "idle_core_s": 2}
+                                                            "idle_core_s": 2, "jobs": 3}
     with pytest.raises(ValueError, match="no finished job"):
         workflow_overhead.idle_cores("\n".join(log[:4]))
 

@@ -92,7 +92,8 @@ def default_run() -> str:
     # the run as a user runs it, if measured (`run --plain`): the profiler costs every job CPU
     plain = _run_record("plain", "default")
     timed, source = (plain, "plain_default.json") if plain else (run, "default_after.json")
-    return (f"Measured: {run['jobs']} jobs, {timed['wall_s']:,.0f} s "
+    # the plain run's own job count where it stored one (since 2026-12-07), else the profiled
+    return (f"Measured: {timed.get('jobs', run['jobs'])} jobs, {timed['wall_s']:,.0f} s "
             f"({timed['wall_s'] / 60:.1f} minutes) of wall time and {timed['cpu_s']:,.0f} CPU s "
             f"on 2 cores, from a fresh export of commit {timed['commit'][:7]} on "
             f"{timed['date'][:10]}, load average {_load(timed['loadavg_before'])} at the start "
