@@ -188,9 +188,10 @@ rule embedding_timing:
 
 if EMB_TIMING_BATCH:
 
-    # The timing jobs of methods whose fits take less than a job's start-up (the default
-    # profile's, at n <= 1,000): one process times them all, one after the other, alone on
-    # the machine as each timing job is.
+    # One process times the methods of `timing.batch_methods`, one after the other, alone
+    # on the machine as each timing job is: one start-up for all of them, through which the
+    # other core would idle (the default profile's six spent 2-5 s each outside their timed
+    # fits in jobs of their own).
     rule embedding_timing_batch:
         output:
             **{method: f"results/embedding/timing/{method}.json" for method in EMB_TIMING_BATCH},
