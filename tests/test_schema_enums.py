@@ -49,6 +49,7 @@ LIBRARY_LISTS = {
     "embedding.methods.*": METHOD_NAMES,
     "embedding.batch_methods.*": METHOD_NAMES,
     "embedding.timing.methods.*": METHOD_NAMES,
+    "embedding.timing.batch_methods.*": METHOD_NAMES,
     "embedding.vec2vec.knn": KNN_MODES,
     "embedding.vec2vec.metric": GRAPH_METRICS,
     "embedding.vec2vec.solver": VEC2VEC_SOLVERS,
