@@ -37,7 +37,6 @@ LONG_RUNS = {
 }
 
 
-
 #: The benchmark scripts whose small runs tests/test_benchmarks.py checks: fixture name ->
 #: (script in benchmarks/, its arguments; "{out}" is the run's directory, also its working
 #: directory). Started in the background with the long runs: each is a fresh interpreter that
@@ -161,8 +160,7 @@ def _long_run(name, directory, start):
     """The background process of long run `name` in `directory`: started, or (``start=False``)
     the one another worker started there."""
     if name in LONG_RUNS:
-        return BackgroundRun(directory, configfile=LONG_RUNS[name][1],
-                             start=start)
+        return BackgroundRun(directory, configfile=LONG_RUNS[name][1], start=start)
     if name == "built_docs":
         return docs_build(directory, start=start)
     if name in BENCHMARK_RUNS:

@@ -146,8 +146,7 @@ def test_the_timing_batch_holds_each_methods_own_timing_settings_and_keys():
     for method in runs:
         own = job_settings(config, "embedding", "timing", method=method)
         assert runs[method] == own.values() and keys[method] == own.config_keys()
-    assert batch.resources == {**job_settings(config, "embedding", "timing",
-                                              method="mds").resources}
+    assert batch.resources == job_settings(config, "embedding", "timing", method="mds").resources
     # a listed method that is not timed is left out; with none left there is no batch
     config["embedding"]["timing"]["batch_methods"] = ["umap", "mds"]
     assert list(job_settings(config, "embedding", "timing_batch").values()["runs"]) == ["mds"]

@@ -191,10 +191,15 @@ def timing_job(config, *, method):
     settings["seeds"] = ({axis: seed(config, "embedding", "timing", axis)[0]
                           for axis in TIMING_AXES}, "seed")
     settings["n_jobs"] = _at(config, "timing.threads")
-    resources = {"threads": settings["n_jobs"],
-                 **{name: _at(config, f"resources.{name}") for name in ("mem_mb", "runtime")},
-                 "timing": (1, "")}
-    return Job(settings, resources)
+    return Job(settings, _timing_resources(config))
+
+
+def _timing_resources(config):
+    """A timing job's resources: its fits' threads, memory and runtime, and the exclusive
+    ``timing`` resource."""
+    return {"threads": _at(config, "timing.threads"),
+            **{name: _at(config, f"resources.{name}") for name in ("mem_mb", "runtime")},
+            "timing": (1, "")}
 
 
 def timing_methods(config: dict) -> list:
@@ -239,10 +244,7 @@ def timing_batch_job(config):
     key = _at(config, "timing.batch_methods")[1]
     settings = {"runs": ({method: job.values() for method, job in jobs.items()}, key),
                 "run_keys": ({method: job.config_keys() for method, job in jobs.items()}, key)}
-    resources = {"threads": _at(config, "timing.threads"),
-                 **{name: _at(config, f"resources.{name}") for name in ("mem_mb", "runtime")},
-                 "timing": (1, "")}
-    return Job(settings, resources)
+    return Job(settings, _timing_resources(config))
 
 
 @job("embedding", "tidy")
