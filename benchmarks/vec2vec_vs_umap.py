@@ -48,6 +48,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
 import time
 from pathlib import Path
 
@@ -214,6 +215,12 @@ def _store(args, key, entry):
     write_json(args.results, results)
 
 
+def data_names(text):
+    """The names of ``--only-data``, comma-separated; a comma before a digit is a thousands
+    separator inside a name ("mnist (10,000)"), not a separator of names."""
+    return [name.strip() for name in re.split(r",(?!\d)", text) if name.strip()]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     cases = ["peers", "gap", "updates", "metric", "same_metric", "profile", "sparse", "scale",
@@ -255,7 +262,7 @@ def main(argv=None):
     args.dims = [int(d) for d in args.dims.split(",")]
     args.alphas = [float(a) for a in args.alphas.split(",")]
     args.skip = [s for s in args.skip.split(",") if s]
-    args.only_data = [s.strip() for s in args.only_data.split(",") if s.strip()]
+    args.only_data = data_names(args.only_data)
     if args.n is None:
         args.n = 1_000_000 if args.case == "scale" else 20_000
     if args.data is None:

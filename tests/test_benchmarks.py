@@ -959,6 +959,9 @@ def test_vec2vec_only_data_replaces_one_data_sets_rows_and_keeps_the_rest(tmp_pa
     args = main.argparse.Namespace(results=results, threads=1, only_data=["pang"], note="")
     with pytest.raises(SystemExit, match="ran on 2 thread.*--threads 2, not 1"):
         main._merge(args, "gap", new)
+    # names that hold a number's thousands separator are not cut at it
+    assert main.data_names("pang_lee (TF-IDF), mnist (10,000),images (20,000) ,") == [
+        "pang_lee (TF-IDF)", "mnist (10,000)", "images (20,000)"]
     cases = _benchmark("vec2vec_cases")
     with pytest.raises(SystemExit, match=r"no data set \['nope'\]"):
         cases.real_data(2000, quick=True, only=("nope",))
