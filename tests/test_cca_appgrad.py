@@ -121,6 +121,7 @@ def test_trace_records_checkpoints_flops_and_tcc(planted):
     np.testing.assert_allclose(trace["flops"], appgrad_batch_flops(4000, 40, 30, 4)
                                * trace["iteration"])
     assert np.all(np.diff(trace["seconds"]) >= 0)
+    assert np.all(np.diff(trace["cpu_seconds"]) >= 0) and trace["cpu_seconds"].iloc[-1] > 0
     np.testing.assert_allclose(trace["tcc_train"].iloc[-1], est.score_components(X, Y).sum(), rtol=1e-8)
     np.testing.assert_allclose(trace["tcc_heldout"].iloc[-1], est.score_components(Xt, Yt).sum(), rtol=1e-8)
     assert trace["tcc_train"].iloc[-1] > trace["tcc_train"].iloc[0]
@@ -244,8 +245,9 @@ def test_without_early_stopping_nothing_is_set_aside(planted):
 
 def test_trace_seconds_exclude_the_evaluations_of_a_diverged_attempt(planted, monkeypatch):
     # A step 3x the stable one grows the iterates about 2x a step: the first attempt passes
-    # checkpoints for a while before it diverges and is halved. The seconds of the trace are
-    # fit time: every evaluation (here each made 0.03 s long), of both attempts, is left out.
+    # checkpoints for a while before it diverges and is halved. The wall and CPU seconds of
+    # the trace are fit time: every evaluation (here each made to spend 0.03 CPU s, so at
+    # least as much wall time), of both attempts, is left out.
     X, Y, _, _, _ = planted
     stable = AppGradCCA(4, max_iter=1, tol=0, random_state=0).fit(X, Y).step_size_[0]
     calls = []
@@ -253,20 +255,23 @@ def test_trace_seconds_exclude_the_evaluations_of_a_diverged_attempt(planted, mo
 
     def slow_evaluate(self, solver, heldout):
         calls.append(1)
-        time.sleep(0.03)
+        tick = time.thread_time()  # this thread's alone: BLAS's threads may spin beside it
+        while time.thread_time() - tick < 0.03:
+            pass
         return evaluate(self, solver, heldout)
 
     monkeypatch.setattr(AppGradCCA, "_evaluate", slow_evaluate)
     est = AppGradCCA(4, step_size=3 * stable, max_iter=60, tol=0, random_state=0,
                      checkpoints=list(range(1, 61)))
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     with pytest.warns(RuntimeWarning, match="halving the step"):
         est.fit(X, Y)
-    wall = time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     failed = len(calls) - len(est.trace_)
     assert est.n_step_halvings_ > 0 and failed >= 5
     # the last row was taken before its own evaluation; all the others ran before it
     assert est.trace_["seconds"].iloc[-1] + 0.03 * len(calls) <= wall
+    assert est.trace_["cpu_seconds"].iloc[-1] + 0.03 * len(calls) <= cpu
 
 
 def _one_hot_views(n=4000, p1=300, p2=500, seed=0):

@@ -35,8 +35,8 @@ GRAM_MAX_BYTES = 256 * 2 ** 20
 #: A diverging step is halved at most this many times before fit gives up.
 MAX_STEP_HALVINGS = 60
 
-_TRACE_COLUMNS = ["iteration", "flops", "flops_performed", "seconds", "tcc_train",
-                  "tcc_heldout"]
+_TRACE_COLUMNS = ["iteration", "flops", "flops_performed", "seconds", "cpu_seconds",
+                  "tcc_train", "tcc_heldout"]
 
 #: ``stochastic_solver`` name -> class: 'lazy' is the p-independent iteration,
 #: 'dense' the textbook one it is tested against (same iterates, O(pk) per step).
@@ -192,7 +192,9 @@ class AppGradCCA(BaseCCA):
         (cumulative FLOPs this implementation performed, sparse products
         counted by their non-zeros; precomputed Gram matrices included, the
         'auto' step-size estimate not), ``seconds`` (wall
-        time since fit started, without TCC evaluation), ``tcc_train`` and
+        time since fit started, without TCC evaluation), ``cpu_seconds`` (the
+        process's CPU time over the same span, every thread: over ``seconds``
+        it says how many cores the fit kept busy), ``tcc_train`` and
         ``tcc_heldout`` (NaN unless requested).
     flops_ : float
         Cumulative FLOPs at the end.
@@ -454,7 +456,8 @@ class AppGradCCA(BaseCCA):
         self : AppGradCCA
             The fitted estimator.
         """
-        start = time.perf_counter()
+        # the trace's evaluations of every attempt, a diverged one's too, are not fit time
+        clock = _FitClock()
         X_in = X
         X, Y, k = self._check_fit_inputs(X, second_view(Y, y))
         heldout = self._check_heldout(heldout, X.shape[1], Y.shape[1])
@@ -463,8 +466,6 @@ class AppGradCCA(BaseCCA):
         max_iter, b, s = self._check_params(X.shape[0], k)
         solver, flops_per_iter = self._make_solver(X, Y, k, b, s, rng, max_iter)
         state = rng.bit_generator.state
-        # the trace's evaluations of every attempt, a diverged one's too, are not fit time
-        clock = _FitClock(start)
         for halvings in range(MAX_STEP_HALVINGS + 1):
             rng.bit_generator.state = state  # every attempt sees the same random draws
             try:
@@ -583,9 +584,9 @@ class AppGradCCA(BaseCCA):
                 if monitor is not None and it in checkpoints:
                     converged = monitor.stop(solver)
                 if it in checkpoints or converged:
-                    with clock.excluded() as seconds:
+                    with clock.excluded() as (seconds, cpu_seconds):
                         trace.append([it, flops_per_iter * it, solver.flops_done, seconds,
-                                      *self._evaluate(solver, heldout)])
+                                      cpu_seconds, *self._evaluate(solver, heldout)])
                 if converged:
                     break
         return trace, it, converged
@@ -601,19 +602,25 @@ class AppGradCCA(BaseCCA):
 
 
 class _FitClock:
-    """Seconds of a fit since ``start``, less the spans run inside :meth:`excluded`."""
+    """Wall and CPU seconds (the process's, every thread) since the clock was made, less the
+    spans run inside :meth:`excluded`."""
 
-    def __init__(self, start: float):
-        self.start, self.skipped = start, 0.0
+    def __init__(self):
+        self.start, self.skipped = _now(), np.zeros(2)
 
     @contextlib.contextmanager
     def excluded(self):
-        """Yield the fit's seconds so far; the time spent inside the block is not counted."""
-        tick = time.perf_counter()
+        """Yield the (wall, CPU) seconds so far; the time spent inside the block is not
+        counted."""
+        tick = _now()
         try:
-            yield tick - self.start - self.skipped
+            yield tuple(float(t) for t in tick - self.start - self.skipped)
         finally:
-            self.skipped += time.perf_counter() - tick
+            self.skipped += _now() - tick
+
+
+def _now():
+    return np.array([time.perf_counter(), time.process_time()])
 
 
 class _ValidationMonitor:

@@ -222,7 +222,7 @@ def run_appgrad(views: Views, *, method: str, n_components: int, reg: float, ste
     -------
     trace : pandas.DataFrame
         One row per checkpoint: method, iteration, flops (the authors'
-        formula), flops_performed, seconds, tcc_in, tcc_out, step_size_x,
+        formula), flops_performed, seconds, cpu_seconds, tcc_in, tcc_out, step_size_x,
         step_size_y, solver.
 
     Examples
