@@ -229,7 +229,9 @@ def _step_seconds(Solver, X, Y, its):
 
 def per_iteration(args):
     """Seconds per stochastic iteration, lazy against dense, in one process, at growing p:
-    ``--repeats`` rounds, the two alternating which goes first; each row keeps the medians."""
+    ``--repeats`` rounds, the two alternating which goes first; each row keeps the round of
+    median wall time (the lower of the middle two for an even count) with its CPU time, so
+    that their ratio is one round's."""
     from threadpoolctl import threadpool_limits
 
     from lowdim.cca._stochastic_solvers import DenseStochasticSolver, StochasticSolver
@@ -249,9 +251,11 @@ def per_iteration(args):
                     rounds[label].append(_step_seconds(Solver, X, Y, its))
             for label, measured in rounds.items():
                 wall, cpu, flops = (np.array(column) for column in zip(*measured))
-                row.update({f"{label}_seconds": float(np.median(wall)),
-                            f"{label}_cpu_seconds": float(np.median(cpu)),
+                median = int(np.argsort(wall)[(len(wall) - 1) // 2])
+                row.update({f"{label}_seconds": float(wall[median]),
+                            f"{label}_cpu_seconds": float(cpu[median]),
                             f"{label}_round_seconds": wall.tolist(),
+                            f"{label}_round_cpu_seconds": cpu.tolist(),
                             f"{label}_flops": float(flops[0])})
             rows.append(row)
             print(row, flush=True)

@@ -393,7 +393,10 @@ def per_iteration_section(entry) -> str:
         "lazy FLOPs performed / it": r["lazy_flops"],
         "dense FLOPs performed / it": r["dense_flops"]} for r in entry["rows"]])
     rounds = meta.get("rounds", 1)
-    how = (f"the medians of {rounds} rounds, the two alternating which went first"
+    each = ("each step's round of median wall time with that round's CPU time"
+            if "lazy_round_cpu_seconds" in entry["rows"][0] else
+            "the medians of wall and of CPU time, each over the rounds")
+    how = (f"{rounds} rounds, the two alternating which went first; {each}"
            if rounds > 1 else "one round")
     return section("per_iteration: the lazy stochastic step against the dense one",
                    f"Same process, same data and random draws (`sparse_two_view`, n = "
