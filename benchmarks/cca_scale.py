@@ -282,7 +282,7 @@ def _stochastic_fit(X, Y, case, step, reg, heldout, its):
     trace = est.trace_
     return {"step": step, "reg": reg, "step_used": list(est.step_size_),
             "iteration": trace["iteration"].tolist(), "seconds": trace["seconds"].tolist(),
-            "tcc": trace["tcc_heldout"].tolist()}
+            "cpu_seconds": trace["cpu_seconds"].tolist(), "tcc": trace["tcc_heldout"].tolist()}
 
 
 def step_selection(args):

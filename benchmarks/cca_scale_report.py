@@ -505,15 +505,24 @@ def url_runs_frame(stored) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def _cpu_over_wall_each(run) -> list[str]:
+    """CPU / wall of a ``url_step`` fit to each of its checkpoints (not recorded before
+    ``cpu_seconds`` was stored)."""
+    cpu = run.get("cpu_seconds", [None] * len(run["seconds"]))
+    return [cpu_over_wall({"seconds": s, "cpu_seconds": c}) for s, c in zip(run["seconds"], cpu)]
+
+
 def url_step_section(key, entry) -> str:
     case, meta, chosen, final = entry["case"], entry["meta"], entry["chosen"], entry["final"]
     runs = pd.DataFrame([{"step": r["step"], "× auto": r["multiple"], "λ": r["reg"],
                           **{f"validation TCC at {i:,}": v for i, v in zip(r["iteration"],
                                                                            r["tcc"])},
-                          "step used": r["step_used"][0], "fit s": r["seconds"][-1]}
+                          "step used": r["step_used"][0], "fit s": r["seconds"][-1],
+                          "CPU / wall": _cpu_over_wall_each(r)[-1]}
                          for r in entry["runs"]])
     refit = pd.DataFrame({"iteration": final["iteration"], "held-out TCC": final["tcc"],
-                          "fit s": final["seconds"]})
+                          "fit s": final["seconds"],
+                          "CPU / wall": _cpu_over_wall_each(final)})
     return section(
         f"{key}: stochastic AppGrad's step chosen on validation rows",
         f"n = {case['n']:,} training rows (fraction {entry['fraction']:g} of the URL case), "
