@@ -311,6 +311,9 @@ def step_selection(args):
                           for A in fit_rows]))
     runs = []
     with threadpool_limits(args.threads):
+        # compiles (or loads) the stochastic solver's kernels, which the first candidate's
+        # seconds would otherwise carry (2.7 of its 7.3 s, 2026-12-07)
+        _stochastic_fit(X[:2000], Y[:2000], case, auto, case["reg"], val, [10])
         for c in STEP_MULTIPLES:
             runs.append({"multiple": c, **_stochastic_fit(*fit_rows, case, c * auto,
                                                           case["reg"], val, its)})

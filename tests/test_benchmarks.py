@@ -967,6 +967,26 @@ def test_vec2vec_only_data_replaces_one_data_sets_rows_and_keeps_the_rest(tmp_pa
         cases.real_data(2000, quick=True, only=("nope",))
 
 
+def test_cca_scale_url_step_section_gives_each_fit_its_cpu_over_wall():
+    report = _benchmark("cca_scale_report")
+    fit = {"iteration": [10, 100], "seconds": [1.0, 4.0], "cpu_seconds": [1.0, 6.0],
+           "tcc": [0.9, 2.0]}
+    entry = {"case": {"n": 1000, "n_test": 100}, "fraction": 0.5, "validation_rows": 100,
+             "auto_step": 0.4, "meta": {"date": "2026-12-07 21:51", "load_average": 1.0},
+             "runs": [{"multiple": 1.0, "step": 0.4, "reg": 1e-4, "step_used": [0.4, 0.4],
+                       **fit}],
+             "chosen": {"step": 0.4, "reg": 1e-4, "multiple": 1.0}, "final": fit}
+    text = report.url_step_section("url_step@0.5", entry)
+    ratios = {line.split("|")[1].strip(): line.split("|")[-2].strip()
+              for line in text.splitlines() if line.startswith("|") and "--" not in line}
+    # the candidate's ratio is its last checkpoint's; the refit's one per checkpoint
+    assert (ratios["0.4"], ratios["10"], ratios["100"]) == ("1.50", "1.00", "1.50")
+    stored = {**entry, "runs": [{k: v for k, v in entry["runs"][0].items()
+                                 if k != "cpu_seconds"}],
+              "final": {k: v for k, v in fit.items() if k != "cpu_seconds"}}
+    assert report.url_step_section("url_step@0.5", stored).count("not recorded") == 3
+
+
 def test_cca_scale_per_iteration_alternates_rounds_and_keeps_cpu_time():
     from types import SimpleNamespace
 
