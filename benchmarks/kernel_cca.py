@@ -1,6 +1,6 @@
 """Kernel CCA on Nyström features + AppGrad against exact kernel CCA (n x n), in one process.
 
-    python benchmarks/kernel_cca.py                   # the stored sizes (about 17 minutes, 6.5 GiB)
+    python benchmarks/kernel_cca.py          # the stored sizes (about 17 minutes, 6.5 GiB)
     python benchmarks/kernel_cca.py --quick --out /tmp/kcca.md   # small sizes, a smoke run
 
 Data: ``nonlinear_two_view`` (two views of one angle, related only nonlinearly), RBF kernels

@@ -620,6 +620,7 @@ class _FitClock:
 
 
 def _now():
+    """(wall, process CPU) seconds now, as an array."""
     return np.array([time.perf_counter(), time.process_time()])
 
 
