@@ -186,6 +186,15 @@ def test_kernel_cca_benchmark_writes_its_ratios(kernel_cca_benchmark):
     assert stored["large"]["s"] in [r["s"] for r in stored["large"]["search"]]
 
 
+def test_kernel_cca_refuses_exact_sizes_that_do_not_fit_in_memory(monkeypatch):
+    kernel_cca = _benchmark("kernel_cca")
+    monkeypatch.setattr(kernel_cca, "available_memory", lambda: 5 * 2**30)
+    kernel_cca.check_memory(4000)  # about 1.8 GiB
+    with pytest.raises(SystemExit, match=r"--exact-n 8,000 needs about 7\.2 GiB .* 5\.0 GiB "
+                                         r"available"):
+        kernel_cca.check_memory(8000)
+
+
 def _kernel_cca_rows(validation, exact_tcc, n=1000):
     """Hand-made rows of one n: exact's, then KernelCCA's at s = 25, 50, ... with the given
     validation TCCs (their test TCCs set far from them, to tell the two apart)."""
